@@ -1,0 +1,103 @@
+//! `compress`, `decompress`, `Compressor`, `Decompressor`.
+
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use super::{bytes_from_js, check_u32, from_js, JsResult};
+use crate::codec::{self, CompressOptions, DecompressOptions};
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CompressOpts {
+    quality: Option<f64>,
+    lgwin: Option<f64>,
+}
+
+impl CompressOpts {
+    fn read(value: JsValue) -> JsResult<CompressOptions> {
+        let o: CompressOpts = from_js(value, "compress options")?;
+        Ok(CompressOptions {
+            quality: check_u32(o.quality, "quality", codec::DEFAULT_QUALITY, codec::MIN_QUALITY, codec::MAX_QUALITY)?,
+            lgwin: check_u32(o.lgwin, "lgwin", codec::DEFAULT_LGWIN, codec::MIN_LGWIN, codec::MAX_LGWIN)?,
+        })
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DecompressOpts {
+    max_output_bytes: Option<f64>,
+}
+
+impl DecompressOpts {
+    fn read(value: JsValue) -> JsResult<DecompressOptions> {
+        let o: DecompressOpts = from_js(value, "decompress options")?;
+        let max_output_bytes = match o.max_output_bytes {
+            None => codec::DEFAULT_MAX_OUTPUT_BYTES,
+            Some(v) if v.fract() == 0.0 && v >= 0.0 => v.min(usize::MAX as f64) as usize,
+            Some(v) => {
+                return Err(crate::Error::invalid_input(format!(
+                    "maxOutputBytes must be a non-negative integer, got {v}"
+                ))
+                .into())
+            }
+        };
+        Ok(DecompressOptions { max_output_bytes })
+    }
+}
+
+/// Brotli-compresses bytes or a string (UTF-8). Quality 0..11 (default 9), lgwin 10..24 (22).
+#[wasm_bindgen]
+pub fn compress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
+    let data = bytes_from_js(&data, "data")?;
+    Ok(codec::compress(&data, CompressOpts::read(opts)?)?)
+}
+
+/// Decompresses a complete Brotli stream.
+#[wasm_bindgen]
+pub fn decompress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
+    let data = bytes_from_js(&data, "data")?;
+    Ok(codec::decompress(&data, DecompressOpts::read(opts)?)?)
+}
+
+/// A streaming Brotli encoder.
+#[wasm_bindgen]
+pub struct Compressor(codec::Compressor);
+
+#[wasm_bindgen]
+impl Compressor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(opts: JsValue) -> JsResult<Compressor> {
+        Ok(Compressor(codec::Compressor::new(CompressOpts::read(opts)?)?))
+    }
+    /// Feeds a chunk; returns the compressed bytes ready so far (possibly empty).
+    pub fn push(&mut self, chunk: JsValue) -> JsResult<Vec<u8>> {
+        let chunk = bytes_from_js(&chunk, "chunk")?;
+        Ok(self.0.push(&chunk)?)
+    }
+    /// Ends the stream; returns the remaining compressed bytes.
+    pub fn finish(&mut self) -> JsResult<Vec<u8>> {
+        Ok(self.0.finish()?)
+    }
+}
+
+/// A streaming Brotli decoder with an output limit.
+#[wasm_bindgen]
+pub struct Decompressor(codec::Decompressor);
+
+#[wasm_bindgen]
+impl Decompressor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(opts: JsValue) -> JsResult<Decompressor> {
+        Ok(Decompressor(codec::Decompressor::new(DecompressOpts::read(opts)?)))
+    }
+    /// Feeds compressed bytes; returns the bytes decoded from them.
+    pub fn push(&mut self, chunk: JsValue) -> JsResult<Vec<u8>> {
+        let chunk = bytes_from_js(&chunk, "chunk")?;
+        Ok(self.0.push(&chunk)?)
+    }
+    /// Checks the stream is complete (a truncated stream is `BROTLI_CORRUPT`).
+    pub fn finish(&mut self) -> JsResult<Vec<u8>> {
+        Ok(self.0.finish()?)
+    }
+}

@@ -1,0 +1,121 @@
+//! The wasm-bindgen layer: the one place where JavaScript values become Rust values and back.
+//!
+//! Conventions every binding follows:
+//! - exported functions return `JsResult<T>`; a failure is always a `ShardwiseError` made by
+//!   [`js_error`] (never a string, never a panic);
+//! - option objects are read with [`from_js`] into `#[serde(rename_all = "camelCase",
+//!   deny_unknown_fields)]` structs, so a typo in an option name is an `INVALID_INPUT` error;
+//! - values returned to JS are made with [`to_js`] (plain objects and arrays, no `Map`s).
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::error::{Error, ErrorCode};
+
+mod codec;
+
+pub(crate) type JsResult<T> = Result<T, JsValue>;
+
+thread_local! {
+    static ERROR_CLASS: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Called once by the package's entry points with the exported `ShardwiseError` class, so that
+/// errors made in Rust are instances of it.
+#[wasm_bindgen(js_name = "__registerErrorClass")]
+pub fn register_error_class(class: js_sys::Function) {
+    ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+}
+
+/// The JavaScript `ShardwiseError` for `e`: `new ShardwiseError(message, {code, step, status,
+/// attempts})`, or a plain `Error` with the same fields before the class is registered.
+pub(crate) fn js_error(e: Error) -> JsValue {
+    let props = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&props, &JsValue::from_str(k), &v);
+    };
+    set("code", JsValue::from_str(e.code.as_str()));
+    if let Some(step) = e.step {
+        set("step", JsValue::from_str(step.as_str()));
+    }
+    if let Some(status) = e.status {
+        set("status", JsValue::from(status));
+    }
+    if let Some(attempts) = e.attempts {
+        set("attempts", JsValue::from(attempts));
+    }
+    let message = JsValue::from_str(&e.message);
+    let class = ERROR_CLASS.with(|c| c.borrow().clone());
+    if let Some(class) = class {
+        if let Ok(err) = js_sys::Reflect::construct(&class, &js_sys::Array::of2(&message, &props)) {
+            return err;
+        }
+    }
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("ShardwiseError");
+    let _ = js_sys::Object::assign(&err, &props);
+    err.into()
+}
+
+impl From<Error> for JsValue {
+    fn from(e: Error) -> JsValue {
+        js_error(e)
+    }
+}
+
+/// Reads an options object (or `undefined`, giving the defaults) into `T`.
+pub(crate) fn from_js<T: DeserializeOwned + Default>(value: JsValue, what: &str) -> JsResult<T> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    from_js_required(value, what)
+}
+
+/// Reads a required value into `T`.
+pub(crate) fn from_js_required<T: DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error(Error::new(ErrorCode::InvalidInput, format!("{what}: {e}"))))
+}
+
+/// Turns a Rust value into plain JavaScript objects and arrays.
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error(Error::new(ErrorCode::InvalidInput, format!("cannot convert a result: {e}"))))
+}
+
+/// Bytes from a `Uint8Array` (or any `ArrayBufferView`/`ArrayBuffer`) or a string (UTF-8).
+pub(crate) fn bytes_from_js(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    if let Some(s) = value.as_string() {
+        return Ok(s.into_bytes());
+    }
+    if let Some(a) = value.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(a.to_vec());
+    }
+    if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(js_sys::Uint8Array::new(b).to_vec());
+    }
+    if js_sys::ArrayBuffer::is_view(value) {
+        let view: &js_sys::Object = value.unchecked_ref();
+        let get = |k: &str| js_sys::Reflect::get(view, &JsValue::from_str(k)).ok().and_then(|v| v.as_f64());
+        if let (Ok(buffer), Some(offset), Some(len)) = (
+            js_sys::Reflect::get(view, &JsValue::from_str("buffer")),
+            get("byteOffset"),
+            get("byteLength"),
+        ) {
+            let buffer: js_sys::ArrayBuffer = buffer.unchecked_into();
+            return Ok(js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, len as u32).to_vec());
+        }
+    }
+    Err(js_error(Error::invalid_input(format!("{what} must be a Uint8Array or a string"))))
+}
+
+/// An optional whole number in `[min, max]` read from a JS number, for options such as quality.
+pub(crate) fn check_u32(value: Option<f64>, name: &str, default: u32, min: u32, max: u32) -> Result<u32, Error> {
+    match value {
+        None => Ok(default),
+        Some(v) if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 => Ok(v as u32),
+        Some(v) => Err(Error::invalid_input(format!("{name} must be an integer from {min} to {max}, got {v}"))),
+    }
+}

@@ -1,0 +1,428 @@
+//! Brotli, one-shot and streaming.
+//!
+//! The one-shot functions are the streaming ones fed a single chunk, so both give the same bytes.
+//! Decoding is bounded: corrupt or truncated input is `BROTLI_CORRUPT`, output past
+//! `max_output_bytes` is `LIMIT_EXCEEDED` (raised before the excess is allocated), and every
+//! call returns after a number of steps proportional to its input and output.
+
+use brotli::enc::encode::{BrotliEncoderOperation, BrotliEncoderParameter, BrotliEncoderStateStruct};
+use brotli::enc::StandardAlloc;
+use brotli::{BrotliDecompressStream, BrotliResult, BrotliState};
+
+use crate::error::{Error, ErrorCode, Result};
+
+/// The service's stated setting (service-api.md, section 8).
+pub const DEFAULT_QUALITY: u32 = 9;
+pub const DEFAULT_LGWIN: u32 = 22;
+pub const MIN_QUALITY: u32 = 0;
+pub const MAX_QUALITY: u32 = 11;
+pub const MIN_LGWIN: u32 = 10;
+pub const MAX_LGWIN: u32 = 24;
+/// Default cap on decoded output: large enough for any real report, small enough that a
+/// decompression bomb fails instead of exhausting a 4 GiB wasm memory.
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1 << 30;
+
+/// The input size the encoder plans for, whatever the real size (see [`Compressor::new`]).
+const SIZE_HINT: u32 = 1 << 30;
+/// Size of the scratch buffer the streaming encoder and decoder write into.
+const CHUNK: usize = 64 * 1024;
+
+/// Encoder settings, checked by [`CompressOptions::validate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompressOptions {
+    pub quality: u32,
+    pub lgwin: u32,
+}
+
+impl Default for CompressOptions {
+    fn default() -> Self {
+        CompressOptions { quality: DEFAULT_QUALITY, lgwin: DEFAULT_LGWIN }
+    }
+}
+
+impl CompressOptions {
+    pub fn validate(self) -> Result<Self> {
+        if !(MIN_QUALITY..=MAX_QUALITY).contains(&self.quality) {
+            return Err(Error::invalid_input(format!(
+                "quality must be an integer from {MIN_QUALITY} to {MAX_QUALITY}, got {}",
+                self.quality
+            )));
+        }
+        if !(MIN_LGWIN..=MAX_LGWIN).contains(&self.lgwin) {
+            return Err(Error::invalid_input(format!(
+                "lgwin must be an integer from {MIN_LGWIN} to {MAX_LGWIN}, got {}",
+                self.lgwin
+            )));
+        }
+        Ok(self)
+    }
+}
+
+/// Decoder settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecompressOptions {
+    pub max_output_bytes: usize,
+}
+
+impl Default for DecompressOptions {
+    fn default() -> Self {
+        DecompressOptions { max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES }
+    }
+}
+
+/// Compresses `data` in one call.
+pub fn compress(data: &[u8], opts: CompressOptions) -> Result<Vec<u8>> {
+    let mut c = Compressor::new(opts)?;
+    let mut out = c.push(data)?;
+    out.extend_from_slice(&c.finish()?);
+    Ok(out)
+}
+
+/// Decompresses a complete Brotli stream in one call.
+pub fn decompress(data: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
+    let mut d = Decompressor::new(opts);
+    let mut out = d.push(data)?;
+    out.extend_from_slice(&d.finish()?);
+    Ok(out)
+}
+
+/// A streaming encoder: `push` chunks, then `finish` once. Output does not depend on how the
+/// input was chunked.
+pub struct Compressor {
+    state: BrotliEncoderStateStruct<StandardAlloc>,
+    scratch: Vec<u8>,
+    finished: bool,
+}
+
+impl Compressor {
+    pub fn new(opts: CompressOptions) -> Result<Self> {
+        let opts = opts.validate()?;
+        let mut state = BrotliEncoderStateStruct::new(StandardAlloc::default());
+        state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_QUALITY, opts.quality);
+        state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_LGWIN, opts.lgwin);
+        // Left unset, the encoder guesses the input size from the first block it sees, which
+        // depends on how the input was chunked. A fixed hint makes the output independent of
+        // chunking; "large" is what a one-shot encoder picks for a report of a few MB.
+        state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_SIZE_HINT, SIZE_HINT);
+        Ok(Compressor { state, scratch: vec![0; CHUNK], finished: false })
+    }
+
+    /// Feeds a chunk and returns the compressed bytes ready so far (often none).
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
+        self.run(BrotliEncoderOperation::BROTLI_OPERATION_PROCESS, chunk)
+    }
+
+    /// Ends the stream and returns the remaining bytes. The compressor cannot be used after.
+    pub fn finish(&mut self) -> Result<Vec<u8>> {
+        let out = self.run(BrotliEncoderOperation::BROTLI_OPERATION_FINISH, &[])?;
+        self.finished = true;
+        Ok(out)
+    }
+
+    fn run(&mut self, op: BrotliEncoderOperation, input: &[u8]) -> Result<Vec<u8>> {
+        if self.finished {
+            return Err(Error::invalid_input("this Compressor is finished: create a new one"));
+        }
+        let mut nop = |_: &mut brotli::interface::PredictionModeContextMap<brotli::InputReferenceMut>,
+                       _: &mut [brotli::interface::StaticCommand],
+                       _: brotli::InputPair,
+                       _: &mut StandardAlloc| ();
+        let mut out = Vec::new();
+        let mut avail_in = input.len();
+        let mut in_offset = 0usize;
+        loop {
+            let mut avail_out = self.scratch.len();
+            let mut out_offset = 0usize;
+            let ok = self.state.compress_stream(
+                op,
+                &mut avail_in,
+                input,
+                &mut in_offset,
+                &mut avail_out,
+                &mut self.scratch,
+                &mut out_offset,
+                &mut None,
+                &mut nop,
+            );
+            out.extend_from_slice(&self.scratch[..out_offset]);
+            if !ok {
+                self.finished = true;
+                return Err(Error::new(ErrorCode::InvalidInput, "the Brotli encoder rejected its input"));
+            }
+            let done = match op {
+                BrotliEncoderOperation::BROTLI_OPERATION_FINISH => self.state.is_finished(),
+                _ => avail_in == 0 && !self.state.has_more_output(),
+            };
+            if done {
+                return Ok(out);
+            }
+        }
+    }
+}
+
+/// A streaming decoder: `push` compressed chunks, then `finish` to check the stream is complete.
+pub struct Decompressor {
+    state: BrotliState<StandardAlloc, StandardAlloc, StandardAlloc>,
+    scratch: Vec<u8>,
+    max_output_bytes: usize,
+    total_out: usize,
+    status: DecodeStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DecodeStatus {
+    NeedsInput,
+    Done,
+    Failed,
+}
+
+impl Decompressor {
+    pub fn new(opts: DecompressOptions) -> Self {
+        Decompressor {
+            state: BrotliState::new_strict(
+                StandardAlloc::default(),
+                StandardAlloc::default(),
+                StandardAlloc::default(),
+            ),
+            scratch: vec![0; CHUNK],
+            max_output_bytes: opts.max_output_bytes,
+            total_out: 0,
+            status: DecodeStatus::NeedsInput,
+        }
+    }
+
+    /// Total bytes decoded so far.
+    pub fn total_out(&self) -> usize {
+        self.total_out
+    }
+
+    /// Feeds a chunk and returns the bytes decoded from it.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
+        match self.status {
+            DecodeStatus::Failed => {
+                return Err(Error::invalid_input("this Decompressor failed earlier: create a new one"))
+            }
+            DecodeStatus::Done if !chunk.is_empty() => {
+                self.status = DecodeStatus::Failed;
+                return Err(corrupt("there are bytes after the end of the Brotli stream"));
+            }
+            _ => {}
+        }
+        let mut out = Vec::new();
+        let mut avail_in = chunk.len();
+        let mut in_offset = 0usize;
+        loop {
+            let mut avail_out = self.scratch.len();
+            let mut out_offset = 0usize;
+            let mut total = 0usize;
+            let result = BrotliDecompressStream(
+                &mut avail_in,
+                &mut in_offset,
+                chunk,
+                &mut avail_out,
+                &mut out_offset,
+                &mut self.scratch,
+                &mut total,
+                &mut self.state,
+            );
+            if self.total_out + out_offset > self.max_output_bytes {
+                self.status = DecodeStatus::Failed;
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    format!(
+                        "decoded output exceeds maxOutputBytes ({} bytes); raise the limit if this input is trusted",
+                        self.max_output_bytes
+                    ),
+                ));
+            }
+            self.total_out += out_offset;
+            out.extend_from_slice(&self.scratch[..out_offset]);
+            match result {
+                BrotliResult::NeedsMoreOutput => continue,
+                BrotliResult::NeedsMoreInput => return Ok(out),
+                BrotliResult::ResultSuccess => {
+                    self.status = DecodeStatus::Done;
+                    if avail_in != 0 {
+                        self.status = DecodeStatus::Failed;
+                        return Err(corrupt("there are bytes after the end of the Brotli stream"));
+                    }
+                    return Ok(out);
+                }
+                BrotliResult::ResultFailure => {
+                    self.status = DecodeStatus::Failed;
+                    return Err(corrupt("the input is not valid Brotli data"));
+                }
+            }
+        }
+    }
+
+    /// Checks the stream ended; returns any remaining output (always empty today, kept so the
+    /// streaming API is symmetric with [`Compressor::finish`]).
+    pub fn finish(&mut self) -> Result<Vec<u8>> {
+        match self.status {
+            DecodeStatus::Done => Ok(Vec::new()),
+            DecodeStatus::Failed => Err(Error::invalid_input("this Decompressor failed earlier: create a new one")),
+            DecodeStatus::NeedsInput => {
+                self.status = DecodeStatus::Failed;
+                Err(corrupt("the Brotli stream is truncated: it ended before its last block"))
+            }
+        }
+    }
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::new(ErrorCode::BrotliCorrupt, what.to_string())
+}
+
+/// True when `data` starts like a JSON document (after optional whitespace and BOM), the test
+/// used to tell plain JSON bodies from Brotli ones.
+pub fn looks_like_json(data: &[u8]) -> bool {
+    let data = data.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(data);
+    matches!(data.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{') | Some(b'['))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn report_like(n: usize) -> Vec<u8> {
+        let mut s = String::from("{\"tests\":[");
+        for i in 0..n {
+            s.push_str(&format!(
+                "{{\"title\":\"test {i} does thing {}\",\"attempts\":[{{\"duration\":{}}}]}},",
+                i % 17,
+                (i * 7919) % 3000
+            ));
+        }
+        s.push_str("{}]}");
+        s.into_bytes()
+    }
+
+    fn noise(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn round_trips_empty_one_byte_and_large() {
+        for data in [Vec::new(), vec![b'x'], report_like(60_000), noise(300_000, 7)] {
+            let c = compress(&data, CompressOptions::default()).unwrap();
+            assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data);
+        }
+    }
+
+    #[test]
+    fn every_quality_round_trips() {
+        let data = report_like(2000);
+        for quality in MIN_QUALITY..=MAX_QUALITY {
+            let c = compress(&data, CompressOptions { quality, lgwin: 22 }).unwrap();
+            assert!(c.len() < data.len() / 3, "quality {quality} compressed poorly");
+            assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data);
+        }
+    }
+
+    #[test]
+    fn options_out_of_range_are_invalid_input() {
+        for opts in [
+            CompressOptions { quality: 12, lgwin: 22 },
+            CompressOptions { quality: 9, lgwin: 9 },
+            CompressOptions { quality: 9, lgwin: 25 },
+        ] {
+            let e = compress(b"x", opts).err().unwrap();
+            assert_eq!(e.code, ErrorCode::InvalidInput, "{opts:?}");
+        }
+    }
+
+    #[test]
+    fn garbage_and_truncated_input_are_corrupt() {
+        let c = compress(&report_like(5000), CompressOptions::default()).unwrap();
+        let e = decompress(&c[..c.len() / 2], DecompressOptions::default()).err().unwrap();
+        assert_eq!(e.code, ErrorCode::BrotliCorrupt);
+        assert!(e.message.contains("truncated"), "{}", e.message);
+        let e = decompress(b"{\"not\":\"brotli\"}", DecompressOptions::default()).err().unwrap();
+        assert_eq!(e.code, ErrorCode::BrotliCorrupt);
+        let mut trailing = compress(b"abc", CompressOptions::default()).unwrap();
+        trailing.push(0);
+        let e = decompress(&trailing, DecompressOptions::default()).err().unwrap();
+        assert_eq!(e.code, ErrorCode::BrotliCorrupt);
+    }
+
+    #[test]
+    fn a_bomb_stops_at_the_limit() {
+        let zeros = vec![0u8; 64 << 20];
+        let bomb = compress(&zeros, CompressOptions { quality: 5, lgwin: 24 }).unwrap();
+        assert!(bomb.len() < 64 * 1024);
+        let e = decompress(&bomb, DecompressOptions { max_output_bytes: 1 << 20 }).err().unwrap();
+        assert_eq!(e.code, ErrorCode::LimitExceeded);
+        assert_eq!(decompress(&bomb, DecompressOptions::default()).unwrap().len(), zeros.len());
+    }
+
+    #[test]
+    fn exact_limit_is_allowed() {
+        let data = report_like(100);
+        let c = compress(&data, CompressOptions::default()).unwrap();
+        let out = decompress(&c, DecompressOptions { max_output_bytes: data.len() }).unwrap();
+        assert_eq!(out, data);
+        let e = decompress(&c, DecompressOptions { max_output_bytes: data.len() - 1 }).err().unwrap();
+        assert_eq!(e.code, ErrorCode::LimitExceeded);
+    }
+
+    #[test]
+    fn streaming_equals_one_shot() {
+        let data = report_like(20_000);
+        let one_shot = compress(&data, CompressOptions::default()).unwrap();
+        for chunk in [1usize, 1000, 1 << 20] {
+            let mut c = Compressor::new(CompressOptions::default()).unwrap();
+            let mut out = Vec::new();
+            for piece in data.chunks(chunk) {
+                out.extend(c.push(piece).unwrap());
+            }
+            out.extend(c.finish().unwrap());
+            assert_eq!(out, one_shot, "chunk size {chunk}");
+
+            let mut d = Decompressor::new(DecompressOptions::default());
+            let mut back = Vec::new();
+            for piece in one_shot.chunks(chunk) {
+                back.extend(d.push(piece).unwrap());
+            }
+            back.extend(d.finish().unwrap());
+            assert_eq!(back, data, "chunk size {chunk}");
+        }
+    }
+
+    #[test]
+    fn finished_streams_refuse_more_work() {
+        let mut c = Compressor::new(CompressOptions::default()).unwrap();
+        c.finish().unwrap();
+        assert_eq!(c.push(b"x").err().unwrap().code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn json_sniffing() {
+        assert!(looks_like_json(b"  {\"a\":1}"));
+        assert!(looks_like_json(b"\xEF\xBB\xBF["));
+        assert!(!looks_like_json(&compress(b"{}", CompressOptions::default()).unwrap()));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_bytes_round_trip(data in proptest::collection::vec(any::<u8>(), 0..4096), quality in 0u32..=11) {
+            let c = compress(&data, CompressOptions { quality, lgwin: 22 }).unwrap();
+            prop_assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data);
+        }
+
+        #[test]
+        fn random_input_never_panics(data in proptest::collection::vec(any::<u8>(), 0..2048)) {
+            let _ = decompress(&data, DecompressOptions { max_output_bytes: 1 << 20 });
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! shardwise: duration-balanced test sharding and test report upload.
+//!
+//! The crate is a pure Rust core, tested natively, with a thin wasm-bindgen layer
+//! (`bindings`, compiled for wasm32 only) that owns every JavaScript <-> Rust conversion.
+//!
+//! - [`codec`]: Brotli, one-shot and streaming, with output limits.
+//! - [`error`]: the one error type, with the codes and steps of the public API.
+
+pub mod codec;
+pub mod error;
+pub mod limits;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use error::{Error, ErrorCode, Result, Step};

@@ -1,0 +1,54 @@
+//! Every limit and pattern the service spec (service-api.md, section 8) and the report format
+//! (report-format.md) state, in one place. Other modules and the JS layer read them from here.
+
+/// `shardGroupKey`: `^[a-zA-Z0-9_-]+$`, 1 to 250 characters.
+pub const SHARD_GROUP_KEY_MAX_LEN: usize = 250;
+pub const SHARD_GROUP_KEY_PATTERN: &str = "^[a-zA-Z0-9_-]+$";
+/// A report's `commitId`: a lowercase hex git SHA-1.
+pub const COMMIT_ID_LEN: usize = 40;
+pub const COMMIT_ID_PATTERN: &str = "^[0-9a-f]{40}$";
+/// `POST /api/upload/attachments`: ids per request and characters per id.
+pub const MAX_ATTACHMENT_IDS_PER_REQUEST: usize = 1000;
+pub const MAX_ATTACHMENT_ID_LEN: usize = 256;
+/// Token and URL lifetimes, in seconds.
+pub const TEST_DURATIONS_TOKEN_LIFETIME_S: u64 = 10 * 60;
+pub const DOWNLOAD_URL_LIFETIME_S: u64 = 60 * 60;
+pub const UPLOAD_TOKEN_LIFETIME_S: u64 = 24 * 60 * 60;
+/// Report `category`: 1 to 100 characters; environment `name`: 1 to 512.
+pub const CATEGORY_MAX_LEN: usize = 100;
+pub const ENVIRONMENT_NAME_MAX_LEN: usize = 512;
+/// Content encodings storage accepts for an attachment (none is also fine).
+pub const ATTACHMENT_ENCODINGS: [&str; 3] = ["deflate", "br", "gzip"];
+
+/// True when `key` is a valid `shardGroupKey`.
+pub fn is_valid_shard_group_key(key: &str) -> bool {
+    (1..=SHARD_GROUP_KEY_MAX_LEN).contains(&key.len())
+        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// True when `id` is a valid report `commitId` (40 lowercase hex characters).
+pub fn is_valid_commit_id(id: &str) -> bool {
+    id.len() == COMMIT_ID_LEN && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_group_keys() {
+        assert!(is_valid_shard_group_key("run-42_a"));
+        assert!(is_valid_shard_group_key(&"a".repeat(250)));
+        assert!(!is_valid_shard_group_key(&"a".repeat(251)));
+        assert!(!is_valid_shard_group_key(""));
+        assert!(!is_valid_shard_group_key("a b"));
+        assert!(!is_valid_shard_group_key("a/b"));
+    }
+
+    #[test]
+    fn commit_ids() {
+        assert!(is_valid_commit_id(&"0123456789abcdef".repeat(3)[..40]));
+        assert!(!is_valid_commit_id(&"A".repeat(40)));
+        assert!(!is_valid_commit_id("abc"));
+    }
+}

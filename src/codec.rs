@@ -24,7 +24,7 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1 << 30;
 
 /// The input size the encoder plans for, whatever the real size (see [`Compressor::new`]).
 const SIZE_HINT: u32 = 1 << 30;
-/// Size of the scratch buffer the streaming encoder and decoder write into.
+/// Size of the scratch buffer the encoder writes into, and the least room the decoder makes.
 const CHUNK: usize = 64 * 1024;
 
 /// Encoder settings, checked by [`CompressOptions::validate`].
@@ -81,8 +81,9 @@ pub fn compress(data: &[u8], opts: CompressOptions) -> Result<Vec<u8>> {
 /// Decompresses a complete Brotli stream in one call.
 pub fn decompress(data: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
     let mut d = Decompressor::new(opts);
-    let mut out = d.push(data)?;
-    out.extend_from_slice(&d.finish()?);
+    let mut out = Vec::new();
+    d.push_into(data, &mut out)?;
+    d.finish()?;
     Ok(out)
 }
 
@@ -163,7 +164,6 @@ impl Compressor {
 /// A streaming decoder: `push` compressed chunks, then `finish` to check the stream is complete.
 pub struct Decompressor {
     state: BrotliState<StandardAlloc, StandardAlloc, StandardAlloc>,
-    scratch: Vec<u8>,
     max_output_bytes: usize,
     total_out: usize,
     status: DecodeStatus,
@@ -184,7 +184,6 @@ impl Decompressor {
                 StandardAlloc::default(),
                 StandardAlloc::default(),
             ),
-            scratch: vec![0; CHUNK],
             max_output_bytes: opts.max_output_bytes,
             total_out: 0,
             status: DecodeStatus::NeedsInput,
@@ -198,6 +197,14 @@ impl Decompressor {
 
     /// Feeds a chunk and returns the bytes decoded from it.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.push_into(chunk, &mut out)?;
+        Ok(out)
+    }
+
+    /// Feeds a chunk and appends the bytes decoded from it to `out`, decoding in place (no
+    /// intermediate copy). Never grows `out` by more than one byte past the output limit.
+    pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<()> {
         match self.status {
             DecodeStatus::Failed => {
                 return Err(Error::invalid_input("this Decompressor failed earlier: create a new one"))
@@ -208,12 +215,17 @@ impl Decompressor {
             }
             _ => {}
         }
-        let mut out = Vec::new();
         let mut avail_in = chunk.len();
         let mut in_offset = 0usize;
         loop {
-            let mut avail_out = self.scratch.len();
-            let mut out_offset = 0usize;
+            // Room for typical report ratios, capped one byte past the limit so a bomb is
+            // caught before its output is allocated.
+            let wanted = CHUNK.max(chunk.len().saturating_mul(8)).max(out.capacity() - out.len());
+            let room = wanted.min((self.max_output_bytes - self.total_out).saturating_add(1));
+            let start = out.len();
+            out.resize(start + room, 0);
+            let mut avail_out = room;
+            let mut out_offset = start;
             let mut total = 0usize;
             let result = BrotliDecompressStream(
                 &mut avail_in,
@@ -221,11 +233,13 @@ impl Decompressor {
                 chunk,
                 &mut avail_out,
                 &mut out_offset,
-                &mut self.scratch,
+                out,
                 &mut total,
                 &mut self.state,
             );
-            if self.total_out + out_offset > self.max_output_bytes {
+            out.truncate(out_offset);
+            self.total_out += out_offset - start;
+            if self.total_out > self.max_output_bytes {
                 self.status = DecodeStatus::Failed;
                 return Err(Error::new(
                     ErrorCode::LimitExceeded,
@@ -235,18 +249,16 @@ impl Decompressor {
                     ),
                 ));
             }
-            self.total_out += out_offset;
-            out.extend_from_slice(&self.scratch[..out_offset]);
             match result {
                 BrotliResult::NeedsMoreOutput => continue,
-                BrotliResult::NeedsMoreInput => return Ok(out),
+                BrotliResult::NeedsMoreInput => return Ok(()),
                 BrotliResult::ResultSuccess => {
                     self.status = DecodeStatus::Done;
                     if avail_in != 0 {
                         self.status = DecodeStatus::Failed;
                         return Err(corrupt("there are bytes after the end of the Brotli stream"));
                     }
-                    return Ok(out);
+                    return Ok(());
                 }
                 BrotliResult::ResultFailure => {
                     self.status = DecodeStatus::Failed;

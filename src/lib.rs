@@ -11,6 +11,7 @@ pub mod error;
 pub mod limits;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+#[doc(hidden)] // public only so tests/wasm.rs can call the bindings
+pub mod bindings;
 
 pub use error::{Error, ErrorCode, Result, Step};

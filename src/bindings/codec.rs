@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{bytes_from_js, check_u32, from_js, JsResult};
+use super::{bytes_from_js, bytes_or_text_from_js, check_u32, from_js, JsResult};
 use crate::codec::{self, CompressOptions, DecompressOptions};
 
 #[derive(Deserialize, Default)]
@@ -49,14 +49,14 @@ impl DecompressOpts {
 /// Brotli-compresses bytes or a string (UTF-8). Quality 0..11 (default 9), lgwin 10..24 (22).
 #[wasm_bindgen]
 pub fn compress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
-    let data = bytes_from_js(&data, "data")?;
+    let data = bytes_or_text_from_js(&data, "data")?;
     Ok(codec::compress(&data, CompressOpts::read(opts)?)?)
 }
 
 /// Decompresses a complete Brotli stream.
 #[wasm_bindgen]
 pub fn decompress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
-    let data = bytes_from_js(&data, "data")?;
+    let data = bytes_from_js(&data, "data must be a Uint8Array of Brotli-compressed bytes")?;
     Ok(codec::decompress(&data, DecompressOpts::read(opts)?)?)
 }
 
@@ -72,7 +72,7 @@ impl Compressor {
     }
     /// Feeds a chunk; returns the compressed bytes ready so far (possibly empty).
     pub fn push(&mut self, chunk: JsValue) -> JsResult<Vec<u8>> {
-        let chunk = bytes_from_js(&chunk, "chunk")?;
+        let chunk = bytes_or_text_from_js(&chunk, "chunk")?;
         Ok(self.0.push(&chunk)?)
     }
     /// Ends the stream; returns the remaining compressed bytes.
@@ -93,7 +93,7 @@ impl Decompressor {
     }
     /// Feeds compressed bytes; returns the bytes decoded from them.
     pub fn push(&mut self, chunk: JsValue) -> JsResult<Vec<u8>> {
-        let chunk = bytes_from_js(&chunk, "chunk")?;
+        let chunk = bytes_from_js(&chunk, "chunk must be a Uint8Array of Brotli-compressed bytes")?;
         Ok(self.0.push(&chunk)?)
     }
     /// Checks the stream is complete (a truncated stream is `BROTLI_CORRUPT`).

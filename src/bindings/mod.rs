@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ErrorCode};
 
-mod codec;
+pub mod codec;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 
@@ -72,13 +72,68 @@ pub(crate) fn from_js<T: DeserializeOwned + Default>(value: JsValue, what: &str)
     from_js_required(value, what)
 }
 
-/// Reads a required value into `T`.
+/// Reads a required value into `T`. When `T` is a struct, keys it does not declare are an
+/// `INVALID_INPUT` error naming the key and the accepted ones (serde-wasm-bindgen only reads the
+/// declared fields, so `deny_unknown_fields` alone would let a misspelt option pass silently).
 pub(crate) fn from_js_required<T: DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(Error::new(ErrorCode::InvalidInput, format!("{what}: {e}"))))
+    let invalid = |msg: String| js_error(Error::new(ErrorCode::InvalidInput, format!("{what}: {msg}")));
+    if let Some(fields) = struct_fields::<T>() {
+        if value.is_object() && !js_sys::Array::is_array(&value) {
+            for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()) {
+                if !fields.contains(&key.as_str()) {
+                    return Err(invalid(format!("unknown option `{key}` (expected one of: {})", fields.join(", "))));
+                }
+            }
+        }
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| invalid(e.to_string()))
+}
+
+/// The field names of a struct `T` deserializes as, or `None` when `T` is not a plain struct:
+/// a deserializer that only records what `deserialize_struct` is asked for.
+fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
+    use serde::de::{self, Visitor};
+    struct Probe(Option<&'static [&'static str]>);
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("probe")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Self {
+            Stop
+        }
+    }
+    impl<'de> de::Deserializer<'de> for &mut Probe {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Stop> {
+            self.0 = Some(fields);
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut probe = Probe(None);
+    let _ = T::deserialize(&mut probe);
+    probe.0
 }
 
 /// Turns a Rust value into plain JavaScript objects and arrays.
+#[allow(dead_code)] // for the bindings that return objects
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -86,10 +141,16 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
 }
 
 /// Bytes from a `Uint8Array` (or any `ArrayBufferView`/`ArrayBuffer`) or a string (UTF-8).
-pub(crate) fn bytes_from_js(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
-    if let Some(s) = value.as_string() {
-        return Ok(s.into_bytes());
+pub(crate) fn bytes_or_text_from_js(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    match value.as_string() {
+        Some(s) => Ok(s.into_bytes()),
+        None => bytes_from_js(value, &format!("{what} must be a Uint8Array or a string")),
     }
+}
+
+/// Bytes from a `Uint8Array` (or any `ArrayBufferView`/`ArrayBuffer`); anything else is an
+/// `INVALID_INPUT` error with the message `expected`.
+pub(crate) fn bytes_from_js(value: &JsValue, expected: &str) -> JsResult<Vec<u8>> {
     if let Some(a) = value.dyn_ref::<js_sys::Uint8Array>() {
         return Ok(a.to_vec());
     }
@@ -108,7 +169,7 @@ pub(crate) fn bytes_from_js(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
             return Ok(js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, len as u32).to_vec());
         }
     }
-    Err(js_error(Error::invalid_input(format!("{what} must be a Uint8Array or a string"))))
+    Err(js_error(Error::invalid_input(expected)))
 }
 
 /// An optional whole number in `[min, max]` read from a JS number, for options such as quality.

@@ -1,0 +1,137 @@
+// The Brotli API of the built package, imported by name (ESM, Node entry).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { compress, decompress, Compressor, Decompressor, ShardwiseError } from 'shardwise';
+import { noise, reportJson } from './helpers/data.mjs';
+
+const enc = new TextEncoder();
+const FIVE_MB = enc.encode(reportJson(5 << 20));
+const nodeBrotli = (buf, quality = 9) => new Uint8Array(zlib.brotliCompressSync(buf, {
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_LGWIN]: 22 },
+}));
+
+function expectError(fn, code) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof ShardwiseError, `not a ShardwiseError: ${e}`);
+    assert.ok(e instanceof Error);
+    assert.equal(e.name, 'ShardwiseError');
+    assert.equal(e.code, code, e.message);
+    assert.ok(e.message.length > 10, 'message should say what to do');
+    return true;
+  });
+}
+
+function streamed(Stream, data, chunk, opts) {
+  const s = new Stream(opts);
+  const parts = [];
+  for (let i = 0; i < data.length; i += chunk) parts.push(s.push(data.subarray(i, i + chunk)));
+  if (data.length === 0) parts.push(s.push(data));
+  parts.push(s.finish());
+  return Buffer.concat(parts);
+}
+
+test('round trips 0 bytes, 1 byte, 5 MB and incompressible data', () => {
+  for (const data of [new Uint8Array(0), new Uint8Array([42]), FIVE_MB, noise(1 << 20)]) {
+    const c = compress(data);
+    assert.ok(c instanceof Uint8Array);
+    assert.deepEqual(Buffer.from(decompress(c)), Buffer.from(data));
+  }
+  assert.ok(compress(FIVE_MB).length < FIVE_MB.length / 5, 'report JSON compresses well');
+  assert.ok(compress(noise(1 << 20)).length < (1 << 20) + 1024, 'incompressible data barely grows');
+});
+
+test('a string is compressed as UTF-8', () => {
+  const s = 'größe ✓ 測試';
+  assert.equal(Buffer.from(decompress(compress(s))).toString('utf8'), s);
+});
+
+test('every quality 0..11 round trips and is readable by Node zlib', () => {
+  const data = FIVE_MB.subarray(0, 200_000);
+  for (let quality = 0; quality <= 11; quality++) {
+    const c = compress(data, { quality });
+    assert.deepEqual(decompress(c), data, `quality ${quality}`);
+    assert.deepEqual(new Uint8Array(zlib.brotliDecompressSync(c)), data, `zlib reads quality ${quality}`);
+  }
+});
+
+test('defaults are quality 9 / lgwin 22: output close to Node zlib at the same settings', () => {
+  const ours = compress(FIVE_MB).length;
+  const native = nodeBrotli(FIVE_MB).length;
+  assert.ok(Math.abs(ours - native) / native < 0.01, `ours ${ours} vs native ${native}`);
+  assert.deepEqual(compress(FIVE_MB.subarray(0, 50_000)), compress(FIVE_MB.subarray(0, 50_000), { quality: 9, lgwin: 22 }));
+});
+
+test('decodes what Node zlib encodes, at every quality', () => {
+  const data = FIVE_MB.subarray(0, 100_000);
+  for (let quality = 0; quality <= 11; quality++) {
+    assert.deepEqual(decompress(nodeBrotli(data, quality)), data, `quality ${quality}`);
+  }
+  assert.deepEqual(decompress(nodeBrotli(FIVE_MB)), FIVE_MB);
+});
+
+test('garbage input is BROTLI_CORRUPT', () => {
+  expectError(() => decompress(enc.encode('{"this":"is json, not brotli"}')), 'BROTLI_CORRUPT');
+  expectError(() => decompress(noise(10_000, 3)), 'BROTLI_CORRUPT');
+});
+
+test('truncated input is BROTLI_CORRUPT, at any cut', () => {
+  const c = compress(FIVE_MB.subarray(0, 300_000));
+  for (const cut of [1, 2, 10, c.length >> 1, c.length - 1]) {
+    expectError(() => decompress(c.subarray(0, cut)), 'BROTLI_CORRUPT');
+  }
+  expectError(() => decompress(new Uint8Array(0)), 'BROTLI_CORRUPT');
+});
+
+test('a decompression bomb stops at maxOutputBytes with LIMIT_EXCEEDED', () => {
+  const bomb = nodeBrotli(new Uint8Array(256 << 20), 5);
+  assert.ok(bomb.length < 100_000);
+  expectError(() => decompress(bomb, { maxOutputBytes: 10 << 20 }), 'LIMIT_EXCEEDED');
+  const d = new Decompressor({ maxOutputBytes: 1 << 20 });
+  expectError(() => d.push(bomb), 'LIMIT_EXCEEDED');
+});
+
+test('maxOutputBytes: exactly the size passes, one byte less fails', () => {
+  const data = FIVE_MB.subarray(0, 123_456);
+  const c = compress(data);
+  assert.equal(decompress(c, { maxOutputBytes: data.length }).length, data.length);
+  expectError(() => decompress(c, { maxOutputBytes: data.length - 1 }), 'LIMIT_EXCEEDED');
+});
+
+test('streaming in chunks of 1 byte and 1 MB equals one-shot output', () => {
+  const data = FIVE_MB;
+  const oneShot = compress(data);
+  const small = data.subarray(0, 40_000);
+  assert.deepEqual(streamed(Compressor, small, 1), Buffer.from(compress(small)));
+  assert.deepEqual(streamed(Compressor, data, 1 << 20), Buffer.from(oneShot));
+  assert.deepEqual(streamed(Decompressor, oneShot, 1), Buffer.from(data));
+  assert.deepEqual(streamed(Decompressor, oneShot, 1 << 20), Buffer.from(data));
+  assert.deepEqual(streamed(Compressor, new Uint8Array(0), 1), Buffer.from(compress(new Uint8Array(0))));
+});
+
+test('a truncated stream fails at finish()', () => {
+  const c = compress(FIVE_MB.subarray(0, 100_000));
+  const d = new Decompressor();
+  d.push(c.subarray(0, c.length - 5));
+  expectError(() => d.finish(), 'BROTLI_CORRUPT');
+});
+
+test('options out of range or misspelt are INVALID_INPUT', () => {
+  for (const opts of [{ quality: -1 }, { quality: 12 }, { quality: 4.5 }, { lgwin: 9 }, { lgwin: 25 }, { quality: 'high' }, { qualty: 5 }]) {
+    expectError(() => compress('x', opts), 'INVALID_INPUT');
+    expectError(() => new Compressor(opts), 'INVALID_INPUT');
+  }
+  for (const opts of [{ maxOutputBytes: -1 }, { maxOutputBytes: 1.5 }, { maxBytes: 10 }]) {
+    expectError(() => decompress(compress('x'), opts), 'INVALID_INPUT');
+  }
+  expectError(() => compress(42), 'INVALID_INPUT');
+  expectError(() => decompress('not bytes'), 'INVALID_INPUT');
+});
+
+test('ShardwiseError can be constructed and checked by users', () => {
+  const e = new ShardwiseError('boom', { code: 'TIMEOUT', step: 'poll', attempts: 3 });
+  assert.ok(e instanceof Error);
+  assert.equal(e.code, 'TIMEOUT');
+  assert.equal(e.step, 'poll');
+  assert.equal(e.attempts, 3);
+});

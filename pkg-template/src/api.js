@@ -1,0 +1,4 @@
+// The public API: the wasm exports under the names of api.md, plus the error class.
+// Rust does the work; nothing here re-implements it.
+export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
+export { ShardwiseError } from './errors.js';

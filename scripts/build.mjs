@@ -1,0 +1,57 @@
+// npm run build: crate -> wasm32 -> wasm-bindgen (--target web) -> wasm-opt -Oz -> pkg/.
+// One .wasm serves Node (node.mjs, and node.cjs bundled from it) and browsers (browser.mjs).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = join(root, 'pkg');
+const run = (cmd, args, opts = {}) => {
+  console.log(`$ ${cmd} ${args.join(' ')}`);
+  execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+};
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+
+rmSync(pkg, { recursive: true, force: true });
+mkdirSync(pkg, { recursive: true });
+cpSync(join(root, 'pkg-template'), pkg, { recursive: true });
+
+run(join(root, '.tools', 'bin', 'wasm-bindgen'), [
+  'target/wasm32-unknown-unknown/release/shardwise.wasm',
+  '--target', 'web', '--out-dir', 'pkg/wasm', '--out-name', 'shardwise', '--no-typescript',
+]);
+
+// The features rustc enables by default for wasm32-unknown-unknown, plus SIMD (see .cargo/config.toml).
+const wasm = join(pkg, 'wasm', 'shardwise_bg.wasm');
+const before = statSync(wasm).size;
+run(bin('wasm-opt'), [
+  wasm, '-o', wasm, '-Oz',
+  '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd',
+]);
+console.log(`wasm: ${before} bytes -> ${statSync(wasm).size} bytes after wasm-opt -Oz`);
+
+// require('shardwise'): node.mjs bundled as CommonJS, import.meta.url mapped to the file's URL.
+run(bin('esbuild'), [
+  'pkg/node.mjs', '--bundle', '--format=cjs', '--platform=node', '--target=node20',
+  '--outfile=pkg/node.cjs', '--log-level=warning',
+  '--define:import.meta.url=__shardwise_import_meta_url',
+  "--banner:js=const __shardwise_import_meta_url = require('node:url').pathToFileURL(__filename).href;",
+]);
+
+// Types for require(): one self-contained .d.cts made of the per-domain files.
+const typesDir = join(pkg, 'types');
+const parts = readdirSync(typesDir).filter((f) => f.endsWith('.d.ts')).sort()
+  .map((f) => `// ---- ${f}\n` + readFileSync(join(typesDir, f), 'utf8'));
+const index = readFileSync(join(pkg, 'index.d.ts'), 'utf8');
+const local = /^\s*(import|export)\s[^;]*from\s+'\.\/[^']*';?\s*$/gm;
+writeFileSync(join(pkg, 'index.d.cts'), [...parts, index].map((t) => t.replace(local, '')).join('\n'));
+
+// Tests and examples import the package by name, through its `exports`.
+const link = join(root, 'node_modules', 'shardwise');
+rmSync(link, { recursive: true, force: true });
+if (existsSync(join(root, 'node_modules'))) symlinkSync('../pkg', link, 'dir');
+console.log('built pkg/');

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# npm test: set-up, build, then every suite: native Rust, wasm in Node, the built package
+# through its exports (node --test), and headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+node scripts/build.mjs
+
+echo; echo "== cargo test (native)"
+cargo test --quiet
+
+echo; echo "== cargo test --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
+  cargo test --quiet --target wasm32-unknown-unknown --test wasm
+
+echo; echo "== node --test js-tests (package through its exports, Node and headless Chromium)"
+node --test --test-reporter=spec js-tests/*.test.mjs js-tests/*.test.cjs

@@ -1,0 +1,62 @@
+//! wasm-bindgen tests of the bindings, run in Node (or in Chromium with
+//! WASM_BINDGEN_USE_BROWSER=1): what crosses the boundary, errors included.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+fn get(v: &JsValue, k: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(k)).unwrap()
+}
+
+fn opts(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
+    }
+    o.into()
+}
+
+#[wasm_bindgen_test]
+fn round_trip_through_the_bindings() {
+    let data = JsValue::from_str(&"report ".repeat(1000));
+    let c = shardwise::bindings::codec::compress(data, JsValue::UNDEFINED).unwrap();
+    let back = shardwise::bindings::codec::decompress(Uint8Array::from(&c[..]).into(), JsValue::UNDEFINED).unwrap();
+    assert_eq!(back, "report ".repeat(1000).into_bytes());
+}
+
+#[wasm_bindgen_test]
+fn errors_are_errors_with_a_code() {
+    let e = shardwise::bindings::codec::decompress(Uint8Array::from(&b"not brotli at all"[..]).into(), JsValue::UNDEFINED)
+        .unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&e, "name"), "ShardwiseError");
+    assert_eq!(get(&e, "code"), "BROTLI_CORRUPT");
+}
+
+#[wasm_bindgen_test]
+fn misspelt_options_are_rejected() {
+    let e = shardwise::bindings::codec::compress(JsValue::from_str("x"), opts(&[("qualty", 5.into())])).unwrap_err();
+    assert_eq!(get(&e, "code"), "INVALID_INPUT");
+    let message = get(&e, "message").as_string().unwrap();
+    assert!(message.contains("qualty") && message.contains("quality"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn non_integer_and_out_of_range_options_are_rejected() {
+    for (k, v) in [("quality", 9.5), ("quality", -1.0), ("lgwin", 25.0)] {
+        let e = shardwise::bindings::codec::compress(JsValue::from_str("x"), opts(&[(k, v.into())])).unwrap_err();
+        assert_eq!(get(&e, "code"), "INVALID_INPUT", "{k}={v}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_registered_class_is_used_for_errors() {
+    let class: js_sys::Function = js_sys::eval("(class MyError extends Error {})").unwrap().unchecked_into();
+    shardwise::bindings::register_error_class(class.clone());
+    let e = shardwise::bindings::codec::decompress(Uint8Array::from(&b"xx"[..]).into(), JsValue::UNDEFINED).unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(JsValue::from(js_sys::Reflect::get_prototype_of(&e).unwrap()), get(&class, "prototype"));
+}

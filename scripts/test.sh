@@ -12,7 +12,7 @@ cargo test --quiet
 
 echo; echo "== cargo test --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
-  cargo test --quiet --target wasm32-unknown-unknown --test wasm
+  cargo test --target wasm32-unknown-unknown --test wasm
 
 echo; echo "== node --test js-tests (package through its exports, Node and headless Chromium)"
 node --test --test-reporter=spec js-tests/*.test.mjs js-tests/*.test.cjs

@@ -9,6 +9,7 @@
 pub mod codec;
 pub mod error;
 pub mod limits;
+pub mod report;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)] // public only so tests/wasm.rs can call the bindings

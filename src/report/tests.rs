@@ -1,0 +1,183 @@
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+fn builder() -> ReportBuilder {
+    ReportBuilder::new(ReportInit { category: "playwright".into(), commit_id: SHA.into(), ..Default::default() }).unwrap()
+}
+
+fn test_input(path: &[&str], file: &str) -> TestInput {
+    TestInput { title_path: path.iter().map(|s| s.to_string()).collect(), file: Some(file.into()), line: Some(3), ..Default::default() }
+}
+
+fn attempt(env: u32, duration: u64) -> RunAttempt {
+    RunAttempt { environment_idx: Some(env), start_timestamp: 1_700_000_000_000, duration: Some(duration), ..Default::default() }
+}
+
+fn paths(doc: serde_json::Value) -> Vec<String> {
+    validate_json(&doc).into_iter().map(|i| i.path).collect()
+}
+
+fn base() -> serde_json::Value {
+    json!({"category": "jest", "commitId": SHA, "environments": [{"name": "a"}, {"name": "b"}],
+           "startTimestamp": 1, "duration": 2,
+           "suites": [{"type": "file", "title": "a.test.js", "tests": [
+               {"title": "t", "attempts": [{"startTimestamp": 1, "environmentIdx": 1}]}]}]})
+}
+
+#[test]
+fn builder_collapses_environments_tests_and_attachments() {
+    let mut b = builder();
+    let chromium = Environment { name: "chromium".into(), ..Default::default() };
+    assert_eq!(b.add_environment(chromium.clone()).unwrap(), 0);
+    assert_eq!(b.add_environment(Environment { name: "firefox".into(), ..Default::default() }).unwrap(), 1);
+    assert_eq!(b.add_environment(chromium).unwrap(), 0);
+    let h = b.add_test(test_input(&["login", "works"], "tests/login.spec.ts")).unwrap();
+    assert_eq!(b.add_test(test_input(&["login", "works"], "tests/login.spec.ts")).unwrap(), h);
+    assert_ne!(b.add_test(test_input(&["login", "works"], "tests/other.spec.ts")).unwrap(), h);
+    b.add_attempt(h, attempt(1, 30)).unwrap();
+    b.add_attempt(h, attempt(0, 20)).unwrap();
+    assert_eq!(b.add_attempt(h, attempt(2, 1)).unwrap_err().code, crate::ErrorCode::InvalidInput);
+    let a1 = b.add_attachment(AttachmentInput { name: "s.png".into(), content_type: "image/png".into(), data: b"abc".to_vec() }).unwrap();
+    let a2 = b.add_attachment(AttachmentInput { name: "t.png".into(), content_type: "image/png".into(), data: b"abc".to_vec() }).unwrap();
+    assert_eq!(a1.id, "a9993e364706816aba3e25717850c26c9cd0d89d");
+    assert_eq!(a1.id, a2.id);
+    assert_eq!(b.attachments().count(), 1);
+
+    let r = b.build();
+    assert!(validate(&r).is_empty(), "{:?}", validate(&r));
+    let files = r.suites.as_ref().unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0].kind, SuiteType::File);
+    let login = &files[0].suites.as_ref().unwrap()[0];
+    assert_eq!((login.kind, login.title.as_str()), (SuiteType::Suite, "login"));
+    assert_eq!(login.tests.as_ref().unwrap()[0].attempts.len(), 2);
+    assert_eq!(decode_report(&b.encode()).unwrap(), r);
+}
+
+#[test]
+fn builder_is_linear_for_many_tests() {
+    let mut b = builder();
+    b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
+    for i in 0..100_000 {
+        let h = b.add_test(test_input(&[&format!("suite {}", i % 100), &format!("test {i}")], &format!("f{}.js", i % 50))).unwrap();
+        b.add_attempt(h, attempt(0, i)).unwrap();
+    }
+    let r = b.build();
+    assert_eq!(r.tests_with_paths().len(), 100_000);
+}
+
+#[test]
+fn builder_rejects_bad_init_and_paths() {
+    assert!(ReportBuilder::new(ReportInit { category: "x".into(), commit_id: "abc".into(), ..Default::default() }).is_err());
+    let mut b = builder();
+    assert!(b.add_test(test_input(&["t"], "/abs/path.js")).is_err());
+    assert!(b.add_test(TestInput::default()).is_err());
+}
+
+#[test]
+fn each_stricter_rule_is_reported_at_its_path() {
+    assert!(paths(base()).is_empty(), "{:?}", validate_json(&base()));
+    let cases: Vec<(fn(&mut serde_json::Value), &str)> = vec![
+        (|d| d["commitId"] = json!("ABC"), "commitId"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(3), "suites[0].tests[0].attempts[0].environmentIdx"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(0.5), "suites[0].tests[0].attempts[0].environmentIdx"),
+        (|d| d["startTimestamp"] = json!(-1), "startTimestamp"),
+        (|d| d["duration"] = json!(1.5), "duration"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "/abs.js", "line": 1, "column": 1}), "suites[0].tests[0].location.file"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "a\\b.js", "line": 1, "column": 1}), "suites[0].tests[0].location.file"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "../a.js", "line": 1, "column": 1}), "suites[0].tests[0].location.file"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "a.js", "line": 0, "column": 1}), "suites[0].tests[0].location.line"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"text": "a", "buffer": "YQ=="}]), "suites[0].tests[0].attempts[0].stdio[0]"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"buffer": "not base64!"}]), "suites[0].tests[0].attempts[0].stdio[0].buffer"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["attachments"] = json!([{"name": "a", "contentType": "text/plain", "id": "x".repeat(300)}]), "suites[0].tests[0].attempts[0].attachments[0].id"),
+        (|d| d["suites"][0]["tests"][0]["extra"] = json!(1), "suites[0].tests[0].extra"),
+        (|d| d["version"] = json!(1), "version"),
+        (|d| d["suites"][0]["type"] = json!("folder"), "suites[0].type"),
+        (|d| d["environments"][0]["name"] = json!(""), "environments[0].name"),
+    ];
+    for (mutate, path) in cases {
+        let mut d = base();
+        mutate(&mut d);
+        let got = paths(d);
+        assert!(got.contains(&path.to_string()), "expected an issue at {path}, got {got:?}");
+    }
+    let mut d = base();
+    d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(3);
+    assert_eq!(validate_json(&d)[0].message, "3 is out of range (2 environments)");
+}
+
+#[test]
+fn decode_accepts_brotli_and_json_and_rejects_the_rest() {
+    let r = builder().build();
+    assert_eq!(decode_report(&encode_report(&r)).unwrap(), r);
+    assert_eq!(decode_report(&to_json(&r)).unwrap(), r);
+    assert!(decode_report(b"garbage that is not a report").is_err());
+    assert!(decode_report(b"{\"category\": 1}").is_err());
+}
+
+#[test]
+fn normalize_merges_environments_and_tests() {
+    let doc = json!({"category": "jest", "commitId": SHA, "startTimestamp": 0, "duration": 0,
+        "environments": [{"name": "a"}, {"name": "b"}, {"name": "a"}],
+        "suites": [{"type": "file", "title": "x.js", "tests": [
+            {"title": "t", "attempts": [{"startTimestamp": 1, "environmentIdx": 2, "status": "passed", "duration": 0}]}]},
+            {"type": "file", "title": "x.js", "tests": [
+            {"title": "t", "attempts": [{"startTimestamp": 2, "environmentIdx": 1}]}]}]});
+    let r: Report = serde_json::from_value(doc).unwrap();
+    let n = normalize(r);
+    assert_eq!(n.environments.len(), 2);
+    let suites = n.suites.as_ref().unwrap();
+    assert_eq!(suites.len(), 1);
+    let t = &suites[0].tests.as_ref().unwrap()[0];
+    assert_eq!(t.attempts.len(), 2);
+    assert_eq!(t.attempts[0].environment_idx, None);
+    assert_eq!(t.attempts[0].status, None);
+    assert_eq!(t.attempts[1].environment_idx, Some(1));
+    assert!(validate(&n).is_empty());
+    assert_eq!(normalize(n.clone()), n);
+}
+
+fn arb_report() -> impl Strategy<Value = Report> {
+    let attempt = (0u32..3, 0u64..5000, prop::option::of(prop::sample::select(vec![TestStatus::Passed, TestStatus::Failed, TestStatus::Skipped])))
+        .prop_map(|(env, d, status)| RunAttempt { environment_idx: Some(env), duration: Some(d), status, start_timestamp: 5, ..Default::default() });
+    let test = (prop::sample::select(vec!["a", "b", "c"]), prop::collection::vec(attempt, 0..3))
+        .prop_map(|(t, attempts)| Test { title: t.into(), attempts, ..Default::default() });
+    let suite = (prop::sample::select(vec!["f1.js", "f2.js"]), prop::collection::vec(test, 0..5)).prop_map(|(f, tests)| Suite {
+        kind: SuiteType::File,
+        title: f.into(),
+        location: None,
+        suites: None,
+        tests: Some(tests),
+    });
+    (prop::collection::vec(suite, 0..4), prop::collection::vec(prop::sample::select(vec!["x", "y"]), 3)).prop_map(|(suites, envs)| Report {
+        category: "jest".into(),
+        commit_id: SHA.into(),
+        environments: envs.into_iter().map(|n| Environment { name: n.into(), ..Default::default() }).collect(),
+        suites: Some(suites),
+        ..Default::default()
+    })
+}
+
+fn attempt_count(r: &Report) -> usize {
+    r.tests_with_paths().iter().map(|t| t.test.attempts.len()).sum()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn decode_of_encode_is_identity(r in arb_report()) {
+        prop_assert_eq!(decode_report(&encode_report(&r)).unwrap(), r);
+    }
+
+    #[test]
+    fn normalize_is_idempotent_keeps_attempts_and_validates(r in arb_report()) {
+        let n = normalize(r.clone());
+        prop_assert_eq!(attempt_count(&n), attempt_count(&r));
+        prop_assert!(validate(&n).is_empty(), "{:?}", validate(&n));
+        prop_assert_eq!(normalize(n.clone()), n);
+    }
+}

@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 
 pub mod codec;
+pub mod report;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 

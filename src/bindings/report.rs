@@ -1,0 +1,155 @@
+//! `ReportBuilder`, `encodeReport`, `decodeReport`, `validateReport`, `normalizeReport`.
+//! Reports cross the boundary as JSON text (the engine's JSON.stringify/JSON.parse are much
+//! faster than walking a 100,000-test object field by field).
+
+use wasm_bindgen::prelude::*;
+
+use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
+use crate::error::Error;
+use crate::report::{self, AttachmentInput, Report, ReportInit, RunAttempt, TestInput};
+
+/// JSON text of a JS value.
+pub(crate) fn stringify(value: &JsValue, what: &str) -> JsResult<String> {
+    if !value.is_object() {
+        return Err(Error::invalid_input(format!("{what} must be an object")).into());
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::invalid_input(format!("{what} cannot be converted to JSON (a cycle or a BigInt?)")).into())
+}
+
+/// A JS object from JSON text.
+pub(crate) fn parse(json: &str) -> JsResult<JsValue> {
+    js_sys::JSON::parse(json).map_err(|_| js_error(Error::invalid_input("internal: invalid JSON produced")))
+}
+
+/// A report given as a JS object, as typed Rust, after validation.
+pub(crate) fn report_from_js(value: &JsValue) -> JsResult<Report> {
+    let json = stringify(value, "report")?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    check_valid(&doc)?;
+    serde_json::from_value(doc).map_err(|e| Error::invalid_input(format!("report: {e}")).into())
+}
+
+/// `INVALID_INPUT` listing the first problems when `doc` is not a valid report.
+pub(crate) fn check_valid(doc: &serde_json::Value) -> Result<(), Error> {
+    let issues = report::validate_json(doc);
+    if issues.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = issues.iter().take(5).map(|i| format!("{}: {}", i.path, i.message)).collect();
+    let more = if issues.len() > 5 { format!(" (and {} more)", issues.len() - 5) } else { String::new() };
+    Err(Error::invalid_input(format!(
+        "the report is not valid: {}{more}; validateReport(report) lists every problem",
+        shown.join("; ")
+    )))
+}
+
+fn report_to_js(report: &Report) -> JsResult<JsValue> {
+    parse(&String::from_utf8_lossy(&report::to_json(report)))
+}
+
+/// Builds a report step by step; see api.md.
+#[wasm_bindgen]
+pub struct ReportBuilder(report::ReportBuilder);
+
+#[wasm_bindgen]
+impl ReportBuilder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(init: JsValue) -> JsResult<ReportBuilder> {
+        let init: ReportInit = from_js_required(init, "ReportBuilder init")?;
+        Ok(ReportBuilder(report::ReportBuilder::new(init)?))
+    }
+
+    /// Adds an environment (or finds the equal one); returns its index.
+    #[wasm_bindgen(js_name = addEnvironment)]
+    pub fn add_environment(&mut self, env: JsValue) -> JsResult<u32> {
+        let env = from_js_required(env, "environment")?;
+        Ok(self.0.add_environment(env)? as u32)
+    }
+
+    /// Adds a test (or finds the one with the same title path and file); returns its handle.
+    #[wasm_bindgen(js_name = addTest)]
+    pub fn add_test(&mut self, test: JsValue) -> JsResult<u32> {
+        let test: TestInput = from_js_required(test, "test")?;
+        Ok(self.0.add_test(test)? as u32)
+    }
+
+    /// Records one run of the test `handle`.
+    #[wasm_bindgen(js_name = addAttempt)]
+    pub fn add_attempt(&mut self, handle: u32, attempt: JsValue) -> JsResult<()> {
+        let json = stringify(&attempt, "attempt")?;
+        let attempt: RunAttempt =
+            serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        Ok(self.0.add_attempt(handle as usize, attempt)?)
+    }
+
+    /// Registers `{name, contentType, data}`; returns `{name, contentType, id}` to put in an
+    /// attempt's `attachments`. Equal content gives one id.
+    #[wasm_bindgen(js_name = addAttachment)]
+    pub fn add_attachment(&mut self, attachment: JsValue) -> JsResult<JsValue> {
+        let get = |k: &str| js_sys::Reflect::get(&attachment, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+        let text = |k: &str| get(k).as_string().ok_or_else(|| js_error(Error::invalid_input(format!("attachment.{k} must be a string"))));
+        let input = AttachmentInput {
+            name: text("name")?,
+            content_type: text("contentType")?,
+            data: bytes_from_js(&get("data"), "attachment.data must be a Uint8Array")?,
+        };
+        to_js(&self.0.add_attachment(input)?)
+    }
+
+    /// The attachments' contents for `uploadReport`: `[{id, contentType, data}]`, one per id.
+    pub fn attachments(&self) -> js_sys::Array {
+        self.0
+            .attachments()
+            .map(|(a, data)| {
+                let o = js_sys::Object::new();
+                let set = |k: &str, v: JsValue| js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
+                let _ = set("id", JsValue::from_str(&a.id));
+                let _ = set("contentType", JsValue::from_str(&a.content_type));
+                let _ = set("data", js_sys::Uint8Array::from(data).into());
+                JsValue::from(o)
+            })
+            .collect()
+    }
+
+    /// The report document.
+    pub fn build(&self) -> JsResult<JsValue> {
+        report_to_js(&self.0.build())
+    }
+
+    /// The report as the service stores it: JSON, Brotli quality 9.
+    pub fn encode(&self) -> Vec<u8> {
+        self.0.encode()
+    }
+}
+
+/// Validates then encodes a report (JSON, Brotli quality 9).
+#[wasm_bindgen(js_name = encodeReport)]
+pub fn encode_report(report: JsValue) -> JsResult<Vec<u8>> {
+    Ok(report::encode_report(&report_from_js(&report)?))
+}
+
+/// Reads a report from Brotli-compressed or plain JSON bytes.
+#[wasm_bindgen(js_name = decodeReport)]
+pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
+    let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
+    report_to_js(&report::decode_report(&bytes)?)
+}
+
+/// Every problem of a report, `[{path, message}]`; empty when valid.
+#[wasm_bindgen(js_name = validateReport)]
+pub fn validate_report(report: JsValue) -> JsResult<JsValue> {
+    let json = stringify(&report, "report")?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    to_js(&report::validate_json(&doc))
+}
+
+/// Merges equal environments and duplicate tests, drops default-valued fields.
+#[wasm_bindgen(js_name = normalizeReport)]
+pub fn normalize_report(report: JsValue) -> JsResult<JsValue> {
+    report_to_js(&report::normalize(report_from_js(&report)?))
+}

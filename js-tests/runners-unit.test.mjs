@@ -196,7 +196,7 @@ describe('planShard: the shared flow and its one line', () => {
 
   test('durations flow into the plan; the line names shard, times, estimates and fingerprint', async () => {
     const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
-    assert.match(p.line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 4\.5s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
+    assert.match(p.line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.0s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
     assert.equal(p.plan.estimated, 1);
   });
   test('every shard derives the same plan, and the shards are disjoint and complete', async () => {

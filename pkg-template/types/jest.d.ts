@@ -7,8 +7,3 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * sequencer balances from `timingsFile` (see `npx shardwise durations`), else by estimates.
  */
 export interface ShardwiseJestOptions extends ShardwiseRunnerOptions {}
-
-/** `shardwise/jest`: the reporter. `shardwise/jest/sequencer`: the sequencer (default export). */
-export default class ShardwiseJestExport {
-  constructor(...args: any[]);
-}

@@ -7,13 +7,3 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * shards natively.
  */
 export interface ShardwisePlaywrightOptions extends ShardwiseRunnerOptions {}
-
-/** The Playwright reporter (also usable as `reporter: [['shardwise/playwright', {...}]]`). */
-export default class ShardwiseReporter {
-  constructor(options?: ShardwisePlaywrightOptions);
-  printsToStdio(): boolean;
-  preprocess(params: { config: unknown; suite: unknown; testRun: unknown }): Promise<void>;
-  onBegin(config: unknown, suite: unknown): void;
-  onTestEnd(test: unknown, result: unknown): void;
-  onEnd(result: unknown): Promise<void>;
-}

@@ -6,8 +6,3 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * `shardwise/vitest/sequencer` (`test.sequence.sequencer`) reads the same entry.
  */
 export interface ShardwiseVitestOptions extends ShardwiseRunnerOptions {}
-
-/** `shardwise/vitest`: the reporter. `shardwise/vitest/sequencer`: the sequencer (default export). */
-export default class ShardwiseVitestExport {
-  constructor(...args: any[]);
-}

@@ -64,3 +64,13 @@ export function durationsByFile(report) {
 export function readTimingsFile(file, decodeReport) {
   return decodeReport(new Uint8Array(readFileSync(file)));
 }
+
+/** A report's tests with their attempts removed: the test list the durations exchange takes. */
+export function testListFrom(report) {
+  const strip = (t) => ({ ...t, attempts: [] });
+  const suite = (s) => ({ ...s, ...(s.tests ? { tests: s.tests.map(strip) } : {}), ...(s.suites ? { suites: s.suites.map(suite) } : {}) });
+  const out = { ...report };
+  if (report.tests) out.tests = report.tests.map(strip);
+  if (report.suites) out.suites = report.suites.map(suite);
+  return out;
+}

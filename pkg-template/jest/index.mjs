@@ -27,6 +27,14 @@ export default class ShardwiseJestReporter {
   }
 
   onRunStart() {
+    try {
+      this.begin();
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  begin() {
     const rootDir = this.globalConfig?.rootDir ?? process.cwd();
     const { root, commitId } = gitInfo(rootDir, this.options.commitId);
     if (!commitId) {

@@ -17,6 +17,14 @@ export default class ShardwiseVitestReporter {
   }
 
   onInit(ctx) {
+    try {
+      this.begin(ctx);
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  begin(ctx) {
     const config = ctx.config;
     const rootDir = config.root ?? process.cwd();
     const { root, commitId } = gitInfo(rootDir, this.options.commitId);

@@ -257,6 +257,13 @@ describe('saved folder and upload', () => {
   });
 });
 
+test('options: explicit values win, then SHARDWISE_* variables; an env timings path is relative to the cwd', () => {
+  assert.equal(resolveOptions({}, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, path.resolve('t.json'));
+  assert.equal(resolveOptions({ timingsFile: 'x.json' }, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, 'x.json');
+  const o = resolveOptions({ baseUrl: 'http://a' }, { SHARDWISE_BASE_URL: 'http://b', SHARDWISE_ACCESS_TOKEN: 'k', GITHUB_SHA: 'f'.repeat(40), GITHUB_RUN_ID: '7' });
+  assert.deepEqual([o.baseUrl, o.accessToken, o.commitId, o.runId, o.outputFolder, o.upload], ['http://a', 'k', 'f'.repeat(40), '7-1', 'shardwise-report', true]);
+});
+
 test('relativePosix: repo-relative POSIX paths', () => {
   assert.equal(relativePosix('/repo', '/repo/a/b.js'), 'a/b.js');
   assert.equal(relativePosix('/repo', 'already/rel.js'), 'already/rel.js');

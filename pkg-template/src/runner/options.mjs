@@ -17,7 +17,8 @@ export function resolveOptions(options = {}, env = process.env) {
   return {
     baseUrl: baseUrl || undefined,
     accessToken: accessToken || undefined,
-    timingsFile: options.timingsFile ?? env.SHARDWISE_TIMINGS_FILE ?? undefined,
+    // From the environment, a relative path is relative to the working directory.
+    timingsFile: options.timingsFile ?? (env.SHARDWISE_TIMINGS_FILE ? path.resolve(env.SHARDWISE_TIMINGS_FILE) : undefined),
     outputFolder: options.outputFolder ?? DEFAULT_OUTPUT_FOLDER,
     upload: options.upload ?? true,
     commitId: options.commitId ?? commitFromEnv(env),

@@ -38,7 +38,8 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
       return ms === undefined ? u : { ...u, durationMs: Math.round(ms) };
     });
   } catch (e) {
-    source = `unavailable (${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}); estimates only, the same plan on every shard`;
+    const why = String(e?.message ?? e);
+    source = `unavailable (${e?.code && !why.startsWith(e.code) ? `${e.code}: ` : ''}${why}); estimates only, the same plan on every shard`;
   }
   const plan = api.planShards({ units: withDurations, shardCount });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };

@@ -131,6 +131,11 @@ for (const name of Object.keys(RUNNERS)) {
       const { durationsFromReport } = await import('../pkg-template/src/runner/timings.mjs');
       const inReport = new Set(durationsFromReport(report).map((d) => [d.file, ...d.titlePath].join(' > ')));
       assert.deepEqual([...inReport].sort(), [...full.executed.keys()].sort());
+      if (name === 'playwright') {
+        const saved = JSON.parse(readFileSync(path.join(full.output, 'attachments.json'), 'utf8'));
+        assert.equal(saved.length, 1, 'the fixture attachment is saved next to the report');
+        assert.equal(readFileSync(path.join(full.output, 'attachments', saved[0].id), 'utf8'), 'an attachment from the fixture');
+      }
     });
 
     test(`${SHARDS} shards run as separate processes: disjoint, and together they cover every test`, () => {

@@ -36,10 +36,21 @@ export function playwrightSuite(spec, modes = new Map()) {
   return { root, mode: (s) => modes.get(s) ?? 'default' };
 }
 
-/** Records every call; handles are small integers; attachment ids are SHA-1 like the core's. */
+const ATTEMPT = ['environmentIdx', 'status', 'expectedStatus', 'startTimestamp', 'duration', 'timeout', 'annotations', 'errors', 'parallelIndex', 'steps', 'stdio', 'attachments'];
+const TEST = ['titlePath', 'file', 'line', 'column', 'tags'];
+const ENV = ['name', 'systemData', 'metadata'];
+const STATUSES = ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'];
+function only(obj, keys, what) {
+  for (const k of Object.keys(obj)) if (!keys.includes(k)) throw new TypeError(`unknown ${what} field ${k}`);
+  for (const [k, v] of Object.entries(obj)) if (v === undefined) throw new TypeError(`${what} field ${k} is undefined`);
+}
+
+/** Records every call, rejecting fields the report format does not define (like the core);
+ *  attachment ids are SHA-1 like the core's. */
 export class FakeBuilder {
   constructor(init) { this.init = init; this.calls = []; this.envs = []; this.tests = new Map(); }
   addEnvironment(env) {
+    only(env, ENV, 'environment');
     const key = JSON.stringify(env);
     let i = this.envs.findIndex((e) => JSON.stringify(e) === key);
     if (i < 0) { i = this.envs.length; this.envs.push(env); }
@@ -47,12 +58,16 @@ export class FakeBuilder {
     return i;
   }
   addTest(t) {
+    only(t, TEST, 'test');
     const key = JSON.stringify([t.file, ...t.titlePath]);
     if (!this.tests.has(key)) this.tests.set(key, { ...t, attempts: [] });
     this.calls.push(['addTest', t]);
     return key;
   }
-  addAttempt(h, a) { this.tests.get(h).attempts.push(a); this.calls.push(['addAttempt', h, a]); }
+  addAttempt(h, a) {
+    only(a, ATTEMPT, 'attempt');
+    for (const k of ['status', 'expectedStatus']) if (a[k] !== undefined && !STATUSES.includes(a[k])) throw new TypeError(`bad ${k} ${a[k]}`);
+    if (!Number.isInteger(a.duration) || !Number.isInteger(a.startTimestamp)) throw new TypeError('duration/startTimestamp must be integers'); this.tests.get(h).attempts.push(a); this.calls.push(['addAttempt', h, a]); }
   addAttachment({ name, contentType, data }) {
     const id = createHash('sha1').update(data).digest('hex');
     this.calls.push(['addAttachment', { name, contentType, id }]);
@@ -62,7 +77,11 @@ export class FakeBuilder {
 }
 
 /** Greedy longest-first over groups; deterministic; fingerprint = sha1 of the assignment. */
-export function fakePlanShards({ units, shardCount, defaultDurationMs = 1000 }) {
+export function fakePlanShards(opts) {
+  const { units, shardCount, defaultDurationMs = 1000 } = opts;
+  // Like the core's deny_unknown_fields: only the fields api.md defines.
+  for (const k of Object.keys(opts)) if (!['units', 'shardCount', 'defaultDurationMs'].includes(k)) throw new TypeError(`unknown option ${k}`);
+  for (const u of units) for (const k of Object.keys(u)) if (!['id', 'file', 'group', 'durationMs'].includes(k)) throw new TypeError(`unknown unit field ${k}`);
   const groups = new Map();
   let estimated = 0;
   for (const u of units) {

@@ -41,7 +41,15 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     const why = String(e?.message ?? e);
     source = `unavailable (${e?.code && !why.startsWith(e.code) ? `${e.code}: ` : ''}${why}); estimates only, the same plan on every shard`;
   }
-  const plan = api.planShards({ units: withDurations, shardCount });
+  // Only the fields api.md defines: the core rejects unknown keys.
+  const coreUnits = withDurations.map(({ id, file, group, durationMs }) => {
+    const u = { id };
+    if (file !== undefined) u.file = file;
+    if (group !== undefined) u.group = group;
+    if (durationMs !== undefined) u.durationMs = durationMs;
+    return u;
+  });
+  const plan = api.planShards({ units: coreUnits, shardCount });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
   return {
     plan,

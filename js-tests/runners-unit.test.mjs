@@ -308,3 +308,38 @@ test('Playwright reporter: planning failure falls back to native sharding and sa
   reporter.onBegin({ shard: { current: 1, total: 2 }, version: '1.61.0', projects: [] });
   assert.match(lines[1], /needs Playwright >= 1\.62 \(this is 1\.61\.0\); Playwright shards natively/);
 });
+
+describe('durationsSource: timings file, else the live exchange', async () => {
+  const { durationsSource } = await import('../pkg-template/src/runner/durations.mjs');
+  const { writeFileSync } = await import('node:fs');
+  const annotated = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.pw.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }] }] };
+  const lookup = (report) => { const m = durationsByTest(report); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
+  const unit = { file: 'a.pw.js', titlePath: ['t'] };
+
+  test('a timings file is read with decodeReport, relative to the config directory', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 't.json'), JSON.stringify(annotated));
+    const api = { decodeReport: (b) => JSON.parse(new TextDecoder().decode(b)) };
+    const d = await durationsSource({ api, options: resolveOptions({ timingsFile: 't.json' }, {}), cwd: dir, testRunner: 'playwright', lookup })();
+    assert.equal(d.durationOf(unit), 42);
+    assert.equal(d.source, 'timings file t.json');
+  });
+  test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
+    const calls = {};
+    const api = {
+      shardGroupKeyFor: (o) => { calls.key = o; return 'key-1'; },
+      fetchDurations: async (o) => { calls.fetch = o; return annotated; },
+    };
+    const options = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40) }, {});
+    const d = await durationsSource({ api, options, cwd: '/', testRunner: 'playwright', testList: () => ({ list: true }), lookup })();
+    assert.equal(d.durationOf(unit), 42);
+    assert.equal(d.source, 'service');
+    assert.deepEqual(calls.key, { commitId: 'c'.repeat(40), testRunner: 'playwright' });
+    assert.deepEqual(calls.fetch, { baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40), shardGroupKey: 'key-1', report: { list: true } });
+  });
+  test('no source: rejects with the reason (the shard then plans on estimates)', async () => {
+    await assert.rejects(durationsSource({ api: {}, options: resolveOptions({}, {}), cwd: '/', testRunner: 'jest', lookup })(), /no timingsFile/);
+    const live = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok' }, {});
+    await assert.rejects(durationsSource({ api: {}, options: live, cwd: '/', testRunner: 'jest', lookup })(), /cannot list tests before running them/);
+  });
+});

@@ -1,0 +1,345 @@
+// The runner integrations' translation code, against fakes (no wasm, no runner): Playwright's
+// suite tree -> units and groups, runner results -> ReportBuilder calls, timings files, the
+// shared planning flow and its printed line, the saved folder and the upload fallback.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { playwrightSuite, FakeBuilder, fakePlanShards } from './helpers/fakes.mjs';
+import {
+  unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, environmentFor,
+} from '../pkg-template/playwright/translate.mjs';
+import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg-template/jest/translate.mjs';
+import { recordTestCase, titlePathOf } from '../pkg-template/vitest/translate.mjs';
+import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg-template/src/runner/timings.mjs';
+import { planShard, shardLine } from '../pkg-template/src/runner/plan.mjs';
+import { unitsFromFiles } from '../pkg-template/src/runner/files.mjs';
+import { AttachmentStore, saveAndUpload, readSaved } from '../pkg-template/src/runner/report.mjs';
+import { resolveOptions, relativePosix } from '../pkg-template/src/runner/options.mjs';
+import PlaywrightReporter from 'shardwise/playwright';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'shardwise-runners-'));
+
+describe('Playwright suite tree -> units', () => {
+  const spec = {
+    projects: [
+      { name: 'chromium', files: [
+        { path: 'a.pw.js', items: ['a1', { describe: 'd', items: ['a2', 'a3'] }] },
+        { path: 'b.pw.js', mode: 'parallel', items: ['b1', { describe: 'ser', mode: 'serial', items: ['b2', { describe: 'inner', items: ['b3'] }] }, { describe: 'def', mode: 'default', items: ['b4', 'b5'] }] },
+      ] },
+      { name: 'fast', fullyParallel: true, files: [{ path: 'c.pw.js', items: ['c1', 'c2'] }] },
+      { name: 'setup', files: [{ path: 's.pw.js', items: ['login'] }] },
+    ],
+  };
+  const { root, mode } = playwrightSuite(spec);
+  const units = unitsFromSuite(root, { root: '/repo', mode, readonly: new Set(['setup']) });
+  const byTitle = Object.fromEntries(units.map((u) => [u.titlePath.at(-1), u]));
+
+  test('one unit per test, with the report identity (project, repo-relative file, describes + title)', () => {
+    assert.equal(units.length, 10);
+    assert.deepEqual(byTitle.a3.titlePath, ['d', 'a3']);
+    assert.equal(byTitle.a3.file, 'a.pw.js');
+    assert.equal(byTitle.a3.project, 'chromium');
+    assert.equal(new Set(units.map((u) => u.id)).size, units.length, 'ids are unique');
+  });
+  test('a file that is not fully parallel is one indivisible group', () => {
+    assert.ok(byTitle.a1.group);
+    assert.equal(byTitle.a1.group, byTitle.a2.group);
+    assert.equal(byTitle.a1.group, byTitle.a3.group);
+  });
+  test('fully parallel tests are free; a serial suite stays whole; an explicit default suite is one group', () => {
+    assert.equal(byTitle.b1.group, undefined);
+    assert.equal(byTitle.c1.group, undefined);
+    assert.ok(byTitle.b2.group);
+    assert.equal(byTitle.b2.group, byTitle.b3.group, 'nested suite inside serial stays with it');
+    assert.ok(byTitle.b4.group);
+    assert.equal(byTitle.b4.group, byTitle.b5.group);
+    assert.notEqual(byTitle.b4.group, byTitle.b2.group);
+  });
+  test('setup/dependency projects are read-only and left to Playwright', () => {
+    assert.equal(byTitle.login, undefined);
+    assert.deepEqual([...readonlyProjects({ projects: [{ name: 'x', dependencies: ['setup'], teardown: 'clean' }, { name: 'setup' }] })], ['setup', 'clean']);
+  });
+  test('the same input gives the same ids and groups (every shard computes the same units)', () => {
+    const again = playwrightSuite(spec);
+    const units2 = unitsFromSuite(again.root, { root: '/repo', mode: again.mode, readonly: new Set(['setup']) });
+    assert.deepEqual(units2.map((u) => [u.id, u.group]), units.map((u) => [u.id, u.group]));
+  });
+  test('without testRun.mode, Playwright\'s suite mode field and fullyParallel are used', () => {
+    const m = modeResolver({}, { fullyParallel: false });
+    const project = { type: 'project', parent: undefined, project: () => ({ fullyParallel: true }) };
+    const file = { type: 'file', parent: project, _parallelMode: 'none' };
+    const ser = { type: 'describe', parent: file, _parallelMode: 'serial' };
+    assert.equal(m(ser), 'serial');
+    assert.equal(m(file), 'parallel');
+    assert.equal(modeResolver({ mode: () => 'serial' })({}), 'serial');
+  });
+});
+
+test('version gate: balancing needs Playwright >= 1.62', () => {
+  assert.ok(versionAtLeast('1.62.0', '1.62'));
+  assert.ok(versionAtLeast('1.65.1', '1.62'));
+  assert.ok(versionAtLeast('2.0.0', '1.62'));
+  assert.ok(!versionAtLeast('1.61.9', '1.62'));
+  assert.ok(!versionAtLeast('1.9.0', '1.62'));
+  assert.ok(!versionAtLeast(undefined, '1.62'));
+});
+
+test('Playwright result -> addTest/addAttempt/addAttachment on the builder', () => {
+  const { root } = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'e2e/a.pw.js', items: [{ describe: 'login', items: ['works'] }] }] }] });
+  const t = root.allTests()[0];
+  Object.assign(t, { expectedStatus: 'passed', timeout: 30000, tags: ['@smoke'] });
+  const folder = tmp();
+  const b = new FakeBuilder({ category: 'playwright', commitId: 'c'.repeat(40) });
+  const store = new AttachmentStore(folder);
+  const result = {
+    status: 'failed', startTime: new Date(1700000000000), duration: 1234.6, parallelIndex: 1,
+    annotations: [{ type: 'issue', description: 'x' }],
+    errors: [{ message: 'boom', stack: 'Error: boom', location: { file: '/repo/e2e/a.pw.js', line: 3, column: 7 } }],
+    steps: [{ title: 'click', duration: 5, steps: [] }],
+    stdout: ['hello', Buffer.from([0xff, 0x00])], stderr: ['warn'],
+    attachments: [{ name: 'shot', contentType: 'image/png', body: Buffer.from('PNG') }, { name: 'trace', contentType: 'application/zip', path: '/x/trace.zip' }, { name: 'gone', contentType: 'text/plain' }],
+  };
+  recordResult(b, { root: '/repo', envIndex: new Map([['chromium', 0]]), store, readFile: () => Buffer.from('ZIP') }, t, result);
+  const [[, added], ...rest] = b.calls.filter((c) => c[0] !== 'addEnvironment');
+  assert.deepEqual(added, { titlePath: ['login', 'works'], file: 'e2e/a.pw.js', line: 1, column: 5, tags: ['@smoke'] });
+  const attempt = rest.find((c) => c[0] === 'addAttempt')[2];
+  assert.equal(attempt.status, 'failed');
+  assert.equal(attempt.expectedStatus, 'passed');
+  assert.equal(attempt.duration, 1235);
+  assert.equal(attempt.startTimestamp, 1700000000000);
+  assert.deepEqual(attempt.errors[0].location, { file: 'e2e/a.pw.js', line: 3, column: 7 });
+  assert.deepEqual(attempt.stdio, [{ stream: 1, dts: 0, text: 'hello' }, { stream: 1, dts: 0, buffer: '/wA=' }, { stream: 2, dts: 0, text: 'warn' }]);
+  assert.deepEqual(attempt.steps, [{ title: 'click', duration: 5 }]);
+  assert.equal(attempt.attachments.length, 2, 'attachments without body or path are skipped');
+  for (const a of attempt.attachments) assert.ok(existsSync(path.join(folder, 'attachments', a.id)), 'bytes saved at once');
+  assert.deepEqual(store.list().map((a) => a.contentType), ['image/png', 'application/zip']);
+});
+
+test('environmentFor: project -> environment with OS data and scalar metadata', () => {
+  const os = { osName: 'Linux', osVersion: '6', osArch: 'x64' };
+  assert.deepEqual(environmentFor({ name: '', metadata: { a: 1, b: { no: 1 } }, use: { browserName: 'chromium' } }, os),
+    { name: 'default', systemData: os, metadata: { a: 1, browserName: 'chromium' } });
+});
+
+test('Jest file result -> builder calls (statuses, retries, locations)', () => {
+  const b = new FakeBuilder({ category: 'jest' });
+  recordFileResult(b, { root: '/repo', environmentIdx: 0 }, {
+    testFilePath: '/repo/t/a.spec.js', perfStats: { start: 100 },
+    testResults: [
+      { ancestorTitles: ['A'], title: 'ok', status: 'passed', duration: 12, location: { line: 3, column: 0 } },
+      { ancestorTitles: [], title: 'flaky', status: 'passed', duration: 5, retryReasons: ['first try failed'], startAt: 200 },
+      { ancestorTitles: [], title: 'todo', status: 'todo' },
+      { ancestorTitles: [], title: 'bad', status: 'failed', duration: 1, failureMessages: ['Error: x'] },
+    ],
+  });
+  const tests = b.build().tests;
+  assert.deepEqual(tests.map((t) => [t.file, t.titlePath.join('>'), t.attempts.map((a) => a.status).join(',')]), [
+    ['t/a.spec.js', 'A>ok', 'passed'], ['t/a.spec.js', 'flaky', 'failed,passed'], ['t/a.spec.js', 'todo', 'skipped'], ['t/a.spec.js', 'bad', 'failed'],
+  ]);
+  assert.equal(tests[0].line, 3);
+  assert.equal(tests[0].column, 1, 'columns are 1-based');
+  assert.equal(tests[2].attempts[0].expectedStatus, 'skipped');
+  assert.deepEqual(tests[3].attempts[0].errors, [{ message: 'Error: x' }]);
+  assert.equal(statusOf('disabled'), 'skipped');
+  assert.deepEqual(jestOptions({ reporters: ['default', ['/x/node_modules/shardwise/jest/index.mjs', { timingsFile: 't.json' }]] }), { timingsFile: 't.json' });
+});
+
+test('Vitest test case -> builder calls', () => {
+  const module = { type: 'module', moduleId: '/repo/v/a.spec.js' };
+  const suite = { type: 'suite', name: 'S', parent: module };
+  const mk = (name, state, diag, extra = {}) => ({
+    type: 'test', name, parent: suite, module, project: { name: '' }, location: { line: 4, column: 3 }, tags: [], options: {},
+    result: () => ({ state, errors: state === 'failed' ? [{ message: 'no', stack: 'at x' }] : undefined }),
+    diagnostic: () => diag, logs: () => [{ content: 'hi', type: 'stdout', time: 1010 }], ...extra,
+  });
+  const b = new FakeBuilder({ category: 'vitest' });
+  const ctx = { root: '/repo', envIndex: new Map([['default', 0]]) };
+  assert.equal(recordTestCase(b, ctx, mk('p', 'pending', undefined)), false);
+  recordTestCase(b, ctx, mk('ok', 'passed', { duration: 7.4, startTime: 1000, retryCount: 1 }));
+  recordTestCase(b, ctx, mk('bad', 'failed', { duration: 3, startTime: 1000, retryCount: 0 }));
+  const [ok, bad] = b.build().tests;
+  assert.deepEqual(titlePathOf(mk('x', 'passed')), ['S', 'x']);
+  assert.equal(ok.file, 'v/a.spec.js');
+  assert.deepEqual(ok.attempts.map((a) => a.status), ['failed', 'passed']);
+  assert.equal(ok.attempts[1].duration, 7);
+  assert.deepEqual(ok.attempts[1].stdio, [{ stream: 1, dts: 10, text: 'hi' }]);
+  assert.deepEqual(bad.attempts[0].errors, [{ message: 'no', stack: 'at x' }]);
+});
+
+describe('timings (a report document) -> durations', () => {
+  const report = {
+    environments: [{ name: 'chromium' }, { name: 'firefox' }],
+    suites: [{ type: 'file', title: 'a.pw.js', location: { file: 'a.pw.js', line: 0, column: 0 },
+      tests: [{ title: 't1', attempts: [{ environmentIdx: 0, duration: 100 }, { environmentIdx: 1, duration: 300 }] }],
+      suites: [{ type: 'suite', title: 'd', tests: [{ title: 't2', attempts: [{ duration: 50 }, { duration: 25 }] }, { title: 'new', attempts: [] }] }] }],
+  };
+  test('per test and environment (retries summed), tests without data absent', () => {
+    assert.equal(durationsFromReport(report).length, 3);
+    const m = durationsByTest(report);
+    assert.equal(m.get(testKey('chromium', 'a.pw.js', ['t1'])), 100);
+    assert.equal(m.get(testKey('firefox', 'a.pw.js', ['t1'])), 300);
+    assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 't2'])), 75);
+    assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 'new'])), undefined);
+  });
+  test('per file for file-sharding runners', () => {
+    assert.deepEqual([...durationsByFile(report)], [['a.pw.js', 475]]);
+  });
+});
+
+describe('planShard: the shared flow and its one line', () => {
+  const api = { planShards: fakePlanShards };
+  const units = unitsFromFiles(['/r/a.js', '/r/b.js', '/r/c.js', '/r/d.js'], '/r');
+  const known = { 'a.js': 4000, 'b.js': 1000, 'c.js': 3000 };
+  const getDurations = async () => ({ durationOf: (u) => known[u.file], source: 'timings file t.json' });
+
+  test('durations flow into the plan; the line names shard, times, estimates and fingerprint', async () => {
+    const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
+    assert.match(p.line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.0s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
+    assert.equal(p.plan.estimated, 1);
+  });
+  test('every shard derives the same plan, and the shards are disjoint and complete', async () => {
+    const parts = await Promise.all([1, 2, 3].map((i) => planShard({ api, units, shardIndex: i, shardCount: 3, getDurations })));
+    assert.equal(new Set(parts.map((p) => p.plan.fingerprint)).size, 1);
+    const all = parts.flatMap((p) => [...p.mine]);
+    assert.deepEqual(all.sort(), units.map((u) => u.id).sort());
+  });
+  test('durations unavailable: the estimate-only plan, said in the line', async () => {
+    const p = await planShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: async () => { throw new Error('service down'); } });
+    assert.match(p.line, /durations: unavailable \(service down\); estimates only, the same plan on every shard/);
+    assert.equal(p.plan.estimated, 4);
+  });
+  test('a shard with nothing to run says so', () => {
+    const plan = fakePlanShards({ units: [{ id: 'x' }], shardCount: 2 });
+    const line = shardLine({ plan, shardIndex: 2, shardCount: 2, unitCount: 1, source: 's' });
+    assert.match(line, /this shard has nothing to run/);
+  });
+});
+
+describe('saved folder and upload', () => {
+  const report = { category: 'jest' };
+  const encodeReport = (r) => new TextEncoder().encode(JSON.stringify(r));
+  const setup = () => {
+    const folder = tmp();
+    const store = new AttachmentStore(folder);
+    store.add(new FakeBuilder({}), { name: 'log', contentType: 'text/plain', data: new TextEncoder().encode('log!') });
+    return { folder, store };
+  };
+  test('without a token: saved, not uploaded, and it says how to enable upload', async () => {
+    const { folder, store } = setup();
+    const lines = [];
+    const r = await saveAndUpload({ api: { encodeReport }, report, store, options: resolveOptions({}, {}), log: (l) => lines.push(l) });
+    assert.equal(r.uploaded, undefined);
+    assert.match(lines[0], /SHARDWISE_ACCESS_TOKEN/);
+    const saved = readSaved(folder);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(saved.bytes)), report);
+    assert.equal(saved.attachments.length, 1);
+    assert.equal(readFileSync(saved.attachments[0].path, 'utf8'), 'log!');
+  });
+  test('with a token: uploads the encoded bytes and the attachments by path', async () => {
+    const { folder, store } = setup();
+    let got;
+    const uploadReport = async (o) => { got = o; return { reportUrl: 'http://x/r/1', webUrl: '/r/1', attachments: 1, bytes: 9 }; };
+    const r = await saveAndUpload({ api: { encodeReport, uploadReport }, report, store, options: resolveOptions({ baseUrl: 'http://x', accessToken: 'tok' }, {}), log: () => {} });
+    assert.equal(r.uploaded.reportUrl, 'http://x/r/1');
+    assert.ok(got.report instanceof Uint8Array);
+    assert.equal(got.attachments[0].path, path.join(folder, 'attachments', got.attachments[0].id));
+  });
+  test('a failed upload keeps the folder, never throws, and gives the recovery command without the token', async () => {
+    const { folder, store } = setup();
+    const lines = [];
+    const uploadReport = async () => { throw Object.assign(new Error('service said 503'), { code: 'HTTP_STATUS' }); };
+    const r = await saveAndUpload({ api: { encodeReport, uploadReport }, report, store, options: resolveOptions({}, { SHARDWISE_BASE_URL: 'http://x', SHARDWISE_ACCESS_TOKEN: 'secret-token' }), log: (l) => lines.push(l) });
+    assert.ok(r.error);
+    assert.match(lines[0], new RegExp(`npx shardwise upload ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.doesNotMatch(lines.join('\n'), /secret-token/);
+  });
+});
+
+test('options: explicit values win, then SHARDWISE_* variables; an env timings path is relative to the cwd', () => {
+  assert.equal(resolveOptions({}, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, path.resolve('t.json'));
+  assert.equal(resolveOptions({ timingsFile: 'x.json' }, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, 'x.json');
+  const o = resolveOptions({ baseUrl: 'http://a' }, { SHARDWISE_BASE_URL: 'http://b', SHARDWISE_ACCESS_TOKEN: 'k', GITHUB_SHA: 'f'.repeat(40), GITHUB_RUN_ID: '7' });
+  assert.deepEqual([o.baseUrl, o.accessToken, o.commitId, o.runId, o.outputFolder, o.upload], ['http://a', 'k', 'f'.repeat(40), '7-1', 'shardwise-report', true]);
+});
+
+test('relativePosix: repo-relative POSIX paths', () => {
+  assert.equal(relativePosix('/repo', '/repo/a/b.js'), 'a/b.js');
+  assert.equal(relativePosix('/repo', 'already/rel.js'), 'already/rel.js');
+});
+
+test('Playwright reporter preprocess with a fake core: skipSharding, excludes the other shards, prints the line', async () => {
+  const spec = { projects: [{ name: 'p', fullyParallel: true, files: [{ path: 'a.pw.js', items: ['t1', 't2', 't3', 't4', 't5'] }] }] };
+  const dir = tmp();
+  const runs = [];
+  for (const current of [1, 2]) {
+    const { root, mode } = playwrightSuite(spec);
+    const excluded = [];
+    let skipped = false;
+    const lines = [];
+    const reporter = new PlaywrightReporter({ api: { planShards: fakePlanShards }, commitId: 'a'.repeat(40) });
+    reporter.log = (l) => lines.push(l);
+    await reporter.preprocess({
+      config: { shard: { current, total: 2 }, version: '1.65.1', projects: [{ name: 'p' }], configFile: path.join(dir, 'playwright.config.js') },
+      suite: root,
+      testRun: { mode, skipSharding: () => { skipped = true; }, exclude: (t) => excluded.push(t.title) },
+    });
+    assert.ok(skipped);
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], /shard \d\/2: .*durations: unavailable .* fingerprint /);
+    runs.push({ excluded, fp: lines[0].match(/fingerprint (\S+)/)[1] });
+  }
+  assert.equal(runs[0].fp, runs[1].fp);
+  const ran = (r) => ['t1', 't2', 't3', 't4', 't5'].filter((t) => !r.excluded.includes(t));
+  assert.deepEqual([...ran(runs[0]), ...ran(runs[1])].sort(), ['t1', 't2', 't3', 't4', 't5']);
+});
+
+test('Playwright reporter: planning failure falls back to native sharding and says so', async () => {
+  const { root, mode } = playwrightSuite({ projects: [{ name: 'p', files: [{ path: 'a.pw.js', items: ['t1'] }] }] });
+  const lines = [];
+  const reporter = new PlaywrightReporter({ api: {}, commitId: 'a'.repeat(40) });
+  reporter.log = (l) => lines.push(l);
+  let skipped = false;
+  await reporter.preprocess({ config: { shard: { current: 1, total: 2 }, version: '1.65.1', projects: [] }, suite: root,
+    testRun: { mode, skipSharding: () => { skipped = true; }, exclude: () => {} } });
+  assert.equal(skipped, false);
+  assert.match(lines[0], /balancing failed .* Playwright shards natively/);
+  reporter.onBegin({ shard: { current: 1, total: 2 }, version: '1.61.0', projects: [] });
+  assert.match(lines[1], /needs Playwright >= 1\.62 \(this is 1\.61\.0\); Playwright shards natively/);
+});
+
+describe('durationsSource: timings file, else the live exchange', async () => {
+  const { durationsSource } = await import('../pkg-template/src/runner/durations.mjs');
+  const { writeFileSync } = await import('node:fs');
+  const annotated = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.pw.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }] }] };
+  const lookup = (report) => { const m = durationsByTest(report); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
+  const unit = { file: 'a.pw.js', titlePath: ['t'] };
+
+  test('a timings file is read with decodeReport, relative to the config directory', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 't.json'), JSON.stringify(annotated));
+    const api = { decodeReport: (b) => JSON.parse(new TextDecoder().decode(b)) };
+    const d = await durationsSource({ api, options: resolveOptions({ timingsFile: 't.json' }, {}), cwd: dir, testRunner: 'playwright', lookup })();
+    assert.equal(d.durationOf(unit), 42);
+    assert.equal(d.source, 'timings file t.json');
+  });
+  test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
+    const calls = {};
+    const api = {
+      shardGroupKeyFor: (o) => { calls.key = o; return 'key-1'; },
+      fetchDurations: async (o) => { calls.fetch = o; return annotated; },
+    };
+    const options = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40) }, {});
+    const d = await durationsSource({ api, options, cwd: '/', testRunner: 'playwright', testList: () => ({ list: true }), lookup })();
+    assert.equal(d.durationOf(unit), 42);
+    assert.equal(d.source, 'service');
+    assert.deepEqual(calls.key, { commitId: 'c'.repeat(40), testRunner: 'playwright' });
+    assert.deepEqual(calls.fetch, { baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40), shardGroupKey: 'key-1', report: { list: true } });
+  });
+  test('no source: rejects with the reason (the shard then plans on estimates)', async () => {
+    await assert.rejects(durationsSource({ api: {}, options: resolveOptions({}, {}), cwd: '/', testRunner: 'jest', lookup })(), /no timingsFile/);
+    const live = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok' }, {});
+    await assert.rejects(durationsSource({ api: {}, options: live, cwd: '/', testRunner: 'jest', lookup })(), /cannot list tests before running them/);
+  });
+});

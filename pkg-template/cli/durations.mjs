@@ -1,0 +1,64 @@
+// `shardwise durations --tests <saved report> --out <timings file>`: asks the service for predicted
+// durations of a test list and saves them as a timings file (format: src/runner/timings.mjs).
+import { parseArgs } from 'node:util';
+import { existsSync, writeFileSync } from 'node:fs';
+import * as api from '../node.mjs';
+import { readSaved } from '../src/runner/report.mjs';
+import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
+import { testListFrom, durationsFromReport } from '../src/runner/timings.mjs';
+import { progress } from '../src/runner/progress.mjs';
+
+export const HELP = `Usage: shardwise durations --tests <folder | report file> --out <file> [options]
+
+Fetches predicted durations for the tests of a saved report (a reporter's output folder or any
+report file) and saves them as a timings file for the reporters' and sequencers' timingsFile
+option. A timings file is a shardwise report document whose attempts carry the predicted
+durations; it is written as JSON, or Brotli JSON when --out ends with .br.
+
+Options:
+  --tests <path>          the test list: a saved report folder or report file (required)
+  --out <file>            where to save the timings file (required)
+  --base-url <url>        the service root (default: SHARDWISE_BASE_URL)
+  --access-token <tok>    the access token (default: SHARDWISE_ACCESS_TOKEN)
+  --commit <sha>          the commit under test (default: CI variables, then git HEAD)
+  --run-id <id>           an id equal on every shard of the CI run (default: CI variables)
+  -h, --help              this help`;
+
+export async function run(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      tests: { type: 'string' }, out: { type: 'string' }, 'base-url': { type: 'string' }, 'access-token': { type: 'string' },
+      commit: { type: 'string' }, 'run-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (!values.tests || !values.out) { console.error(HELP); return 2; }
+  if (!existsSync(values.tests)) { console.error(`shardwise durations: ${values.tests} does not exist`); return 2; }
+  const options = resolveOptions({ baseUrl: values['base-url'], accessToken: values['access-token'], commitId: values.commit, runId: values['run-id'] });
+  if (!options.baseUrl || !options.accessToken) {
+    console.error('shardwise durations: set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
+    return 2;
+  }
+  const commitId = options.commitId ?? gitInfo(process.cwd()).commitId;
+  if (!commitId) { console.error('shardwise durations: no commit id: pass --commit'); return 2; }
+  const saved = api.decodeReport(readSaved(values.tests).bytes);
+  const testList = testListFrom({ ...saved, commitId });
+  const key = { commitId, testRunner: saved.category };
+  if (options.runId) key.runId = options.runId;
+  const p = progress();
+  let annotated;
+  try {
+    annotated = await api.fetchDurations({
+      baseUrl: options.baseUrl, accessToken: options.accessToken, commitId, shardGroupKey: api.shardGroupKeyFor(key),
+      report: testList, ...(p.onEvent ? { onEvent: p.onEvent } : {}),
+    });
+  } finally {
+    p.done();
+  }
+  const bytes = values.out.endsWith('.br') ? api.encodeReport(annotated) : new TextEncoder().encode(JSON.stringify(annotated));
+  writeFileSync(values.out, bytes);
+  const known = new Set(durationsFromReport(annotated).map((d) => JSON.stringify([d.file, ...d.titlePath]))).size;
+  console.log(`saved ${values.out}: predicted durations for ${known} tests`);
+  return 0;
+}

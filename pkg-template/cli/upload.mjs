@@ -1,0 +1,49 @@
+// `shardwise upload <folder | report file>`: re-uploads a saved report (the recovery path when CI
+// could not reach the service). The folder layout is the one src/runner/report.mjs writes.
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import * as api from '../node.mjs';
+import { readSaved } from '../src/runner/report.mjs';
+import { resolveOptions } from '../src/runner/options.mjs';
+import { progress } from '../src/runner/progress.mjs';
+
+export const HELP = `Usage: shardwise upload <folder | report file> [options]
+
+Uploads a report saved by a shardwise reporter: a folder with report.json.br, attachments/ and
+attachments.json, or a bare report file (.json or .json.br, no attachments).
+
+Options:
+  --base-url <url>       the service root (default: SHARDWISE_BASE_URL)
+  --access-token <tok>   the access token (default: SHARDWISE_ACCESS_TOKEN)
+  --concurrency <n>      parallel attachment uploads (default: 8)
+  -h, --help             this help`;
+
+export async function run(argv) {
+  const { values, positionals } = parseArgs({
+    args: argv, allowPositionals: true,
+    options: { 'base-url': { type: 'string' }, 'access-token': { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1) { console.error(HELP); return 2; }
+  const target = positionals[0];
+  if (!existsSync(target)) { console.error(`shardwise upload: ${target} does not exist`); return 2; }
+  const options = resolveOptions({ baseUrl: values['base-url'], accessToken: values['access-token'] });
+  if (!options.baseUrl || !options.accessToken) {
+    console.error('shardwise upload: set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
+    return 2;
+  }
+  const saved = readSaved(target);
+  const p = progress();
+  try {
+    const r = await api.uploadReport({
+      baseUrl: options.baseUrl, accessToken: options.accessToken, report: saved.bytes, attachments: saved.attachments,
+      ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+      ...(p.onEvent ? { onEvent: p.onEvent } : {}),
+    });
+    p.done();
+    console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${r.attachments} attachments, ${r.bytes} bytes)`);
+    return 0;
+  } finally {
+    p.done();
+  }
+}

@@ -1,0 +1,88 @@
+// shardwise/jest: a Jest reporter that saves the run's report and uploads it when a token is set.
+//   reporters: ['default', ['shardwise/jest', { outputFolder: 'shardwise-report' }]]
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import * as shardwise from '../node.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
+import { actualLine } from '../src/runner/plan.mjs';
+import { recordFileResult } from './translate.mjs';
+
+function jestVersion(rootDir) {
+  try {
+    return createRequire(path.join(rootDir, 'package.json'))('jest/package.json').version;
+  } catch {
+    return undefined;
+  }
+}
+
+export default class ShardwiseJestReporter {
+  /** @param {import('../types/jest').ShardwiseJestOptions} [options] */
+  constructor(globalConfig, options = {}) {
+    this.globalConfig = globalConfig;
+    this.options = resolveOptions(options);
+    this.api = options.api ?? shardwise;
+    this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+  }
+
+  onRunStart() {
+    try {
+      this.begin();
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  begin() {
+    const rootDir = this.globalConfig?.rootDir ?? process.cwd();
+    const { root, commitId } = gitInfo(rootDir, this.options.commitId);
+    if (!commitId) {
+      this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
+      return;
+    }
+    const shard = this.globalConfig?.shard;
+    let folder = path.resolve(rootDir, this.options.outputFolder);
+    if (shard && shard.shardCount > 1) folder = path.join(folder, `shard-${shard.shardIndex}-of-${shard.shardCount}`);
+    this.start = Date.now();
+    const version = jestVersion(rootDir);
+    this.builder = new this.api.ReportBuilder({
+      category: 'jest', commitId, startTimestamp: this.start,
+      ...(runUrlFromEnv() ? { url: runUrlFromEnv() } : {}),
+      ...(version ? { testRunner: { name: 'jest', version } } : {}),
+    });
+    const environmentIdx = this.builder.addEnvironment({
+      name: 'jest', systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
+    });
+    this.ctx = { root, environmentIdx, store: new AttachmentStore(folder) };
+  }
+
+  onTestResult(_test, testResult) {
+    if (!this.builder) return;
+    try {
+      recordFileResult(this.builder, this.ctx, testResult);
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  async onRunComplete() {
+    const p = globalThis[Symbol.for('shardwise.prediction')];
+    if (p && this.start) this.log(actualLine(p.index, p.count, p.predictedMs, Date.now() - this.start));
+    if (!this.builder) return;
+    try {
+      const report = this.builder.build();
+      report.duration = Date.now() - this.start;
+      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  getLastError() { return undefined; }
+
+  stop(e) {
+    this.builder = undefined;
+    this.log(`[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`);
+  }
+}

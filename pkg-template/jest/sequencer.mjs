@@ -1,0 +1,39 @@
+// shardwise/jest/sequencer: a Jest (>= 28) test sequencer whose `shard()` balances test files by
+// predicted duration.   testSequencer: 'shardwise/jest/sequencer'
+// Options come from the `shardwise/jest` reporter entry in `reporters`, else SHARDWISE_* variables.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as shardwise from '../node.mjs';
+import { resolveOptions } from '../src/runner/options.mjs';
+import { planFiles } from '../src/runner/files.mjs';
+import { reporterOptions } from './translate.mjs';
+
+/** Jest's default sequencer, resolved from the project (Jest ships it), for `sort` and caching. */
+function baseSequencer() {
+  for (const from of [path.join(process.cwd(), 'package.json'), import.meta.url]) {
+    try {
+      const mod = createRequire(from)('@jest/test-sequencer');
+      return mod.default ?? mod;
+    } catch { /* next */ }
+  }
+  return class { sort(tests) { return tests; } allFailedTests(tests) { return tests; } cacheResults() {} };
+}
+
+export default class ShardwiseSequencer extends baseSequencer() {
+  constructor(context) {
+    super(context);
+    this.globalConfig = context?.globalConfig;
+  }
+
+  async shard(tests, { shardIndex, shardCount }) {
+    const options = resolveOptions(reporterOptions(this.globalConfig));
+    const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
+    const planned = await planFiles({
+      api: shardwise, paths: tests.map((t) => t.path), shardIndex, shardCount, options,
+      cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
+    });
+    if (!planned) return super.shard(tests, { shardIndex, shardCount });
+    globalThis[Symbol.for('shardwise.prediction')] = { index: shardIndex, count: shardCount, predictedMs: planned.predictedMs };
+    return tests.filter((t) => planned.paths.has(t.path));
+  }
+}

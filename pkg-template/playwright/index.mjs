@@ -1,0 +1,126 @@
+// shardwise/playwright: a Playwright reporter that balances shards by predicted duration (in
+// `preprocess`, Playwright >= 1.62) and saves/uploads the run's report.
+//   reporter: [['list'], ['shardwise/playwright', { timingsFile: 'timings.json' }]]
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import * as shardwise from '../node.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { planShard, actualLine } from '../src/runner/plan.mjs';
+import { durationsSource } from '../src/runner/durations.mjs';
+import { durationsByTest, testKey } from '../src/runner/timings.mjs';
+import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
+import {
+  MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
+  recordResult, compact,
+} from './translate.mjs';
+
+const osInfo = () => ({ osName: os.type(), osVersion: os.release(), osArch: os.arch() });
+
+export default class ShardwiseReporter {
+  /** @param {import('../types/playwright').ShardwisePlaywrightOptions} [options] */
+  constructor(options = {}) {
+    this.options = resolveOptions(options);
+    this.api = options.api ?? shardwise;
+    this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+    this.balanced = undefined;
+    this.failedOnce = false;
+  }
+
+  printsToStdio() { return false; }
+
+  cwd(config) { return config.configFile ? path.dirname(config.configFile) : process.cwd(); }
+
+  async preprocess({ config, suite, testRun }) {
+    const shard = config.shard;
+    if (!shard || shard.total <= 1) return;
+    if (!versionAtLeast(config.version, MIN_PLAYWRIGHT) || typeof testRun?.skipSharding !== 'function') return;
+    try {
+      const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
+      const units = unitsFromSuite(suite, { root, mode: modeResolver(testRun, config), readonly: readonlyProjects(config) });
+      const options = { ...this.options, commitId };
+      const getDurations = durationsSource({
+        api: this.api, options, cwd: this.cwd(config), testRunner: 'playwright',
+        config: path.relative(root, config.configFile ?? '') || undefined,
+        testList: () => this.testList(config, units),
+        lookup: (report) => {
+          const byTest = durationsByTest(report);
+          return (u) => byTest.get(testKey(u.project || 'default', u.file, u.titlePath));
+        },
+      });
+      const planned = await planShard({
+        api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations,
+      });
+      testRun.skipSharding();
+      for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: Date.now() };
+      this.log(planned.line);
+    } catch (e) {
+      this.log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); Playwright shards natively`);
+    }
+  }
+
+  /** The test list for the durations exchange: one environment per project. */
+  testList(config, units) {
+    const builder = new this.api.ReportBuilder(compact({ category: 'playwright', commitId: this.options.commitId ?? gitInfo(this.cwd(config)).commitId }));
+    for (const p of config.projects) builder.addEnvironment(environmentFor(p, osInfo()));
+    for (const u of units) builder.addTest(compact({ titlePath: u.titlePath, file: u.file, line: u.test.location?.line, column: u.test.location?.column }));
+    return builder.build();
+  }
+
+  onBegin(config) {
+    const shard = config.shard;
+    if (shard && shard.total > 1 && !versionAtLeast(config.version, MIN_PLAYWRIGHT))
+      this.log(`[shardwise] balancing shards needs Playwright >= ${MIN_PLAYWRIGHT} (this is ${config.version}); Playwright shards natively`);
+    try {
+      const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
+      if (!commitId) {
+        this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
+        return;
+      }
+      let folder = path.resolve(this.cwd(config), this.options.outputFolder);
+      if (shard && shard.total > 1) folder = path.join(folder, `shard-${shard.current}-of-${shard.total}`);
+      this.startTimestamp = Date.now();
+      this.builder = new this.api.ReportBuilder(compact({
+        category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(),
+        testRunner: { name: 'playwright', version: config.version },
+      }));
+      const envIndex = new Map();
+      for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
+      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p) };
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  onTestEnd(test, result) {
+    if (!this.builder) return;
+    try {
+      recordResult(this.builder, this.ctx, test, result);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async onEnd(result) {
+    if (this.balanced) {
+      const { shard, predictedMs, start } = this.balanced;
+      this.log(actualLine(shard.current, shard.total, predictedMs, Date.now() - start));
+    }
+    if (!this.builder) return;
+    try {
+      const report = this.builder.build();
+      report.duration = Math.max(0, Math.round(result?.duration ?? Date.now() - this.startTimestamp));
+      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  fail(e) {
+    if (this.failedOnce) return;
+    this.failedOnce = true;
+    this.builder = undefined;
+    this.log(`[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`);
+  }
+}

@@ -1,0 +1,184 @@
+// Pure translations between Playwright's objects and the core's input. No wasm, no IO except the
+// `readFile` callers pass in; unit-tested with plain objects shaped like Playwright's.
+import { relativePosix } from '../src/runner/options.mjs';
+
+/** Compares dotted versions: is `version` >= `min`? */
+export function versionAtLeast(version, min) {
+  const a = String(version ?? '').split(/[.-]/).map((x) => parseInt(x, 10) || 0);
+  const b = min.split('.').map(Number);
+  for (let i = 0; i < b.length; i++) if ((a[i] ?? 0) !== b[i]) return (a[i] ?? 0) > b[i];
+  return true;
+}
+
+/** Balancing needs `preprocess` with `skipSharding` and `exclude` (Playwright >= 1.62). */
+export const MIN_PLAYWRIGHT = '1.62';
+
+/** Names of projects that are another project's dependency or teardown: read-only in `preprocess`. */
+export function readonlyProjects(config) {
+  const names = new Set();
+  for (const p of config?.projects ?? []) {
+    for (const d of p.dependencies ?? []) names.add(d);
+    if (p.teardown) names.add(p.teardown);
+  }
+  return names;
+}
+
+const projectOf = (node) => {
+  for (let s = node.parent; s; s = s.parent) if (s.type === 'project') return s;
+  return undefined;
+};
+const projectName = (node) => projectOf(node)?.title ?? '';
+
+/** The describe titles between the file and `node` (exclusive of node for tests). */
+function describes(suite) {
+  const titles = [];
+  for (let s = suite; s && s.type === 'describe'; s = s.parent) titles.unshift(s.title);
+  return titles;
+}
+
+function fileOf(node) {
+  for (let s = node; s; s = s.parent) if (s.type === 'file') return s;
+  return undefined;
+}
+
+/** Where a test sits in the report: its file (POSIX, relative to `root`) and title path. */
+export function testIdentity(test, root) {
+  return {
+    project: projectName(test),
+    file: relativePosix(root, test.location?.file ?? fileOf(test)?.location?.file),
+    titlePath: [...describes(test.parent), test.title],
+  };
+}
+
+/**
+ * A suite's execution mode: `testRun.mode` when the version has it, else Playwright's internal
+ * field, else the project's `fullyParallel`.
+ */
+export function modeResolver(testRun, config) {
+  if (typeof testRun?.mode === 'function') return (suite) => testRun.mode(suite);
+  const resolve = (suite) => {
+    const m = suite?._parallelMode;
+    if (m === 'serial' || m === 'parallel' || m === 'default') return m;
+    if (!suite || suite.type === 'project' || !suite.parent) {
+      const p = suite?.project?.() ?? undefined;
+      return (p?.fullyParallel ?? config?.fullyParallel) ? 'parallel' : 'default';
+    }
+    return resolve(suite.parent);
+  };
+  return resolve;
+}
+
+/**
+ * The indivisible group of a test, or undefined when the test may run anywhere: the outermost
+ * serial suite; else, unless its suite is parallel, the outermost suite of the contiguous
+ * "default" chain above it (the whole file when the file is not fully parallel).
+ */
+function groupRoot(test, mode) {
+  const chain = [];
+  for (let s = test.parent; s && (s.type === 'describe' || s.type === 'file'); s = s.parent) chain.push(s);
+  let serial;
+  for (const s of chain) if (mode(s) === 'serial') serial = s;
+  if (serial) return serial;
+  if (chain.length === 0 || mode(chain[0]) === 'parallel') return undefined;
+  let root = chain[0];
+  for (const s of chain) {
+    if (mode(s) !== 'default') break;
+    root = s;
+  }
+  return root;
+}
+
+/**
+ * The full suite (as `preprocess` gives it) -> planner units.
+ * @returns {Array<{id: string, file: string, group?: string, project: string, titlePath: string[], test: object}>}
+ */
+export function unitsFromSuite(suite, { root, mode, readonly = new Set() }) {
+  const units = [];
+  for (const test of suite.allTests()) {
+    const { project, file, titlePath } = testIdentity(test, root);
+    if (readonly.has(project)) continue;
+    const repeat = test.repeatEachIndex ? [test.repeatEachIndex] : [];
+    const id = JSON.stringify([project, file, ...titlePath, ...repeat]);
+    const g = groupRoot(test, mode);
+    const unit = { id, file, project, titlePath, test };
+    if (g) unit.group = JSON.stringify([project, file, ...describes(g), ...repeat]);
+    units.push(unit);
+  }
+  return units;
+}
+
+/** A report environment for a Playwright project. */
+export function environmentFor(project, osInfo) {
+  const metadata = {};
+  for (const [k, v] of Object.entries(project?.metadata ?? {}))
+    if (['string', 'number', 'boolean'].includes(typeof v)) metadata[k] = v;
+  const browserName = project?.use?.browserName;
+  if (typeof browserName === 'string') metadata.browserName = browserName;
+  const env = { name: project?.name || 'default', systemData: osInfo };
+  if (Object.keys(metadata).length) env.metadata = metadata;
+  return env;
+}
+
+/** Drops undefined fields (the core rejects nothing for them, but keeps documents small). */
+export function compact(obj) {
+  const out = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+const location = (loc, root) => (loc?.file ? { file: relativePosix(root, loc.file), line: loc.line, column: loc.column } : undefined);
+
+const error = (e, root) => compact({
+  message: e?.message, stack: e?.stack, snippet: e?.snippet, value: e?.value, location: location(e?.location, root),
+});
+
+function step(s, root) {
+  return compact({
+    title: s.title,
+    duration: Math.max(0, Math.round(s.duration ?? 0)),
+    location: location(s.location, root),
+    error: s.error ? error(s.error, root) : undefined,
+    steps: (s.steps ?? []).map((c) => step(c, root)),
+  });
+}
+
+const stdio = (entries, stream) => (entries ?? []).map((chunk) => (typeof chunk === 'string'
+  ? { stream, dts: 0, text: chunk }
+  : { stream, dts: 0, buffer: Buffer.from(chunk).toString('base64') }));
+
+/**
+ * One finished attempt -> `addTest` + `addAttempt` on the builder (and `addAttachment` through
+ * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile }`.
+ */
+export function recordResult(builder, ctx, test, result) {
+  const { project, file, titlePath } = testIdentity(test, ctx.root);
+  const handle = builder.addTest(compact({
+    titlePath, file, line: test.location?.line, column: test.location?.column, tags: test.tags,
+  }));
+  const attachments = [];
+  for (const a of result.attachments ?? []) {
+    const data = a.body ?? (a.path ? ctx.readFile(a.path) : undefined);
+    if (data === undefined) continue;
+    attachments.push(ctx.store.add(builder, { name: a.name, contentType: a.contentType, data: new Uint8Array(data) }));
+  }
+  builder.addAttempt(handle, compact({
+    environmentIdx: ctx.envIndex.get(project) ?? 0,
+    status: result.status,
+    expectedStatus: test.expectedStatus,
+    startTimestamp: Math.max(0, Math.round(+result.startTime)),
+    duration: Math.max(0, Math.round(result.duration)),
+    timeout: test.timeout,
+    parallelIndex: result.parallelIndex,
+    annotations: (result.annotations ?? test.annotations ?? []).map((a) => compact({
+      type: a.type, description: a.description, location: location(a.location, ctx.root),
+    })),
+    errors: (result.errors ?? []).map((e) => error(e, ctx.root)),
+    steps: (result.steps ?? []).map((s) => step(s, ctx.root)),
+    stdio: [...stdio(result.stdout, 1), ...stdio(result.stderr, 2)],
+    attachments,
+  }));
+  return handle;
+}

@@ -1,0 +1,41 @@
+// Where predicted durations come from: a timings file, else the live durations exchange.
+// Returns the `getDurations` callback `planShard` expects; it rejects with the reason when
+// neither source is available, and the shard then uses the estimate-only plan.
+import path from 'node:path';
+import { canReachService } from './options.mjs';
+import { readTimingsFile } from './timings.mjs';
+
+/**
+ * @param {object} p
+ * @param {object} p.api the package namespace (`decodeReport`, `fetchDurations`, `shardGroupKeyFor`)
+ * @param {object} p.options resolved options
+ * @param {string} p.cwd base of a relative `timingsFile`
+ * @param {string} p.testRunner `playwright` | `jest` | `vitest`
+ * @param {(() => object) | undefined} p.testList builds the test list report for the live exchange
+ *   (undefined when the runner cannot list tests before running them)
+ * @param {(report: object) => (unit: object) => number|undefined} p.lookup
+ * @param {string} [p.config] distinguishes configurations in the shard group key
+ */
+export function durationsSource({ api, options, cwd, testRunner, testList, lookup, config }) {
+  return async () => {
+    if (options.timingsFile) {
+      const file = path.resolve(cwd, options.timingsFile);
+      return { durationOf: lookup(readTimingsFile(file, api.decodeReport)), source: `timings file ${options.timingsFile}` };
+    }
+    if (!canReachService(options))
+      throw new Error('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
+    if (!testList)
+      throw new Error(`${testRunner} cannot list tests before running them: give a timingsFile (npx shardwise durations)`);
+    if (!options.commitId) throw new Error('no commit id (not a git checkout; set SHARDWISE_COMMIT_ID)');
+    const report = await api.fetchDurations({
+      baseUrl: options.baseUrl,
+      accessToken: options.accessToken,
+      commitId: options.commitId,
+      shardGroupKey: api.shardGroupKeyFor(defined({ commitId: options.commitId, runId: options.runId, testRunner, config })),
+      report: testList(),
+    });
+    return { durationOf: lookup(report), source: 'service' };
+  };
+}
+
+const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

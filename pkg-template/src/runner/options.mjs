@@ -1,0 +1,75 @@
+// Options shared by every runner integration, and the CI facts they need (commit, run id).
+// Pure except `gitInfo`, which asks git once.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/** Default folder for the saved report (relative to the runner's root directory). */
+export const DEFAULT_OUTPUT_FOLDER = 'shardwise-report';
+
+/**
+ * Resolves user options against the environment.
+ * @param {object} [options] `baseUrl`, `accessToken`, `timingsFile`, `outputFolder`, `upload`, `commitId`
+ * @param {Record<string, string|undefined>} [env]
+ */
+export function resolveOptions(options = {}, env = process.env) {
+  const baseUrl = options.baseUrl ?? env.SHARDWISE_BASE_URL ?? undefined;
+  const accessToken = options.accessToken ?? env.SHARDWISE_ACCESS_TOKEN ?? undefined;
+  return {
+    baseUrl: baseUrl || undefined,
+    accessToken: accessToken || undefined,
+    // From the environment, a relative path is relative to the working directory.
+    timingsFile: options.timingsFile ?? (env.SHARDWISE_TIMINGS_FILE ? path.resolve(env.SHARDWISE_TIMINGS_FILE) : undefined),
+    outputFolder: options.outputFolder ?? DEFAULT_OUTPUT_FOLDER,
+    upload: options.upload ?? true,
+    commitId: options.commitId ?? commitFromEnv(env),
+    runId: options.runId ?? runIdFromEnv(env),
+    quiet: options.quiet ?? false,
+  };
+}
+
+/** True when the live exchanges can be used. */
+export const canReachService = (o) => Boolean(o.baseUrl && o.accessToken);
+
+function commitFromEnv(env) {
+  return env.SHARDWISE_COMMIT_ID ?? env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILDKITE_COMMIT
+    ?? env.CIRCLE_SHA1 ?? undefined;
+}
+
+/** An id equal on every shard of one CI run (fed to `shardGroupKeyFor`). */
+export function runIdFromEnv(env = process.env) {
+  if (env.SHARDWISE_RUN_ID) return env.SHARDWISE_RUN_ID;
+  if (env.GITHUB_RUN_ID) return `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? 1}`;
+  return env.CI_PIPELINE_ID ?? env.BUILDKITE_BUILD_ID ?? env.CIRCLE_WORKFLOW_ID ?? undefined;
+}
+
+/** The CI run's address, when the CI says it. */
+export function runUrlFromEnv(env = process.env) {
+  if (env.GITHUB_RUN_ID && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY)
+    return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  return env.CI_PIPELINE_URL ?? env.BUILDKITE_BUILD_URL ?? undefined;
+}
+
+/**
+ * The commit under test and the repository root (paths in reports are relative to it).
+ * Falls back to `cwd` as root and no commit when git is not available.
+ */
+export function gitInfo(cwd, commitId) {
+  const git = (...args) => {
+    try {
+      return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    root: git('rev-parse', '--show-toplevel') ?? cwd,
+    commitId: commitId ?? git('rev-parse', 'HEAD'),
+  };
+}
+
+/** `file` as a POSIX path relative to `root` (the report format's convention). */
+export function relativePosix(root, file) {
+  if (!file) return undefined;
+  const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
+  return rel.split(path.sep).join('/');
+}

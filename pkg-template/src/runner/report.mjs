@@ -1,0 +1,96 @@
+// The saved report folder and the upload, shared by the reporters and `shardwise upload`.
+//
+// FOLDER LAYOUT (the one definition): <folder>/report.json.br (the Brotli report),
+// <folder>/attachments/<id> (each attachment's bytes, id = hex SHA-1 of the content) and
+// <folder>/attachments.json (`[{id, contentType}]`).
+import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { canReachService } from './options.mjs';
+
+export const REPORT_FILE = 'report.json.br';
+export const ATTACHMENTS_DIR = 'attachments';
+export const ATTACHMENTS_MANIFEST = 'attachments.json';
+
+/**
+ * Collects attachments for one report: registers each with the builder and writes its bytes to
+ * the folder at once, so a crash later loses nothing.
+ */
+export class AttachmentStore {
+  constructor(folder) {
+    this.folder = folder;
+    /** @type {Map<string, string>} id -> contentType */
+    this.contentTypes = new Map();
+  }
+
+  /** @returns {{name: string, contentType: string, id: string}} the reference for an attempt */
+  add(builder, { name, contentType, data }) {
+    const { id } = builder.addAttachment({ name, contentType, data });
+    if (!this.contentTypes.has(id)) {
+      const dir = path.join(this.folder, ATTACHMENTS_DIR);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, id), data);
+      this.contentTypes.set(id, contentType);
+    }
+    return { name, contentType, id };
+  }
+
+  list() {
+    return [...this.contentTypes].map(([id, contentType]) => ({ id, contentType }));
+  }
+}
+
+/** Writes the encoded report and the attachment manifest into `folder`. */
+export function saveReport(folder, bytes, attachments) {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, REPORT_FILE), bytes);
+  writeFileSync(path.join(folder, ATTACHMENTS_MANIFEST), JSON.stringify(attachments, null, 1));
+}
+
+/**
+ * Reads a saved report: a folder as written by `saveReport`, or a bare report file.
+ * @returns {{reportFile: string, bytes: Uint8Array, attachments: Array<{id, contentType, path}>}}
+ */
+export function readSaved(target) {
+  const isDir = statSync(target).isDirectory();
+  const folder = isDir ? target : path.dirname(target);
+  const reportFile = isDir ? path.join(target, REPORT_FILE) : target;
+  const bytes = new Uint8Array(readFileSync(reportFile));
+  const manifest = path.join(folder, ATTACHMENTS_MANIFEST);
+  const attachments = existsSync(manifest)
+    ? JSON.parse(readFileSync(manifest, 'utf8')).map((a) => ({ ...a, path: path.join(folder, ATTACHMENTS_DIR, a.id) }))
+    : [];
+  return { reportFile, bytes, attachments };
+}
+
+/**
+ * Encodes, saves, and uploads when a token is configured. Never throws: a failed upload leaves
+ * the saved folder and says how to re-upload it.
+ * @returns {Promise<{folder: string, uploaded?: object, error?: unknown}>}
+ */
+export async function saveAndUpload({ api, report, store, options, log }) {
+  const folder = store.folder;
+  const bytes = api.encodeReport(report);
+  const attachments = store.list();
+  saveReport(folder, bytes, attachments);
+  if (!options.upload) {
+    log(`[shardwise] report saved to ${folder} (upload off)`);
+    return { folder };
+  }
+  if (!canReachService(options)) {
+    log(`[shardwise] report saved to ${folder} (not uploaded: set SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)`);
+    return { folder };
+  }
+  try {
+    const uploaded = await api.uploadReport({
+      baseUrl: options.baseUrl,
+      accessToken: options.accessToken,
+      report: bytes,
+      attachments: attachments.map((a) => ({ ...a, path: path.join(folder, ATTACHMENTS_DIR, a.id) })),
+    });
+    log(`[shardwise] report uploaded: ${uploaded.reportUrl} (${uploaded.attachments} attachments, ${uploaded.bytes} bytes)`);
+    return { folder, uploaded };
+  } catch (error) {
+    log(`[shardwise] upload failed (${error?.code ?? 'ERROR'}: ${error?.message ?? error}); the report is saved in ${folder}: re-upload it with \`npx shardwise upload ${folder}\``);
+    return { folder, error };
+  }
+}

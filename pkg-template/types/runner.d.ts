@@ -1,0 +1,26 @@
+/** Options shared by the shardwise runner integrations (Playwright, Jest, Vitest). */
+export interface ShardwiseRunnerOptions {
+  /** The service root. Default: `SHARDWISE_BASE_URL`. */
+  baseUrl?: string;
+  /** The service access token. Default: `SHARDWISE_ACCESS_TOKEN`. Never printed. */
+  accessToken?: string;
+  /**
+   * A timings file (a shardwise report document, JSON or Brotli JSON: what `npx shardwise
+   * durations --out` saves, or any saved `report.json.br`) to balance shards without asking the
+   * service. Relative to the config's directory. Default: `SHARDWISE_TIMINGS_FILE`.
+   */
+  timingsFile?: string;
+  /**
+   * Where the run's report is saved (`report.json.br`, `attachments/`, `attachments.json`);
+   * sharded runs use `<outputFolder>/shard-<i>-of-<n>`. Default: `shardwise-report`.
+   */
+  outputFolder?: string;
+  /** Upload the report when `baseUrl` and `accessToken` are set. Default: true. */
+  upload?: boolean;
+  /** The commit under test (40 hex). Default: `SHARDWISE_COMMIT_ID`, CI variables, `git rev-parse HEAD`. */
+  commitId?: string;
+  /** An id equal on every shard of one CI run. Default: `SHARDWISE_RUN_ID` or the CI's run id. */
+  runId?: string;
+  /** Print nothing. Default: false. */
+  quiet?: boolean;
+}

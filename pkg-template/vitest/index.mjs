@@ -1,0 +1,78 @@
+// shardwise/vitest: a Vitest reporter that saves the run's report and uploads it when a token is set.
+//   reporters: ['default', ['shardwise/vitest', { outputFolder: 'shardwise-report' }]]
+import os from 'node:os';
+import path from 'node:path';
+import * as shardwise from '../node.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
+import { actualLine } from '../src/runner/plan.mjs';
+import { recordTestCase } from './translate.mjs';
+
+export default class ShardwiseVitestReporter {
+  /** @param {import('../types/vitest').ShardwiseVitestOptions} [options] */
+  constructor(options = {}) {
+    this.options = resolveOptions(options);
+    this.api = options.api ?? shardwise;
+    this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+  }
+
+  onInit(ctx) {
+    try {
+      this.begin(ctx);
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  begin(ctx) {
+    const config = ctx.config;
+    const rootDir = config.root ?? process.cwd();
+    const { root, commitId } = gitInfo(rootDir, this.options.commitId);
+    if (!commitId) {
+      this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
+      return;
+    }
+    let folder = path.resolve(rootDir, this.options.outputFolder);
+    if (config.shard && config.shard.count > 1) folder = path.join(folder, `shard-${config.shard.index}-of-${config.shard.count}`);
+    this.start = Date.now();
+    this.builder = new this.api.ReportBuilder({
+      category: 'vitest', commitId, startTimestamp: this.start,
+      ...(runUrlFromEnv() ? { url: runUrlFromEnv() } : {}),
+      ...(ctx.version ? { testRunner: { name: 'vitest', version: ctx.version } } : {}),
+    });
+    const systemData = { osName: os.type(), osVersion: os.release(), osArch: os.arch() };
+    const envIndex = new Map();
+    for (const p of ctx.projects ?? [{ name: '' }]) {
+      const name = p.name || 'default';
+      envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
+    }
+    this.ctx = { root, envIndex, store: new AttachmentStore(folder) };
+  }
+
+  onTestCaseResult(testCase) {
+    if (!this.builder) return;
+    try {
+      recordTestCase(this.builder, this.ctx, testCase);
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  async onTestRunEnd() {
+    const p = globalThis[Symbol.for('shardwise.prediction')];
+    if (p && this.start) this.log(actualLine(p.index, p.count, p.predictedMs, Date.now() - this.start));
+    if (!this.builder) return;
+    try {
+      const report = this.builder.build();
+      report.duration = Date.now() - this.start;
+      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+
+  stop(e) {
+    this.builder = undefined;
+    this.log(`[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`);
+  }
+}

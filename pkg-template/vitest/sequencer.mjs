@@ -1,0 +1,38 @@
+// shardwise/vitest/sequencer: a Vitest sequencer whose `shard()` balances test files by predicted
+// duration (it reads `--shard` from `ctx.config.shard`).
+//   test: { sequence: { sequencer: ShardwiseSequencer } }   (import ShardwiseSequencer from 'shardwise/vitest/sequencer')
+// Options come from the `shardwise/vitest` reporter entry in `reporters`, else SHARDWISE_* variables.
+import * as shardwise from '../node.mjs';
+import { resolveOptions } from '../src/runner/options.mjs';
+import { planFiles } from '../src/runner/files.mjs';
+import { reporterOptions } from './translate.mjs';
+
+export default class ShardwiseSequencer {
+  constructor(ctx) {
+    this.ctx = ctx;
+  }
+
+  async shard(files) {
+    const { index, count } = this.ctx.config.shard;
+    const options = resolveOptions(reporterOptions(this.ctx.config));
+    const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
+    const planned = await planFiles({
+      api: shardwise, paths: files.map((f) => f.moduleId), shardIndex: index, shardCount: count, options,
+      cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
+    });
+    if (!planned) return nativeShard(files, index, count);
+    globalThis[Symbol.for('shardwise.prediction')] = { index, count, predictedMs: planned.predictedMs };
+    return files.filter((f) => planned.paths.has(f.moduleId));
+  }
+
+  /** Longest-first would need durations again; Vitest runs the shard's files in the given order. */
+  sort(files) { return files; }
+}
+
+/** Vitest's own split (contiguous slices of the path-sorted list), used when planning fails. */
+function nativeShard(files, index, count) {
+  const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
+  const size = Math.ceil(sorted.length / count);
+  return sorted.slice((index - 1) * size, index * size);
+}
+export { ShardwiseSequencer };

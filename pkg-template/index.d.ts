@@ -1,6 +1,7 @@
 // Types of the `shardwise` package. One file per domain under ./types.
 export * from './types/errors.js';
 export * from './types/codec.js';
+export * from './types/report.js';
 
 /**
  * Instantiates the wasm module. Required once in browsers before any other call (it fetches

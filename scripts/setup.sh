@@ -20,7 +20,9 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "npm ci"
-  npm ci --no-audit --no-fund
+  # Some platform-specific optional packages of jest's resolver are not served by every
+  # registry mirror, which makes `npm ci` refuse the lock file; `npm install` honours it anyway.
+  npm ci --no-audit --no-fund || npm install --no-audit --no-fund --no-save
 fi
 
 if [ ! -x /usr/bin/chromium ] && [ "${SHARDWISE_SKIP_BROWSER:-}" != 1 ]; then

@@ -1,6 +1,10 @@
 // On-disk storage: blobs under <dataDir>/blobs/, finished reports indexed in <dataDir>/index.json.
 import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+
+// File names are limited to 255 bytes: long key segments are stored under their SHA-256.
+const seg = (p) => (p.length > 120 ? createHash('sha256').update(p).digest('hex') : p);
 
 export class Store {
   constructor(dataDir) {
@@ -9,7 +13,7 @@ export class Store {
     const idx = join(dataDir, 'index.json');
     this.index = existsSync(idx) ? JSON.parse(readFileSync(idx, 'utf8')) : { reports: [] };
   }
-  blobPath(key) { return join(this.dir, 'blobs', ...key.split('/')); }
+  blobPath(key) { return join(this.dir, 'blobs', ...key.split('/').map(seg)); }
   put(key, bytes, meta = {}) {
     const p = this.blobPath(key);
     mkdirSync(dirname(p), { recursive: true });

@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '../pkg-template/server/index.mjs';
+
+const br = (v) => brotliCompressSync(Buffer.from(JSON.stringify(v)));
+const JSONH = { 'content-type': 'application/json' };
+const REPORT_H = { 'content-type': 'application/json', 'content-encoding': 'br' };
+const auth = (t) => ({ authorization: `Bearer ${t}` });
+const post = (srv, path, token, body) => fetch(srv.baseUrl + path, { method: 'POST', headers: { ...auth(token), ...(body ? JSONH : {}) }, body: body && JSON.stringify(body) });
+async function expectError(resP, status, code) {
+  const res = await resP;
+  assert.equal(res.status, status);
+  const b = await res.json();
+  assert.equal(b.error.code, code, b.error.message);
+  assert.equal(typeof b.error.message, 'string');
+}
+const envs = [{ name: 'linux' }, { name: 'mac' }];
+const report = (durs) => ({ category: 'node', commitId: 'a'.repeat(40), startTimestamp: 0, duration: 1, environments: envs,
+  suites: [{ type: 'file', title: 'a.test.js', tests: [
+    { title: 't1', location: { file: 'a.test.js', line: 1, column: 1 }, attempts: durs.t1 },
+    { title: 't2', location: { file: 'a.test.js', line: 2, column: 1 }, attempts: durs.t2 }] }] });
+const testList = () => ({ ...report({ t1: [], t2: [] }), suites: [{ type: 'file', title: 'a.test.js', tests: [
+  { title: 't1', location: { file: 'a.test.js', line: 1, column: 1 }, attempts: [] },
+  { title: 't2', location: { file: 'a.test.js', line: 2, column: 1 }, attempts: [] },
+  { title: 'new', location: { file: 'a.test.js', line: 3, column: 1 }, attempts: [] }] }] });
+
+async function upload(srv, doc, attachments = {}) {
+  const s = await (await post(srv, '/api/upload/start', srv.accessToken)).json();
+  assert.equal((await fetch(s.presignedReportUrl, { method: 'PUT', headers: REPORT_H, body: br(doc) })).status, 200);
+  const ids = Object.keys(attachments);
+  if (ids.length) {
+    const urls = await (await post(srv, '/api/upload/attachments', s.uploadToken, { attachmentIds: ids })).json();
+    for (const u of urls) assert.equal((await fetch(u.presignedUrl, { method: 'PUT', body: attachments[u.attachmentId] })).status, 200);
+  }
+  assert.equal((await post(srv, '/api/upload/finish', s.uploadToken)).status, 200);
+  return s;
+}
+async function durations(srv, commitId, shardGroupKey, list = testList()) {
+  const c = await (await post(srv, '/api/testDurations/create', srv.accessToken, { commitId, shardGroupKey })).json();
+  assert.equal((await fetch(c.uploadUrl, { method: 'PUT', headers: REPORT_H, body: br(list) })).status, 200);
+  const { downloadUrl } = await (await post(srv, '/api/testDurations/submit', c.testDurationsToken)).json();
+  for (;;) {
+    const r = await fetch(downloadUrl);
+    if (r.status === 200) { assert.equal(r.headers.get('content-encoding'), 'br'); return Buffer.from(await r.arrayBuffer()); }
+    assert.equal(r.status, 404);
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+// fetch decodes Content-Encoding: br transparently, so the bytes are JSON already.
+const parse = (bytes) => JSON.parse(bytes.toString('utf8'));
+
+test('predictions: weighted per environment, shared per shard group, survive a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sw-test-'));
+  let srv = await createServer({ dataDir, computeDelayMs: 50 });
+  await upload(srv, report({ t1: [{ environmentIdx: 0, duration: 100, startTimestamp: 0 }, { environmentIdx: 1, duration: 40, startTimestamp: 0 }], t2: [] }), { abc: Buffer.from('hi') });
+  await upload(srv, report({ t1: [{ environmentIdx: 0, duration: 200, startTimestamp: 0 }], t2: [{ environmentIdx: 1, duration: 7, startTimestamp: 0 }] }));
+  const a = await durations(srv, 'c1', 'run-1');
+  const b = await durations(srv, 'c1', 'run-1');
+  assert.deepEqual(a, b);
+  const tests = parse(a).suites[0].tests;
+  assert.deepEqual(tests[0].attempts, [{ environmentIdx: 0, duration: 150, startTimestamp: 0 }, { environmentIdx: 1, duration: 40, startTimestamp: 0 }]);
+  assert.deepEqual(tests[1].attempts, [{ environmentIdx: 1, duration: 7, startTimestamp: 0 }]);
+  assert.deepEqual(tests[2].attempts, []);
+  const list = await (await fetch(srv.baseUrl + '/api/reports')).json();
+  assert.equal(list.length, 2);
+  await srv.close();
+  srv = await createServer({ dataDir, computeDelayMs: 0 });
+  const c = parse(await durations(srv, 'c2', 'run-2'));
+  assert.equal(c.suites[0].tests[0].attempts[0].duration, 150);
+  const r = await fetch(`${srv.baseUrl}/api/reports/${list[0].id}/report.json.br`);
+  assert.equal(r.status, 200);
+  await srv.close();
+});
+
+test('validation: every rule answers a 4xx with a JSON error body', async (t) => {
+  const srv = await createServer({ computeDelayMs: 0 });
+  t.after(() => srv.close());
+  const P = (path, token, body) => post(srv, path, token, body);
+  await expectError(fetch(srv.baseUrl + '/api/testDurations/create', { method: 'POST', headers: JSONH, body: '{}' }), 401, 'unauthorized');
+  await expectError(P('/api/testDurations/create', 'wrong', { commitId: 'c', shardGroupKey: 'k' }), 401, 'unauthorized');
+  await expectError(P('/api/testDurations/create', srv.accessToken, { shardGroupKey: 'k' }), 400, 'invalid_request');
+  for (const k of ['', 'a b', 'x'.repeat(251), 'é', 5]) await expectError(P('/api/testDurations/create', srv.accessToken, { commitId: 'c', shardGroupKey: k }), 400, 'invalid_request');
+  assert.equal((await P('/api/testDurations/create', srv.accessToken, { commitId: 'c', shardGroupKey: 'x'.repeat(250) })).status, 200);
+  const c = await (await P('/api/testDurations/create', srv.accessToken, { commitId: 'c', shardGroupKey: 'k' })).json();
+  await expectError(P('/api/testDurations/submit', c.testDurationsToken), 409, 'out_of_order');
+  await expectError(P('/api/testDurations/submit', srv.accessToken), 401, 'unauthorized');
+  await expectError(fetch(c.uploadUrl, { method: 'PUT', headers: { 'content-encoding': 'br' }, body: br(testList()) }), 400, 'invalid_request');
+  await expectError(fetch(c.uploadUrl, { method: 'PUT', headers: JSONH, body: br(testList()) }), 400, 'invalid_request');
+  await expectError(fetch(c.uploadUrl, { method: 'PUT', headers: REPORT_H, body: 'not brotli' }), 400, 'invalid_body');
+  await expectError(fetch(c.uploadUrl, { method: 'PUT', headers: { ...REPORT_H, ...auth(srv.accessToken) }, body: br(testList()) }), 400, 'forbidden_authorization_header');
+  await expectError(fetch(c.uploadUrl.replace(/sig=../, 'sig=00'), { method: 'PUT', headers: REPORT_H, body: br(testList()) }), 403, 'invalid_signature');
+  await expectError(fetch(c.uploadUrl.replace(/expires=\d+/, 'expires=99999999999999'), { method: 'PUT', headers: REPORT_H, body: br(testList()) }), 403, 'invalid_signature');
+
+  const s = await (await P('/api/upload/start', srv.accessToken)).json();
+  await expectError(P('/api/upload/finish', s.uploadToken), 409, 'out_of_order');
+  await expectError(P('/api/upload/attachments', s.uploadToken, { attachmentIds: Array.from({ length: 1001 }, (_, i) => `a${i}`) }), 400, 'invalid_request');
+  await expectError(P('/api/upload/attachments', s.uploadToken, { attachmentIds: ['x'.repeat(257)] }), 400, 'invalid_request');
+  await expectError(P('/api/upload/attachments', c.testDurationsToken, { attachmentIds: [] }), 401, 'unauthorized');
+  assert.equal((await fetch(s.presignedReportUrl, { method: 'PUT', headers: REPORT_H, body: br(report({ t1: [], t2: [] })) })).status, 200);
+  const [u] = await (await P('/api/upload/attachments', s.uploadToken, { attachmentIds: ['x'.repeat(256)] })).json();
+  await expectError(P('/api/upload/finish', s.uploadToken), 409, 'out_of_order');
+  await expectError(fetch(u.presignedUrl, { method: 'PUT', headers: { 'content-encoding': 'zstd' }, body: 'x' }), 400, 'invalid_request');
+  assert.equal((await fetch(u.presignedUrl, { method: 'PUT', headers: { 'content-encoding': 'gzip' }, body: 'x' })).status, 200);
+  assert.equal((await P('/api/upload/finish', s.uploadToken)).status, 200);
+});
+
+test('expired tokens and presigned URLs are rejected', async (t) => {
+  let clock = 1_000_000;
+  const srv = await createServer({ now: () => clock, computeDelayMs: 0 });
+  t.after(() => srv.close());
+  const c = await (await post(srv, '/api/testDurations/create', srv.accessToken, { commitId: 'c', shardGroupKey: 'k' })).json();
+  const s = await (await post(srv, '/api/upload/start', srv.accessToken)).json();
+  clock += 61 * 60 * 1000;
+  await expectError(post(srv, '/api/testDurations/submit', c.testDurationsToken), 401, 'token_expired');
+  await expectError(fetch(c.uploadUrl, { method: 'PUT', headers: REPORT_H, body: br(testList()) }), 403, 'url_expired');
+  assert.equal((await post(srv, '/api/upload/attachments', s.uploadToken, { attachmentIds: [] })).status, 200);
+  clock += 24 * 60 * 60 * 1000;
+  await expectError(post(srv, '/api/upload/finish', s.uploadToken), 401, 'token_expired');
+});

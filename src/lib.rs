@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod exchange;
 pub mod limits;
 
 #[cfg(target_arch = "wasm32")]

@@ -117,7 +117,7 @@ mod tests {
         let doc = serde_json::json!({"tests": [{"attempts": []}]});
         let br = encode_report(&ReportInput::Document(doc.clone())).unwrap();
         assert_eq!(decode_report(&br).unwrap(), doc);
-        assert_eq!(decode_report(br"{ ""tests"": [{""attempts"": []}] }".as_ref()).unwrap(), doc);
+        assert_eq!(decode_report(br#" { "tests": [{"attempts": []}] }"#.as_ref()).unwrap(), doc);
         assert_eq!(encode_report(&ReportInput::Bytes(br.clone())).unwrap(), br);
         assert_eq!(encode_report(&ReportInput::Bytes(serde_json::to_vec(&doc).unwrap())).unwrap(), br);
     }

@@ -65,9 +65,10 @@ fn parse_http_date(s: &str) -> Option<u64> {
     let rest = s.split_once(", ")?.1;
     let mut parts = rest.split(' ');
     let day: u64 = parts.next()?.parse().ok()?;
+    let mon = parts.next()?;
     let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         .iter()
-        .position(|m| *m == parts.next().unwrap_or(""))? as u64
+        .position(|m| *m == mon)? as u64
         + 1;
     let year: u64 = parts.next()?.parse().ok()?;
     let mut hms = parts.next()?.split(':').map(|x| x.parse::<u64>().ok());

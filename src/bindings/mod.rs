@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 
 mod codec;
+mod exchange;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 

@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod exchange;
 pub mod limits;
 pub mod report;
 

@@ -20,6 +20,15 @@ pub const ENVIRONMENT_NAME_MAX_LEN: usize = 512;
 /// Content encodings storage accepts for an attachment (none is also fine).
 pub const ATTACHMENT_ENCODINGS: [&str; 3] = ["deflate", "br", "gzip"];
 
+/// Report and test-list uploads: `Content-Type` and `Content-Encoding` (service-api.md, 4.2/4.6).
+pub const REPORT_CONTENT_TYPE: &str = "application/json";
+pub const REPORT_CONTENT_ENCODING: &str = "br";
+
+/// Defaults of the public exchange options (api.md): the whole-exchange timeout and the number
+/// of attachment uploads in flight at once.
+pub const DEFAULT_EXCHANGE_TIMEOUT_MS: u64 = 120_000;
+pub const DEFAULT_ATTACHMENT_CONCURRENCY: usize = 8;
+
 /// True when `key` is a valid `shardGroupKey`.
 pub fn is_valid_shard_group_key(key: &str) -> bool {
     (1..=SHARD_GROUP_KEY_MAX_LEN).contains(&key.len())

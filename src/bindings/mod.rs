@@ -14,6 +14,8 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 
 pub mod codec;
+pub mod exchange;
+pub mod plan;
 pub mod report;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;

@@ -1,0 +1,418 @@
+//! `fetchDurations`, `uploadReport`, `shardGroupKeyFor`: the exchanges over `fetch`,
+//! `setTimeout`/`Date.now` and an `AbortSignal`.
+//!
+//! Deadline and abort: one internal `AbortController` cancels every `fetch` of an exchange; it
+//! fires when the caller's `signal` aborts or `timeoutMs` passes, and the exchange future is
+//! raced against the same event, so the returned promise rejects at once (`ABORTED` /
+//! `TIMEOUT`) even during a wait between tries.
+
+use std::cell::Cell;
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures_util::future::{select, Either};
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
+use crate::error::{Error, ErrorCode, Step};
+use crate::exchange::{
+    self, Attachment, AttachmentData, Clock, DurationsOptions, Env, Event, Files, ReportInput, Request, Response,
+    RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
+};
+use crate::limits;
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn global(name: &str) -> JsValue {
+    get(&js_sys::global().into(), name)
+}
+
+/// The `message` of a thrown value, with a Node `cause` code when there is one.
+fn describe(e: &JsValue) -> String {
+    let msg = get(e, "message").as_string().or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into());
+    let cause = get(e, "cause");
+    match get(&cause, "code").as_string().or_else(|| get(&cause, "message").as_string()) {
+        Some(c) => format!("{msg} ({c})"),
+        None => msg,
+    }
+}
+
+/// Why the internal controller fired.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    Aborted,
+    TimedOut,
+}
+
+/// HTTP over a `fetch` function, every request carrying the exchange's abort signal.
+struct Fetch {
+    fetch: Function,
+    signal: JsValue,
+    stop: Rc<Cell<Stop>>,
+}
+
+impl Transport for Fetch {
+    async fn send(&self, req: &Request) -> Result<Response, Error> {
+        let headers = Object::new();
+        for (k, v) in &req.headers {
+            let _ = Reflect::set(&headers, &JsValue::from_str(k), &JsValue::from_str(v));
+        }
+        let init = Object::new();
+        let _ = Reflect::set(&init, &"method".into(), &req.method.as_str().into());
+        let _ = Reflect::set(&init, &"headers".into(), &headers);
+        let _ = Reflect::set(&init, &"signal".into(), &self.signal);
+        if !req.body.is_empty() {
+            let _ = Reflect::set(&init, &"body".into(), &Uint8Array::from(req.body.as_slice()));
+        }
+        let fail = |e: JsValue| match self.stop.get() {
+            Stop::Aborted => Error::new(ErrorCode::Aborted, "aborted by the signal"),
+            Stop::TimedOut => Error::new(ErrorCode::Timeout, "timeoutMs passed during the request"),
+            Stop::Running => Error::new(ErrorCode::Network, describe(&e)),
+        };
+        let promise = self
+            .fetch
+            .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
+            .map_err(fail)?;
+        let resp = JsFuture::from(Promise::resolve(&promise)).await.map_err(fail)?;
+        let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
+        let js_headers = get(&resp, "headers");
+        let mut headers = Vec::new();
+        if let Ok(getter) = get(&js_headers, "get").dyn_into::<Function>() {
+            for name in ["retry-after", "content-encoding", "content-type"] {
+                if let Some(v) = getter.call1(&js_headers, &name.into()).ok().and_then(|v| v.as_string()) {
+                    headers.push((name.to_string(), v));
+                }
+            }
+        }
+        let read = get(&resp, "arrayBuffer")
+            .dyn_into::<Function>()
+            .map_err(|_| Error::new(ErrorCode::Network, "the fetch response has no arrayBuffer()"))?;
+        let buf = read.call0(&resp).map_err(fail)?;
+        let buf = JsFuture::from(Promise::resolve(&buf)).await.map_err(fail)?;
+        Ok(Response { status, headers, body: Uint8Array::new(&buf).to_vec() })
+    }
+}
+
+/// Resolves after `ms` via `setTimeout`.
+fn timer(ms: f64) -> JsFuture {
+    let promise = Promise::new(&mut |resolve, _| {
+        if let Ok(set) = global("setTimeout").dyn_into::<Function>() {
+            let _ = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from_f64(ms));
+        }
+    });
+    JsFuture::from(promise)
+}
+
+struct JsClock;
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+    async fn sleep(&self, ms: u64) {
+        let _ = timer(ms as f64).await;
+    }
+}
+
+/// Reads attachment paths with the `readFile(path) -> Uint8Array | Promise<Uint8Array>` the
+/// package's Node entry passes (e.g. `fs.promises.readFile`).
+struct JsFiles(Option<Function>);
+
+impl Files for JsFiles {
+    async fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+        let Some(read) = &self.0 else {
+            return exchange::NoFiles.read(path).await;
+        };
+        let fail = |e: JsValue| Error::invalid_input(format!("cannot read attachment path {path:?}: {}", describe(&e)));
+        let v = read.call1(&JsValue::UNDEFINED, &JsValue::from_str(path)).map_err(fail)?;
+        let v = JsFuture::from(Promise::resolve(&v)).await.map_err(fail)?;
+        bytes_from_js(&v, "readFile result").map_err(|_| Error::invalid_input(format!("readFile({path:?}) did not give bytes")))
+    }
+}
+
+/// The JS side of one exchange: fetch, signal, events, file reader and the stop event.
+struct Edge {
+    transport: Fetch,
+    files: JsFiles,
+    on_event: Option<Function>,
+    user_signal: JsValue,
+    timeout_ms: u64,
+}
+
+fn optional_function(v: &JsValue, name: &str) -> JsResult<Option<Function>> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.clone().dyn_into::<Function>().map(Some).map_err(|_| js_error(Error::invalid_input(format!("{name} must be a function"))))
+}
+
+fn timeout(v: Option<f64>) -> Result<u64, Error> {
+    match v {
+        None => Ok(limits::DEFAULT_EXCHANGE_TIMEOUT_MS),
+        Some(t) if t.fract() == 0.0 && t >= 1.0 && t <= 2f64.powi(53) => Ok(t as u64),
+        Some(t) => Err(Error::invalid_input(format!("timeoutMs must be a positive integer, got {t}"))),
+    }
+}
+
+impl Edge {
+    fn new(fetch: &JsValue, signal: JsValue, on_event: &JsValue, read_file: &JsValue, timeout_ms: Option<f64>) -> JsResult<Self> {
+        let fetch = match optional_function(fetch, "fetch")? {
+            Some(f) => f,
+            None => global("fetch")
+                .dyn_into::<Function>()
+                .map_err(|_| js_error(Error::invalid_input("no global fetch here: pass the `fetch` option")))?,
+        };
+        if !signal.is_undefined() && !signal.is_null() && !get(&signal, "addEventListener").is_function() {
+            return Err(js_error(Error::invalid_input("signal must be an AbortSignal")));
+        }
+        Ok(Edge {
+            transport: Fetch { fetch, signal: JsValue::UNDEFINED, stop: Rc::new(Cell::new(Stop::Running)) },
+            files: JsFiles(optional_function(read_file, "readFile")?),
+            on_event: optional_function(on_event, "onEvent")?,
+            user_signal: signal,
+            timeout_ms: timeout(timeout_ms)?,
+        })
+    }
+
+    /// Runs `run` with the IO seams, raced against abort and timeout.
+    async fn run<T, Fut>(mut self, what: &str, run: impl FnOnce(Env<'_, Fetch, JsClock, JsFiles>) -> Fut) -> Result<T, Error>
+    where
+        Fut: std::future::Future<Output = Result<T, Error>>,
+    {
+        if get(&self.user_signal, "aborted").is_truthy() {
+            return Err(Error::new(ErrorCode::Aborted, format!("the {what} was aborted before it started")));
+        }
+        let controller = Reflect::construct(&global("AbortController").unchecked_into(), &js_sys::Array::new())
+            .map_err(|_| Error::invalid_input("AbortController is not available here"))?;
+        self.transport.signal = get(&controller, "signal");
+        let stop = self.transport.stop.clone();
+
+        // the stop event: the user's abort or the deadline, whichever comes first
+        let mut fire: Option<Function> = None;
+        let stopped = JsFuture::from(Promise::new(&mut |resolve, _| fire = Some(resolve)));
+        let fire = fire.unwrap_or_else(|| Function::new_no_args(""));
+        let trigger = {
+            let (stop, controller, fire) = (stop.clone(), controller.clone(), fire.clone());
+            move |why: Stop| {
+                if stop.get() == Stop::Running {
+                    stop.set(why);
+                    if let Ok(abort) = get(&controller, "abort").dyn_into::<Function>() {
+                        let _ = abort.call0(&controller);
+                    }
+                    let _ = fire.call0(&JsValue::UNDEFINED);
+                }
+            }
+        };
+        let on_abort = Closure::<dyn FnMut()>::new({
+            let trigger = trigger.clone();
+            move || trigger(Stop::Aborted)
+        });
+        let on_timeout = Closure::<dyn FnMut()>::new(move || trigger(Stop::TimedOut));
+        let listen = |method: &str| {
+            if let Ok(f) = get(&self.user_signal, method).dyn_into::<Function>() {
+                let _ = f.call2(&self.user_signal, &"abort".into(), on_abort.as_ref());
+            }
+        };
+        listen("addEventListener");
+        let timer_id = global("setTimeout")
+            .dyn_into::<Function>()
+            .ok()
+            .and_then(|set| set.call2(&JsValue::UNDEFINED, on_timeout.as_ref(), &JsValue::from_f64(self.timeout_ms as f64)).ok());
+
+        let last_step: Cell<Option<&'static str>> = Cell::new(None);
+        let on_event = |e: &Event| {
+            last_step.set(Some(e.step));
+            if let (Some(f), Ok(v)) = (&self.on_event, to_js(e)) {
+                let _ = f.call1(&JsValue::UNDEFINED, &v);
+            }
+        };
+        let is_aborted = || stop.get() == Stop::Aborted;
+        let env = Env {
+            transport: &self.transport,
+            clock: &JsClock,
+            files: &self.files,
+            is_aborted: &is_aborted,
+            on_event: &on_event,
+            retry: RetryPolicy::default(),
+            jitter_seed: (js_sys::Math::random() * 2f64.powi(53)) as u64 ^ js_sys::Date::now() as u64,
+        };
+        let outcome = match select(pin!(run(env)), stopped).await {
+            Either::Left((result, _)) => result,
+            Either::Right(_) => {
+                let err = match stop.get() {
+                    Stop::TimedOut => Error::new(
+                        ErrorCode::Timeout,
+                        format!("the {what} did not finish within timeoutMs={}", self.timeout_ms),
+                    ),
+                    _ => Error::new(ErrorCode::Aborted, format!("the {what} was aborted")),
+                };
+                Err(match last_step.get().and_then(step_named) {
+                    Some(step) => err.with_step(step),
+                    None => err,
+                })
+            }
+        };
+        // clean up: no listener, no timer, no request left behind
+        listen("removeEventListener");
+        if let (Some(id), Ok(clear)) = (timer_id, global("clearTimeout").dyn_into::<Function>()) {
+            let _ = clear.call1(&JsValue::UNDEFINED, &id);
+        }
+        if let Ok(abort) = get(&controller, "abort").dyn_into::<Function>() {
+            let _ = abort.call0(&controller);
+        }
+        outcome
+    }
+}
+
+fn step_named(name: &str) -> Option<Step> {
+    [
+        Step::Create,
+        Step::UploadTestList,
+        Step::Submit,
+        Step::Poll,
+        Step::Start,
+        Step::UploadReport,
+        Step::Attachments,
+        Step::UploadAttachment,
+        Step::Finish,
+    ]
+    .into_iter()
+    .find(|s| s.as_str() == name)
+}
+
+/// A report option: a document object, or encoded bytes (Brotli or JSON).
+fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
+    if v.is_undefined() || v.is_null() {
+        return Err(js_error(Error::invalid_input("report is required")));
+    }
+    if v.is_instance_of::<Uint8Array>() || v.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::ArrayBuffer::is_view(v) {
+        return Ok(ReportInput::Bytes(bytes_from_js(v, "report")?));
+    }
+    Ok(ReportInput::Document(from_js_required(v.clone(), "report")?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DurationsOpts {
+    base_url: String,
+    access_token: String,
+    commit_id: String,
+    shard_group_key: String,
+    org_slug: Option<String>,
+    project_slug: Option<String>,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    report: JsValue,
+    timeout_ms: Option<f64>,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    signal: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    fetch: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    on_event: JsValue,
+}
+
+/// Runs the durations exchange (create -> PUT test list -> submit -> poll) and resolves with
+/// the annotated report.
+#[wasm_bindgen(js_name = "fetchDurations")]
+pub async fn fetch_durations(opts: JsValue) -> JsResult<JsValue> {
+    let o: DurationsOpts = from_js_required(opts, "fetchDurations options")?;
+    let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &JsValue::UNDEFINED, o.timeout_ms)?;
+    let opts = DurationsOptions {
+        base_url: o.base_url,
+        access_token: o.access_token,
+        commit_id: o.commit_id,
+        shard_group_key: o.shard_group_key,
+        org_slug: o.org_slug,
+        project_slug: o.project_slug,
+        report: report_from_js(&o.report)?,
+        timeout_ms: edge.timeout_ms,
+    };
+    let report = edge.run("durations exchange", |env| exchange::fetch_durations(env, &opts)).await?;
+    to_js(&report)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AttachmentOpts {
+    id: String,
+    content_type: String,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    data: JsValue,
+    path: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UploadOpts {
+    base_url: String,
+    access_token: String,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    report: JsValue,
+    #[serde(default)]
+    attachments: Vec<AttachmentOpts>,
+    concurrency: Option<f64>,
+    timeout_ms: Option<f64>,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    signal: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    fetch: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    on_event: JsValue,
+    /// Set by the package's Node entry: reads an attachment `path`.
+    #[serde(with = "serde_wasm_bindgen::preserve", default)]
+    read_file: JsValue,
+}
+
+/// Runs the upload exchange (start -> PUT report -> attachments -> finish) and resolves with
+/// `{webUrl, reportUrl, attachments, bytes}`.
+#[wasm_bindgen(js_name = "uploadReport")]
+pub async fn upload_report(opts: JsValue) -> JsResult<JsValue> {
+    let o: UploadOpts = from_js_required(opts, "uploadReport options")?;
+    let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &o.read_file, o.timeout_ms)?;
+    let concurrency = super::check_u32(
+        o.concurrency,
+        "concurrency",
+        limits::DEFAULT_ATTACHMENT_CONCURRENCY as u32,
+        1,
+        1024,
+    )? as usize;
+    let mut attachments = Vec::with_capacity(o.attachments.len());
+    for (i, a) in o.attachments.into_iter().enumerate() {
+        let data = match (a.data.is_undefined() || a.data.is_null(), a.path) {
+            (false, None) => AttachmentData::Bytes(bytes_from_js(&a.data, &format!("attachments[{i}].data"))?),
+            (true, Some(p)) => AttachmentData::Path(p),
+            _ => {
+                return Err(js_error(Error::invalid_input(format!(
+                    "attachments[{i}] needs exactly one of `data` (Uint8Array) or `path` (Node only)"
+                ))))
+            }
+        };
+        attachments.push(Attachment { id: a.id, content_type: a.content_type, data });
+    }
+    let opts = UploadOptions {
+        base_url: o.base_url,
+        access_token: o.access_token,
+        report: report_from_js(&o.report)?,
+        attachments,
+        concurrency,
+        timeout_ms: edge.timeout_ms,
+    };
+    let result = edge.run("upload exchange", |env| exchange::upload_report(env, &opts)).await?;
+    to_js(&result)
+}
+
+/// A valid `shardGroupKey` equal on every shard of one CI run, from `{commitId, runId?,
+/// testRunner?, config?}`. Reads no environment: the package glue fills `runId` from CI
+/// variables when it is absent.
+#[wasm_bindgen(js_name = "shardGroupKeyFor")]
+pub fn shard_group_key_for(input: JsValue) -> JsResult<String> {
+    let input: ShardGroupKeyInput = from_js_required(input, "shardGroupKeyFor input")?;
+    Ok(exchange::shard_group_key_for(&input)?)
+}

@@ -1,0 +1,609 @@
+//! The exchanges against a scripted fake service and a virtual clock: exact requests, retry
+//! and poll schedules, failures. No test sleeps.
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::codec::{self, CompressOptions, DecompressOptions};
+use crate::error::{ErrorCode, Step};
+
+const AT: &str = "AT-secret-access";
+const DT: &str = "DT-secret-durations";
+const UT: &str = "UT-secret-upload";
+const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// Runs a future whose fakes are always ready (or yield a bounded number of times).
+fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..10_000_000 {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+    panic!("future never completed")
+}
+
+/// Pending once, then ready: lets concurrent requests overlap in the fake.
+struct YieldOnce(bool);
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+#[derive(Default)]
+struct FakeClock {
+    now: Cell<u64>,
+    sleeps: RefCell<Vec<u64>>,
+}
+
+impl Clock for FakeClock {
+    fn now_ms(&self) -> u64 {
+        self.now.get()
+    }
+    async fn sleep(&self, ms: u64) {
+        self.sleeps.borrow_mut().push(ms);
+        self.now.set(self.now.get() + ms);
+    }
+}
+
+type Script = Box<dyn Fn(&Request, usize) -> Option<Result<Response, Error>>>;
+
+/// The fake service and storage: a happy default per route, overridden by `script`, which
+/// sees each request and how many earlier requests went to the same URL path.
+struct FakeNet {
+    log: RefCell<Vec<Request>>,
+    script: Script,
+    annotated: Value,
+    in_flight: Cell<usize>,
+    max_in_flight: Cell<usize>,
+    overlap: bool,
+}
+
+fn ok_json(v: Value) -> Result<Response, Error> {
+    Ok(Response { status: 200, headers: vec![], body: serde_json::to_vec(&v).unwrap() })
+}
+fn status(s: u16) -> Result<Response, Error> {
+    Ok(Response { status: s, headers: vec![], body: vec![] })
+}
+fn status_with(s: u16, name: &str, value: &str) -> Result<Response, Error> {
+    Ok(Response { status: s, headers: vec![(name.into(), value.into())], body: vec![] })
+}
+fn path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |x| x.1);
+    let p = &rest[rest.find('/').unwrap_or(rest.len())..];
+    p.split('?').next().unwrap()
+}
+
+impl FakeNet {
+    fn new(script: impl Fn(&Request, usize) -> Option<Result<Response, Error>> + 'static) -> Self {
+        FakeNet {
+            log: RefCell::new(vec![]),
+            script: Box::new(script),
+            annotated: json!({"tests": [{"title": "a", "attempts": [{"duration": 1200}]}, {"title": "b", "attempts": []}]}),
+            in_flight: Cell::new(0),
+            max_in_flight: Cell::new(0),
+            overlap: false,
+        }
+    }
+    fn happy() -> Self {
+        Self::new(|_, _| None)
+    }
+    fn default_response(&self, req: &Request) -> Result<Response, Error> {
+        let p = path(&req.url);
+        if p.ends_with("/api/testDurations/create") {
+            ok_json(json!({"testDurationsToken": DT, "uploadUrl": "https://store.test/list?sig=SIG-LIST"}))
+        } else if p.ends_with("/api/testDurations/submit") {
+            ok_json(json!({"downloadUrl": "https://store.test/result?sig=SIG-RESULT"}))
+        } else if p == "/result" {
+            let body = codec::compress(&serde_json::to_vec(&self.annotated).unwrap(), CompressOptions::default()).unwrap();
+            Ok(Response { status: 200, headers: vec![("Content-Encoding".into(), "br".into())], body })
+        } else if p.ends_with("/api/upload/start") {
+            ok_json(json!({"uploadToken": UT, "webUrl": "/runs/7", "presignedReportUrl": "https://store.test/report?sig=SIG-REPORT"}))
+        } else if p.ends_with("/api/upload/attachments") {
+            let body: Value = serde_json::from_slice(&req.body).unwrap();
+            let entries: Vec<Value> = body["attachmentIds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|id| json!({"attachmentId": id, "presignedUrl": format!("https://store.test/att/{}?sig=SIG-ATT", id.as_str().unwrap())}))
+                .collect();
+            ok_json(Value::Array(entries))
+        } else {
+            status(200)
+        }
+    }
+    fn requests(&self) -> Vec<(String, String)> {
+        self.log.borrow().iter().map(|r| (r.method.as_str().to_string(), r.url.clone())).collect()
+    }
+    fn count(&self, p: &str) -> usize {
+        self.log.borrow().iter().filter(|r| path(&r.url).ends_with(p)).count()
+    }
+}
+
+impl Transport for FakeNet {
+    async fn send(&self, req: &Request) -> Result<Response, Error> {
+        let n = self.log.borrow().iter().filter(|r| path(&r.url) == path(&req.url)).count();
+        self.log.borrow_mut().push(req.clone());
+        if self.overlap {
+            self.in_flight.set(self.in_flight.get() + 1);
+            self.max_in_flight.set(self.max_in_flight.get().max(self.in_flight.get()));
+            YieldOnce(false).await;
+            self.in_flight.set(self.in_flight.get() - 1);
+        }
+        (self.script)(req, n).unwrap_or_else(|| self.default_response(req))
+    }
+}
+
+struct FakeFiles;
+impl Files for FakeFiles {
+    async fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+        match path {
+            "/tmp/log.txt" => Ok(b"log line\n".repeat(100)),
+            _ => Err(Error::invalid_input(format!("cannot read {path:?}: no such file"))),
+        }
+    }
+}
+
+struct Harness {
+    net: FakeNet,
+    clock: FakeClock,
+    aborted: Box<dyn Fn(&FakeNet) -> bool>,
+    events: RefCell<Vec<Event>>,
+}
+
+impl Harness {
+    fn new(net: FakeNet) -> Self {
+        let clock = FakeClock::default();
+        clock.now.set(1_700_000_000_000);
+        Harness { net, clock, aborted: Box::new(|_| false), events: RefCell::new(vec![]) }
+    }
+    fn durations(&self, opts: &DurationsOptions) -> Result<Report, Error> {
+        let aborted = || (self.aborted)(&self.net);
+        let on_event = |e: &Event| self.events.borrow_mut().push(e.clone());
+        block_on(fetch_durations(self.env(&aborted, &on_event), opts))
+    }
+    fn upload(&self, opts: &UploadOptions) -> Result<UploadResult, Error> {
+        let aborted = || (self.aborted)(&self.net);
+        let on_event = |e: &Event| self.events.borrow_mut().push(e.clone());
+        block_on(upload_report(self.env(&aborted, &on_event), opts))
+    }
+    fn env<'a>(&'a self, aborted: &'a dyn Fn() -> bool, on_event: &'a dyn Fn(&Event)) -> Env<'a, FakeNet, FakeClock, FakeFiles> {
+        Env {
+            transport: &self.net,
+            clock: &self.clock,
+            files: &FakeFiles,
+            is_aborted: aborted,
+            on_event,
+            retry: RetryPolicy::default(),
+            jitter_seed: 42,
+        }
+    }
+}
+
+fn test_list() -> Value {
+    json!({"tests": [{"title": "a", "attempts": []}, {"title": "b", "attempts": []}]})
+}
+
+fn durations_opts() -> DurationsOptions {
+    DurationsOptions {
+        base_url: "http://svc.test".into(),
+        access_token: AT.into(),
+        commit_id: COMMIT.into(),
+        shard_group_key: "run-42".into(),
+        org_slug: None,
+        project_slug: None,
+        report: ReportInput::Document(test_list()),
+        timeout_ms: limits::DEFAULT_EXCHANGE_TIMEOUT_MS,
+    }
+}
+
+fn attachment(id: &str, content_type: &str, data: &[u8]) -> Attachment {
+    Attachment { id: id.into(), content_type: content_type.into(), data: AttachmentData::Bytes(data.to_vec()) }
+}
+
+fn upload_opts(attachments: Vec<Attachment>) -> UploadOptions {
+    UploadOptions {
+        base_url: "http://svc.test".into(),
+        access_token: AT.into(),
+        report: ReportInput::Document(json!({"tests": [{"title": "a", "attempts": [{"duration": 5}]}]})),
+        attachments,
+        concurrency: limits::DEFAULT_ATTACHMENT_CONCURRENCY,
+        timeout_ms: limits::DEFAULT_EXCHANGE_TIMEOUT_MS,
+    }
+}
+
+fn unbr(body: &[u8]) -> Vec<u8> {
+    codec::decompress(body, DecompressOptions::default()).unwrap()
+}
+
+use crate::limits;
+
+#[test]
+fn durations_sends_exactly_the_spec_requests() {
+    let h = Harness::new(FakeNet::happy());
+    let mut opts = durations_opts();
+    opts.org_slug = Some("acme".into());
+    let report = h.durations(&opts).unwrap();
+    assert_eq!(report, h.net.annotated);
+    assert_eq!(
+        h.net.requests(),
+        [
+            ("POST", "http://svc.test/api/testDurations/create"),
+            ("PUT", "https://store.test/list?sig=SIG-LIST"),
+            ("POST", "http://svc.test/api/testDurations/submit"),
+            ("GET", "https://store.test/result?sig=SIG-RESULT"),
+        ]
+        .map(|(m, u)| (m.to_string(), u.to_string()))
+    );
+    let log = h.net.log.borrow();
+    assert_eq!(log[0].header("authorization"), Some(&*format!("Bearer {AT}")));
+    assert_eq!(log[0].header("content-type"), Some("application/json"));
+    let create: Value = serde_json::from_slice(&log[0].body).unwrap();
+    assert_eq!(create, json!({"commitId": COMMIT, "shardGroupKey": "run-42", "orgSlug": "acme"}));
+    assert_eq!(log[1].header("authorization"), None);
+    assert_eq!(log[1].header("content-type"), Some("application/json"));
+    assert_eq!(log[1].header("content-encoding"), Some("br"));
+    assert_eq!(serde_json::from_slice::<Value>(&unbr(&log[1].body)).unwrap(), test_list());
+    assert_eq!(log[2].header("authorization"), Some(&*format!("Bearer {DT}")));
+    assert!(log[2].body.is_empty());
+    assert_eq!(log[3].header("authorization"), None);
+    assert!(log[3].headers.is_empty());
+    let steps: Vec<_> = h.events.borrow().iter().map(|e| (e.step, e.attempt, e.status)).collect();
+    assert_eq!(
+        steps,
+        [("create", 1, Some(200)), ("upload-test-list", 1, Some(200)), ("submit", 1, Some(200)), ("poll", 1, Some(200))]
+    );
+    assert!(h.clock.sleeps.borrow().is_empty());
+}
+
+#[test]
+fn upload_sends_exactly_the_spec_requests() {
+    let h = Harness::new(FakeNet::happy());
+    let png = [0x89, b'P', b'N', b'G', 0, 1, 2, 3];
+    let mut opts = upload_opts(vec![attachment("shot", "image/png", &png), attachment("log", "text/plain", b"hello hello hello")]);
+    opts.attachments.push(Attachment { id: "file".into(), content_type: "text/plain".into(), data: AttachmentData::Path("/tmp/log.txt".into()) });
+    opts.concurrency = 1;
+    let result = h.upload(&opts).unwrap();
+    let log = h.net.log.borrow();
+    let urls: Vec<_> = log.iter().map(|r| format!("{} {}", r.method.as_str(), r.url)).collect();
+    assert_eq!(
+        urls,
+        [
+            "POST http://svc.test/api/upload/start",
+            "PUT https://store.test/report?sig=SIG-REPORT",
+            "POST http://svc.test/api/upload/attachments",
+            "PUT https://store.test/att/shot?sig=SIG-ATT",
+            "PUT https://store.test/att/log?sig=SIG-ATT",
+            "PUT https://store.test/att/file?sig=SIG-ATT",
+            "POST http://svc.test/api/upload/finish",
+        ]
+    );
+    assert_eq!(log[0].headers, vec![("Authorization".to_string(), format!("Bearer {AT}"))]);
+    assert!(log[0].body.is_empty());
+    assert_eq!(log[1].header("content-type"), Some("application/json"));
+    assert_eq!(log[1].header("content-encoding"), Some("br"));
+    assert_eq!(serde_json::from_slice::<Value>(&unbr(&log[1].body)).unwrap(), match &opts.report { ReportInput::Document(d) => d.clone(), _ => unreachable!() });
+    assert_eq!(log[2].header("authorization"), Some(&*format!("Bearer {UT}")));
+    assert_eq!(serde_json::from_slice::<Value>(&log[2].body).unwrap(), json!({"attachmentIds": ["shot", "log", "file"]}));
+    // presigned URLs: never an Authorization header
+    for r in log.iter().filter(|r| r.url.starts_with("https://store.test")) {
+        assert_eq!(r.header("authorization"), None, "{}", r.url);
+    }
+    // images as they are, text Brotli-compressed
+    assert_eq!(log[3].body, png);
+    assert_eq!(log[3].header("content-encoding"), None);
+    assert_eq!(log[4].header("content-encoding"), Some("br"));
+    assert_eq!(unbr(&log[4].body), b"hello hello hello");
+    assert_eq!(unbr(&log[5].body), b"log line\n".repeat(100));
+    assert_eq!(log[6].header("authorization"), Some(&*format!("Bearer {UT}")));
+    let sent: u64 = [1, 3, 4, 5].iter().map(|&i| log[i].body.len() as u64).sum();
+    assert_eq!(
+        result,
+        UploadResult { web_url: "/runs/7".into(), report_url: "http://svc.test/runs/7".into(), attachments: 3, bytes: sent }
+    );
+}
+
+#[test]
+fn path_prefix_base_url_is_kept() {
+    for base in ["http://svc.test/prefix", "http://svc.test/prefix/"] {
+        let h = Harness::new(FakeNet::happy());
+        let mut opts = upload_opts(vec![]);
+        opts.base_url = base.into();
+        let result = h.upload(&opts).unwrap();
+        assert_eq!(h.net.log.borrow()[0].url, "http://svc.test/prefix/api/upload/start");
+        assert_eq!(h.net.log.borrow()[2].url, "http://svc.test/prefix/api/upload/finish");
+        assert_eq!(h.net.log.borrow().len(), 3, "no attachments request without attachments");
+        assert_eq!(result.report_url, "http://svc.test/runs/7");
+        let h = Harness::new(FakeNet::happy());
+        let mut opts = durations_opts();
+        opts.base_url = base.into();
+        h.durations(&opts).unwrap();
+        assert_eq!(h.net.log.borrow()[0].url, "http://svc.test/prefix/api/testDurations/create");
+        assert_eq!(h.net.log.borrow()[2].url, "http://svc.test/prefix/api/testDurations/submit");
+    }
+}
+
+#[test]
+fn server_errors_are_retried_with_backoff() {
+    let h = Harness::new(FakeNet::new(|r, n| (path(&r.url).ends_with("/submit") && n < 2).then(|| status(503))));
+    h.durations(&durations_opts()).unwrap();
+    assert_eq!(h.net.count("/submit"), 3);
+    let sleeps = h.clock.sleeps.borrow().clone();
+    assert_eq!(sleeps.len(), 2);
+    assert!((250..=500).contains(&sleeps[0]) && (500..=1000).contains(&sleeps[1]), "{sleeps:?}");
+    let submit: Vec<_> = h.events.borrow().iter().filter(|e| e.step == "submit").map(|e| (e.attempt, e.status)).collect();
+    assert_eq!(submit, [(1, Some(503)), (2, Some(503)), (3, Some(200))]);
+}
+
+#[test]
+fn retries_are_bounded() {
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/finish").then(|| status(502))));
+    let e = h.upload(&upload_opts(vec![])).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::HttpStatus, Some(Step::Finish), Some(502), Some(5)));
+    let h = Harness::new(FakeNet::new(|r, _| {
+        path(&r.url).ends_with("/start").then(|| Err(Error::new(ErrorCode::Network, "connect ECONNREFUSED")))
+    }));
+    let e = h.upload(&upload_opts(vec![])).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::Network, Some(Step::Start), None, Some(5)));
+    assert!(e.message.contains("ECONNREFUSED"), "{}", e.message);
+}
+
+#[test]
+fn client_errors_fail_at_once() {
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/start").then(|| status(401))));
+    let e = h.upload(&upload_opts(vec![])).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::HttpStatus, Some(Step::Start), Some(401), Some(1)));
+    assert_eq!(h.net.log.borrow().len(), 1);
+    assert!(e.message.contains("token"), "{}", e.message);
+}
+
+#[test]
+fn retry_after_is_honoured() {
+    let h = Harness::new(FakeNet::new(|r, n| {
+        (path(&r.url).ends_with("/create") && n == 0).then(|| status_with(429, "Retry-After", "7"))
+    }));
+    h.durations(&durations_opts()).unwrap();
+    assert_eq!(*h.clock.sleeps.borrow(), [7000]);
+
+    // as an HTTP date, 3 s after the fake clock's start (1_700_000_000_000 ms)
+    let h = Harness::new(FakeNet::new(|r, n| {
+        (path(&r.url).ends_with("/start") && n == 0).then(|| status_with(503, "retry-after", "Tue, 14 Nov 2023 22:13:23 GMT"))
+    }));
+    h.upload(&upload_opts(vec![])).unwrap();
+    assert_eq!(*h.clock.sleeps.borrow(), [3000]);
+}
+
+#[test]
+fn polls_until_ready_with_growing_interval() {
+    let h = Harness::new(FakeNet::new(|r, n| (path(&r.url) == "/result" && n < 4).then(|| status(404))));
+    let report = h.durations(&durations_opts()).unwrap();
+    assert_eq!(report, h.net.annotated);
+    assert_eq!(*h.clock.sleeps.borrow(), [500, 750, 1125, 1687]);
+    assert_eq!(h.net.count("/result"), 5);
+}
+
+#[test]
+fn polling_stops_at_the_timeout() {
+    let h = Harness::new(FakeNet::new(|r, _| (path(&r.url) == "/result").then(|| status(404))));
+    let start = h.clock.now_ms();
+    let mut opts = durations_opts();
+    opts.timeout_ms = 20_000;
+    let e = h.durations(&opts).unwrap_err();
+    assert_eq!((e.code, e.step, e.status), (ErrorCode::Timeout, Some(Step::Poll), Some(404)));
+    assert_eq!(e.attempts, Some(h.net.count("/result") as u32));
+    assert!(h.clock.now_ms() - start <= 20_000, "never sleeps past the deadline");
+    assert!(e.message.contains("timeoutMs=20000"), "{}", e.message);
+    assert!(h.clock.sleeps.borrow().iter().all(|&s| s <= 5000));
+}
+
+#[test]
+fn retry_after_past_the_deadline_is_a_timeout() {
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/create").then(|| status_with(503, "Retry-After", "600"))));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::Timeout, Some(Step::Create), Some(503), Some(1)));
+    assert!(h.clock.sleeps.borrow().is_empty());
+}
+
+#[test]
+fn malformed_responses_are_invalid_response() {
+    let h = Harness::new(FakeNet::new(|r, _| {
+        path(&r.url).ends_with("/create").then(|| Ok(Response { status: 200, headers: vec![], body: b"{\"testDurationsToken\": ".to_vec() }))
+    }));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::InvalidResponse, Some(Step::Create), Some(200), Some(1)));
+    assert_eq!(h.net.log.borrow().len(), 1);
+
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/submit").then(|| ok_json(json!({"downloadUrl": ""})))));
+    assert_eq!(h.durations(&durations_opts()).unwrap_err().code, ErrorCode::InvalidResponse);
+
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/attachments").then(|| ok_json(json!([])))));
+    let e = h.upload(&upload_opts(vec![attachment("a", "image/png", b"x")])).unwrap_err();
+    assert_eq!((e.code, e.step), (ErrorCode::InvalidResponse, Some(Step::Attachments)));
+    assert!(e.message.contains("\"a\""), "{}", e.message);
+    assert_eq!(h.net.count("/finish"), 0);
+}
+
+#[test]
+fn truncated_brotli_download_is_brotli_corrupt() {
+    let net = FakeNet::new(|_, _| None);
+    let full = codec::compress(&serde_json::to_vec(&net.annotated).unwrap(), CompressOptions::default()).unwrap();
+    let cut = full[..full.len() - 3].to_vec();
+    let h = Harness::new(FakeNet::new(move |r, _| {
+        (path(&r.url) == "/result").then(|| Ok(Response { status: 200, headers: vec![], body: cut.clone() }))
+    }));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status), (ErrorCode::BrotliCorrupt, Some(Step::Poll), Some(200)));
+}
+
+#[test]
+fn plain_json_download_is_accepted() {
+    let h = Harness::new(FakeNet::new(|r, _| (path(&r.url) == "/result").then(|| ok_json(json!({"tests": []})))));
+    assert_eq!(h.durations(&durations_opts()).unwrap(), json!({"tests": []}));
+}
+
+#[test]
+fn attachment_ids_go_in_batches_of_1000() {
+    let h = Harness::new(FakeNet::happy());
+    let atts: Vec<_> = (0..1500).map(|i| attachment(&format!("{i:040x}"), "image/png", &[i as u8])).collect();
+    let result = h.upload(&upload_opts(atts)).unwrap();
+    assert_eq!(result.attachments, 1500);
+    let log = h.net.log.borrow();
+    let batches: Vec<usize> = log
+        .iter()
+        .filter(|r| path(&r.url).ends_with("/attachments"))
+        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap()["attachmentIds"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(batches, [1000, 500]);
+    assert_eq!(log.iter().filter(|r| r.url.starts_with("https://store.test/att/")).count(), 1500);
+    assert!(path(&log.last().unwrap().url).ends_with("/finish"));
+    // the second batch is requested after the first is stored
+    let second = log.iter().rposition(|r| path(&r.url).ends_with("/attachments")).unwrap();
+    assert_eq!(log[..second].iter().filter(|r| r.url.contains("/att/")).count(), 1000);
+}
+
+#[test]
+fn attachment_uploads_run_with_bounded_concurrency() {
+    let mut net = FakeNet::happy();
+    net.overlap = true;
+    let h = Harness::new(net);
+    let atts: Vec<_> = (0..30).map(|i| attachment(&format!("a{i}"), "image/png", b"x")).collect();
+    h.upload(&upload_opts(atts.clone())).unwrap();
+    assert_eq!(h.net.max_in_flight.get(), 8);
+
+    let mut net = FakeNet::happy();
+    net.overlap = true;
+    let h = Harness::new(net);
+    let mut opts = upload_opts(atts);
+    opts.concurrency = 3;
+    h.upload(&opts).unwrap();
+    assert_eq!(h.net.max_in_flight.get(), 3);
+}
+
+#[test]
+fn a_failed_attachment_fails_the_upload_without_finish() {
+    let h = Harness::new(FakeNet::new(|r, _| r.url.contains("/att/bad?").then(|| status(403))));
+    let atts = vec![attachment("good", "image/png", b"1"), attachment("bad", "image/png", b"2"), attachment("later", "image/png", b"3")];
+    let mut opts = upload_opts(atts);
+    opts.concurrency = 1;
+    let e = h.upload(&opts).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::HttpStatus, Some(Step::UploadAttachment), Some(403), Some(1)));
+    assert!(e.message.contains("\"bad\""), "{}", e.message);
+    assert_eq!(h.net.count("/finish"), 0);
+
+    let h = Harness::new(FakeNet::happy());
+    let mut opts = upload_opts(vec![]);
+    opts.attachments.push(Attachment { id: "f".into(), content_type: "text/plain".into(), data: AttachmentData::Path("/nope".into()) });
+    let e = h.upload(&opts).unwrap_err();
+    assert_eq!((e.code, e.step), (ErrorCode::InvalidInput, Some(Step::UploadAttachment)));
+    assert!(e.message.contains("\"f\"") && e.message.contains("/nope"), "{}", e.message);
+    assert_eq!(h.net.count("/finish"), 0);
+}
+
+#[test]
+fn abort_stops_at_once() {
+    let mut h = Harness::new(FakeNet::happy());
+    h.aborted = Box::new(|net| net.log.borrow().len() >= 2);
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step), (ErrorCode::Aborted, Some(Step::UploadTestList)));
+    assert_eq!(h.net.log.borrow().len(), 2);
+
+    let mut h = Harness::new(FakeNet::happy());
+    h.aborted = Box::new(|_| true);
+    let e = h.upload(&upload_opts(vec![])).unwrap_err();
+    assert_eq!((e.code, e.step), (ErrorCode::Aborted, Some(Step::Start)));
+    assert!(h.net.log.borrow().is_empty());
+
+    // a transport aborted mid-request is not retried
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/create").then(|| Err(Error::new(ErrorCode::Aborted, "aborted")))));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.attempts), (ErrorCode::Aborted, Some(1)));
+}
+
+#[test]
+fn bad_input_sends_nothing() {
+    let cases: Vec<(&str, Box<dyn Fn(&mut DurationsOptions)>)> = vec![
+        ("shardGroupKey", Box::new(|o| o.shard_group_key = "a b".into())),
+        ("shardGroupKey", Box::new(|o| o.shard_group_key = String::new())),
+        ("shardGroupKey", Box::new(|o| o.shard_group_key = "k".repeat(251))),
+        ("commitId", Box::new(|o| o.commit_id = "HEAD".into())),
+        ("baseUrl", Box::new(|o| o.base_url = "svc.test".into())),
+        ("accessToken", Box::new(|o| o.access_token = String::new())),
+        ("accessToken", Box::new(|o| o.access_token = format!("Bearer {AT}"))),
+        ("orgSlug", Box::new(|o| o.org_slug = Some(String::new()))),
+        ("report", Box::new(|o| o.report = ReportInput::Document(json!([])))),
+    ];
+    for (what, change) in cases {
+        let h = Harness::new(FakeNet::happy());
+        let mut opts = durations_opts();
+        change(&mut opts);
+        let e = h.durations(&opts).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{what}");
+        assert!(e.message.contains(what), "{what}: {}", e.message);
+        assert!(!e.message.contains(AT), "{}", e.message);
+        assert!(h.net.log.borrow().is_empty(), "{what}");
+    }
+    let cases: Vec<(&str, Vec<Attachment>)> = vec![
+        ("id", vec![attachment(&"x".repeat(257), "image/png", b"")]),
+        ("id", vec![attachment("", "image/png", b"")]),
+        ("twice", vec![attachment("a", "image/png", b""), attachment("a", "text/plain", b"")]),
+        ("contentType", vec![attachment("a", "", b"")]),
+    ];
+    for (what, atts) in cases {
+        let h = Harness::new(FakeNet::happy());
+        let e = h.upload(&upload_opts(atts)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{what}");
+        assert!(e.message.contains(what), "{what}: {}", e.message);
+        assert!(h.net.log.borrow().is_empty(), "{what}");
+    }
+    let h = Harness::new(FakeNet::happy());
+    assert!(h.upload(&upload_opts(vec![attachment(&"x".repeat(256), "image/png", b"")])).is_ok());
+    let mut opts = upload_opts(vec![]);
+    opts.concurrency = 0;
+    assert_eq!(Harness::new(FakeNet::happy()).upload(&opts).unwrap_err().code, ErrorCode::InvalidInput);
+}
+
+#[test]
+fn no_secret_reaches_an_error_message() {
+    // a server that echoes every credential it sees into its error bodies
+    let echo = |code: u16| {
+        move |r: &Request, _: usize| -> Option<Result<Response, Error>> {
+            let body = format!("bad request {} {:?}", r.url, r.headers);
+            Some(Ok(Response { status: code, headers: vec![], body: body.into_bytes() }))
+        }
+    };
+    let secrets = [AT, DT, UT, "SIG-", "sig="];
+    let mut errors = vec![];
+    for code in [400, 401, 503] {
+        for step in ["/create", "/list", "/submit", "/result", "/start", "/report", "/attachments", "/att/", "/finish"] {
+            let f = echo(code);
+            let h = Harness::new(FakeNet::new(move |r, n| if r.url.contains(step) { f(r, n) } else { None }));
+            errors.push(h.durations(&durations_opts()).err());
+            errors.push(h.upload(&upload_opts(vec![attachment("a", "text/plain", b"x")])).err());
+        }
+    }
+    let h = Harness::new(FakeNet::new(|r, _| {
+        r.url.contains("/att/").then(|| Err(Error::new(ErrorCode::Network, format!("socket hang up at {}", r.url))))
+    }));
+    errors.push(h.upload(&upload_opts(vec![attachment("a", "image/png", b"x")])).err());
+    let errors: Vec<_> = errors.into_iter().flatten().collect();
+    assert!(errors.len() > 20);
+    for e in errors {
+        for s in secrets {
+            assert!(!e.message.contains(s), "{s} in {e}");
+        }
+    }
+}

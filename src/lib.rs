@@ -9,6 +9,7 @@
 pub mod codec;
 pub mod error;
 pub mod limits;
+pub mod plan;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;

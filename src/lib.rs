@@ -10,6 +10,7 @@ pub mod codec;
 pub mod error;
 pub mod exchange;
 pub mod limits;
+pub mod plan;
 pub mod report;
 
 #[cfg(target_arch = "wasm32")]

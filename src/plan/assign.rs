@@ -1,0 +1,184 @@
+//! Assigning groups to shards: LPT (longest processing time first), then a deterministic
+//! improvement pass of moves and swaps between the heaviest shard and the lighter ones, bounded
+//! by [`MAX_IMPROVEMENT_STEPS`] (never by wall-clock time).
+//!
+//! A shard's cost (without the overhead) is `max(ceil(sum / workers), largest group)`; with one
+//! worker, its sum. LPT alone guarantees `makespan <= (4/3 - 1/(3N)) * optimum` for one worker
+//! (Graham, 1969); the improvement pass only ever lowers the heaviest shard, so the bound holds.
+
+use super::groups::Group;
+use super::options::Settings;
+
+/// Upper bound on improvement steps (one applied move or swap each).
+pub(super) const MAX_IMPROVEMENT_STEPS: usize = 1000;
+
+/// The groups of one shard and its cost (without the per-shard overhead).
+pub(super) struct Assigned {
+    pub groups: Vec<usize>,
+    pub cost: u64,
+}
+
+/// A shard being built: `(weight, group id)` sorted ascending, and their sum.
+#[derive(Default, Clone)]
+struct Bin {
+    items: Vec<(u64, usize)>,
+    sum: u64,
+}
+
+impl Bin {
+    fn largest(&self) -> u64 {
+        self.items.last().map_or(0, |i| i.0)
+    }
+    /// The largest weight without the item at `pos`.
+    fn largest_without(&self, pos: usize) -> u64 {
+        let n = self.items.len();
+        if n <= 1 {
+            0
+        } else if pos == n - 1 {
+            self.items[n - 2].0
+        } else {
+            self.items[n - 1].0
+        }
+    }
+    fn insert(&mut self, item: (u64, usize)) {
+        let at = self.items.partition_point(|x| *x < item);
+        self.items.insert(at, item);
+        self.sum += item.0;
+    }
+    fn remove(&mut self, pos: usize) -> (u64, usize) {
+        let item = self.items.remove(pos);
+        self.sum -= item.0;
+        item
+    }
+}
+
+fn cost(sum: u64, largest: u64, workers: u64) -> u64 {
+    sum.div_ceil(workers).max(largest)
+}
+
+/// `max(ceil(total / (shards * workers)), largest group) + overhead`, or 0 without groups.
+pub(super) fn lower_bound(groups: &[Group], s: &Settings) -> u64 {
+    if groups.is_empty() {
+        return 0;
+    }
+    let total: u64 = groups.iter().map(|g| g.weight).fold(0, u64::saturating_add);
+    let largest = groups.iter().map(|g| g.weight).max().unwrap_or(0);
+    let slots = s.shard_count as u64 * s.workers as u64;
+    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms)
+}
+
+/// The shards (exactly `shard_count`), each with its groups in ascending id order.
+pub(super) fn assign(groups: &[Group], s: &Settings) -> Vec<Assigned> {
+    let workers = s.workers as u64;
+    let mut bins = vec![Bin::default(); s.shard_count as usize];
+
+    // LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
+    // least (ties: lower index). Weights are >= 1, so empty shards fill first.
+    let mut order: Vec<(u64, usize)> = groups.iter().map(|g| (g.weight, g.id)).collect();
+    order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for &(w, id) in &order {
+        let mut best = (u64::MAX, 0usize);
+        for (i, b) in bins.iter().enumerate() {
+            let c = cost(b.sum + w, b.largest().max(w), workers);
+            if c < best.0 {
+                best = (c, i);
+            }
+        }
+        bins[best.1].insert((w, id));
+    }
+
+    improve(&mut bins, workers);
+
+    bins.into_iter()
+        .map(|b| {
+            let c = cost(b.sum, b.largest(), workers);
+            let mut groups: Vec<usize> = b.items.into_iter().map(|i| i.1).collect();
+            groups.sort_unstable();
+            Assigned { groups, cost: c }
+        })
+        .collect()
+}
+
+/// A candidate change: move the item at `a` of the heaviest shard to shard `to`, and, for a
+/// swap, the item at `b` of `to` back.
+#[derive(Clone, Copy)]
+struct Change {
+    new_max: u64,
+    to: usize,
+    a: usize,
+    b: Option<usize>,
+    /// Group ids, for a total tie-break.
+    key: (usize, usize),
+}
+
+impl Change {
+    fn better_than(&self, other: &Change) -> bool {
+        (self.new_max, self.to, self.key) < (other.new_max, other.to, other.key)
+    }
+}
+
+/// Positions in `items` whose weight is nearest `target` (at most two).
+fn near(items: &[(u64, usize)], target: u64) -> impl Iterator<Item = usize> {
+    let at = items.partition_point(|x| x.0 < target);
+    let lo = at.checked_sub(1);
+    let hi = (at < items.len()).then_some(at);
+    lo.into_iter().chain(hi)
+}
+
+fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, workers: u64) -> Change {
+    let (hb, sb) = (&bins[h], &bins[to]);
+    let (wa, ga) = hb.items[a];
+    let (wb, gb) = b.map_or((0, usize::MAX), |p| sb.items[p]);
+    let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers);
+    let s_largest = b.map_or(sb.largest(), |p| sb.largest_without(p));
+    let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers);
+    Change { new_max: h_cost.max(s_cost), to, a, b, key: (ga, gb) }
+}
+
+/// Repeatedly applies the best move or swap that lowers the heaviest shard's cost while keeping
+/// both shards involved below it; stops when none exists or after the step bound. Each step
+/// strictly lowers the sorted vector of shard costs, so the pass cannot cycle.
+fn improve(bins: &mut [Bin], workers: u64) {
+    for _ in 0..MAX_IMPROVEMENT_STEPS {
+        let costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers)).collect();
+        let mut h = 0;
+        for (i, &c) in costs.iter().enumerate() {
+            if c > costs[h] {
+                h = i;
+            }
+        }
+        let top = costs[h];
+        let mut best: Option<Change> = None;
+        let mut consider = |c: Change| {
+            if c.new_max < top && best.as_ref().is_none_or(|b| c.better_than(b)) {
+                best = Some(c);
+            }
+        };
+        for to in 0..bins.len() {
+            if to == h || costs[to] >= top {
+                continue;
+            }
+            let gap = bins[h].sum.saturating_sub(bins[to].sum);
+            let half = gap / 2;
+            for a in near(&bins[h].items, half) {
+                consider(evaluate(bins, h, to, a, None, workers));
+            }
+            let hs = &bins[h].items;
+            for a in 0..hs.len() {
+                if a > 0 && hs[a - 1].0 == hs[a].0 {
+                    continue; // same weight as the previous item: same outcomes
+                }
+                for b in near(&bins[to].items, hs[a].0.saturating_sub(half)) {
+                    consider(evaluate(bins, h, to, a, Some(b), workers));
+                }
+            }
+        }
+        let Some(c) = best else { break };
+        let item = bins[h].remove(c.a);
+        if let Some(b) = c.b {
+            let back = bins[c.to].remove(b);
+            bins[h].insert(back);
+        }
+        bins[c.to].insert(item);
+    }
+}

@@ -1,0 +1,118 @@
+//! `planShards` options: the raw shape JavaScript passes ([`PlanInput`]) and the checked
+//! [`Settings`] the planner runs on.
+
+use serde::{Deserialize, Serialize};
+
+use super::from_report::ReportView;
+use super::{Unit, DEFAULT_DURATION_MS, MAX_DURATION_MS, MAX_SHARDS, MAX_WORKERS};
+use crate::error::{Error, Result};
+
+/// The `opts` of `planShards(opts)` (api.md, "Shard plans"), exactly as given: numbers are
+/// JavaScript numbers, checked by [`PlanInput::validate`].
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlanInput {
+    /// An annotated report (from `fetchDurations`, or a past run's report).
+    pub report: Option<ReportView>,
+    pub units: Option<Vec<Unit>>,
+    pub shard_count: Option<f64>,
+    /// Which environment's predictions to use (report input only); default: all summed.
+    pub environment: Option<EnvironmentSelector>,
+    pub unit: Option<UnitKind>,
+    pub default_duration_ms: Option<f64>,
+    pub per_shard_overhead_ms: Option<f64>,
+    pub workers: Option<f64>,
+}
+
+/// `opts.environment`: an environment's `name` or its index in `environments`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum EnvironmentSelector {
+    Index(f64),
+    Name(String),
+}
+
+/// `opts.unit`: what one indivisible unit of scheduling is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    /// Each test (or explicit `group`) is scheduled on its own.
+    #[default]
+    Test,
+    /// All the units of a file always share a shard.
+    File,
+}
+
+/// Checked planner settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub shard_count: u32,
+    pub unit: UnitKind,
+    pub default_duration_ms: u64,
+    /// Fixed start-up cost added to every non-empty shard.
+    pub per_shard_overhead_ms: u64,
+    /// Parallel workers inside one shard: wall time ~ `max(ceil(sum / workers), largest group)`.
+    pub workers: u32,
+}
+
+impl Settings {
+    /// Settings with the defaults of api.md and `shard_count` shards.
+    pub fn new(shard_count: u32) -> Self {
+        Settings {
+            shard_count,
+            unit: UnitKind::Test,
+            default_duration_ms: DEFAULT_DURATION_MS,
+            per_shard_overhead_ms: 0,
+            workers: 1,
+        }
+    }
+}
+
+/// Where the units come from.
+pub(super) enum Source {
+    Units(Vec<Unit>),
+    Report(ReportView, Option<EnvironmentSelector>),
+}
+
+fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Result<u64> {
+    match value {
+        None => Ok(default),
+        Some(v) if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 => Ok(v as u64),
+        Some(v) => Err(Error::invalid_input(format!("{name} must be an integer from {min} to {max}, got {v}"))),
+    }
+}
+
+impl PlanInput {
+    /// Checks every option; the error message names the option and the accepted values.
+    pub(super) fn validate(self) -> Result<(Source, Settings)> {
+        let shard_count = match self.shard_count {
+            None => return Err(Error::invalid_input("shardCount is required (an integer >= 1)")),
+            Some(v) => whole(Some(v), "shardCount", 1, 1, MAX_SHARDS as u64)? as u32,
+        };
+        let settings = Settings {
+            shard_count,
+            unit: self.unit.unwrap_or_default(),
+            default_duration_ms: whole(self.default_duration_ms, "defaultDurationMs", DEFAULT_DURATION_MS, 1, MAX_DURATION_MS)?,
+            per_shard_overhead_ms: whole(self.per_shard_overhead_ms, "perShardOverheadMs", 0, 0, MAX_DURATION_MS)?,
+            workers: whole(self.workers, "workers", 1, 1, MAX_WORKERS as u64)? as u32,
+        };
+        let source = match (self.report, self.units) {
+            (Some(_), Some(_)) => return Err(Error::invalid_input("pass either opts.report or opts.units, not both")),
+            (None, None) => {
+                return Err(Error::invalid_input(
+                    "opts.report (an annotated report) or opts.units (an array of {id, file?, group?, durationMs?}) is required",
+                ))
+            }
+            (Some(report), None) => Source::Report(report, self.environment),
+            (None, Some(units)) => {
+                if self.environment.is_some() {
+                    return Err(Error::invalid_input(
+                        "opts.environment applies to opts.report only; give units their durationMs directly",
+                    ));
+                }
+                Source::Units(units)
+            }
+        };
+        Ok((source, settings))
+    }
+}

@@ -2,6 +2,8 @@
 export * from './types/errors.js';
 export * from './types/codec.js';
 export * from './types/report.js';
+export * from './types/plan.js';
+export * from './types/exchange.js';
 
 /**
  * Instantiates the wasm module. Required once in browsers before any other call (it fetches

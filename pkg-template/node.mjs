@@ -9,4 +9,4 @@ setup();
 /** Present for code shared with browsers; in Node the module is ready on import. */
 export async function init() {}
 export default init;
-export * from './src/api.js';
+export * from './src/node-api.js';

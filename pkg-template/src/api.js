@@ -2,4 +2,6 @@
 // Rust does the work; nothing here re-implements it.
 export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
 export { ReportBuilder, encodeReport, decodeReport, validateReport, normalizeReport } from '../wasm/shardwise.js';
+export { planShards } from '../wasm/shardwise.js';
+export { fetchDurations, uploadReport, shardGroupKeyFor } from '../wasm/shardwise.js';
 export { ShardwiseError } from './errors.js';

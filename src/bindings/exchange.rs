@@ -182,14 +182,11 @@ impl Edge {
     }
 
     /// Runs `run` with the IO seams, raced against abort and timeout.
-    async fn run<T, Fut>(mut self, what: &str, run: impl FnOnce(Env<'_, Fetch, JsClock, JsFiles>) -> Fut) -> Result<T, Error>
-    where
-        Fut: std::future::Future<Output = Result<T, Error>>,
-    {
+    async fn run(mut self, what: &str, job: Job<'_>) -> Result<Done, Error> {
         if get(&self.user_signal, "aborted").is_truthy() {
             return Err(Error::new(ErrorCode::Aborted, format!("the {what} was aborted before it started")));
         }
-        let controller = Reflect::construct(&global("AbortController").unchecked_into(), &js_sys::Array::new())
+        let controller = Reflect::construct(&global("AbortController").unchecked_into::<Function>(), &js_sys::Array::new())
             .map_err(|_| Error::invalid_input("AbortController is not available here"))?;
         self.transport.signal = get(&controller, "signal");
         let stop = self.transport.stop.clone();
@@ -243,7 +240,13 @@ impl Edge {
             retry: RetryPolicy::default(),
             jitter_seed: (js_sys::Math::random() * 2f64.powi(53)) as u64 ^ js_sys::Date::now() as u64,
         };
-        let outcome = match select(pin!(run(env)), stopped).await {
+        let work = async move {
+            match job {
+                Job::Durations(o) => exchange::fetch_durations(env, o).await.map(Done::Report),
+                Job::Upload(o) => exchange::upload_report(env, o).await.map(Done::Upload),
+            }
+        };
+        let outcome = match select(pin!(work), stopped).await {
             Either::Left((result, _)) => result,
             Either::Right(_) => {
                 let err = match stop.get() {
@@ -269,6 +272,17 @@ impl Edge {
         }
         outcome
     }
+}
+
+/// What [`Edge::run`] runs: the closure-free form keeps the borrow of the IO seams local.
+enum Job<'o> {
+    Durations(&'o DurationsOptions),
+    Upload(&'o UploadOptions),
+}
+
+enum Done {
+    Report(crate::exchange::Report),
+    Upload(crate::exchange::UploadResult),
 }
 
 fn step_named(name: &str) -> Option<Step> {
@@ -334,8 +348,10 @@ pub async fn fetch_durations(opts: JsValue) -> JsResult<JsValue> {
         report: report_from_js(&o.report)?,
         timeout_ms: edge.timeout_ms,
     };
-    let report = edge.run("durations exchange", |env| exchange::fetch_durations(env, &opts)).await?;
-    to_js(&report)
+    match edge.run("durations exchange", Job::Durations(&opts)).await? {
+        Done::Report(report) => to_js(&report),
+        Done::Upload(_) => Err(Error::invalid_input("internal: the durations exchange gave no report").into()),
+    }
 }
 
 #[derive(Deserialize)]
@@ -404,8 +420,10 @@ pub async fn upload_report(opts: JsValue) -> JsResult<JsValue> {
         concurrency,
         timeout_ms: edge.timeout_ms,
     };
-    let result = edge.run("upload exchange", |env| exchange::upload_report(env, &opts)).await?;
-    to_js(&result)
+    match edge.run("upload exchange", Job::Upload(&opts)).await? {
+        Done::Upload(result) => to_js(&result),
+        Done::Report(_) => Err(Error::invalid_input("internal: the upload exchange gave no result").into()),
+    }
 }
 
 /// A valid `shardGroupKey` equal on every shard of one CI run, from `{commitId, runId?,

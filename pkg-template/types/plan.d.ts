@@ -1,0 +1,54 @@
+// planShards: duration-balanced, deterministic shard plans.
+import type { Report } from './report.js';
+
+/** One schedulable unit. Units sharing a `group` always land on the same shard. */
+export interface PlanUnit {
+  id: string;
+  file?: string;
+  group?: string;
+  /** Predicted duration; absent, zero or negative means unknown (an estimate is used). */
+  durationMs?: number;
+}
+
+export interface PlanOptions {
+  /** An annotated report (from `fetchDurations`, or a past run's report)... */
+  report?: Report;
+  /** ...or units. Exactly one of the two. */
+  units?: PlanUnit[];
+  /** How many shards (>= 1). */
+  shardCount: number;
+  /** Which environment's predictions to use, by name or index. Default: all environments summed per test. */
+  environment?: string | number;
+  /** `'file'` keeps each file on one shard. Default `'test'`. */
+  unit?: 'test' | 'file';
+  /** The estimate of last resort for a unit with no prediction. Default 1000. */
+  defaultDurationMs?: number;
+  /** A fixed start-up cost added to each shard. */
+  perShardOverheadMs?: number;
+  /** Parallel workers inside one shard: a shard takes about max(sum / workers, largest group). */
+  workers?: number;
+}
+
+export interface Shard {
+  /** 1-based, as in `--shard=i/n`. */
+  index: number;
+  predictedMs: number;
+  /** Unit ids (for a report: suite titles and test title joined with " › "). */
+  units: string[];
+  files: string[];
+}
+
+export interface ShardPlan {
+  /** Hash of the canonical input and the plan: every shard can print it to show they agree. */
+  fingerprint: string;
+  /** max(total / shardCount, largest group): no plan can beat it. */
+  lowerBoundMs: number;
+  /** The predicted time of the slowest shard. */
+  makespanMs: number;
+  shards: Shard[];
+  /** How many units had no prediction and got an estimate. */
+  estimated: number;
+}
+
+/** Splits tests into shards of equal predicted time. Pure: the same input gives a bit-identical plan on every machine. */
+export declare function planShards(opts: PlanOptions): ShardPlan;

@@ -1,138 +1,212 @@
-// The report preview: decodes a report in the browser with the package's wasm and shows totals,
-// flaky tests, duration per environment, the slowest tests and a shard plan.
-import init, { decodeReport, planShards } from '../browser.mjs';
+// The report preview page: opens a report by URL (?url=, the text field, or the list of reports
+// the local service holds) or from a file (.json.br or .json), and shows totals by status, flaky
+// tests, duration per environment, the slowest tests, and how `planShards` would split the run
+// over N shards. Decoding and planning run in worker.mjs with the package's wasm; this thread
+// only renders: each section is written once per change, lists are capped behind "show more",
+// and nothing reads layout back.
+export { summarize, walkTests, outcomeOf } from './summary.mjs';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const fmt = (n) => n.toLocaleString('en-US');
 const ms = (v) => (v >= 60_000 ? `${(v / 60_000).toFixed(1)} min` : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
-let current;
+const MAX_SHARDS = 256;
+const FIRST_ROWS = 20;
+const MORE_ROWS = 50;
 
-/** Every test of the report with its title path and file. */
-export function* walkTests(report) {
-  function* suite(s, path, file) {
-    const f = s.type === 'file' ? s.title : file;
-    const p = s.type === 'file' ? path : [...path, s.title];
-    for (const t of s.tests ?? []) yield { test: t, path: [...p, t.title], file: t.location?.file ?? f };
-    for (const c of s.suites ?? []) yield* suite(c, p, f);
-  }
-  for (const t of report.tests ?? []) yield { test: t, path: [t.title], file: t.location?.file };
-  for (const s of report.suites ?? []) yield* suite(s, [], undefined);
+const state = {
+  summary: undefined, // from the worker
+  shown: { slowest: FIRST_ROWS, flaky: FIRST_ROWS },
+  seq: 0, // last plan request
+  planning: false, // a plan request is in the worker
+  pending: false, // the shard count changed while planning
+};
+
+const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+worker.onmessage = ({ data }) => {
+  if (data.type === 'report') onReport(data);
+  else if (data.type === 'plan') onPlan(data);
+  else if (data.type === 'error') onError(data);
+};
+worker.onerror = (e) => onError({ of: 'open', message: e.message || 'the preview worker failed to start' });
+
+function setStatus(text, kind) {
+  const s = $('status');
+  s.textContent = text;
+  s.dataset.state = kind;
+  s.className = kind === 'error' ? 'error' : '';
 }
 
-/**
- * The figures the page shows. A test's outcome is that of its last attempt in each environment;
- * it is flaky when an environment has a failed attempt followed by a passing one.
- */
-export function summarize(report) {
-  const totals = { tests: 0, passed: 0, failed: 0, flaky: 0, skipped: 0, other: 0 };
-  const envs = (report.environments ?? []).map((e) => ({ name: e.name, durationMs: 0, attempts: 0 }));
-  const flaky = [];
-  const all = [];
-  for (const { test, path, file } of walkTests(report)) {
-    totals.tests++;
-    const byEnv = new Map();
-    let duration = 0;
-    for (const a of test.attempts ?? []) {
-      const idx = a.environmentIdx ?? 0;
-      if (!byEnv.has(idx)) byEnv.set(idx, []);
-      byEnv.get(idx).push(a);
-      duration += a.duration ?? 0;
-      if (envs[idx]) { envs[idx].durationMs += a.duration ?? 0; envs[idx].attempts++; }
-    }
-    let outcome = 'skipped';
-    let isFlaky = false;
-    for (const attempts of byEnv.values()) {
-      const statuses = attempts.map((a) => a.status ?? 'passed');
-      const expected = attempts.map((a) => a.expectedStatus ?? 'passed');
-      const ok = statuses.map((s, i) => s === expected[i]);
-      const last = statuses.length - 1;
-      if (ok[last] && ok.slice(0, last).some((x) => !x)) isFlaky = true;
-      if (!ok[last]) outcome = 'failed';
-      else if (outcome !== 'failed' && statuses[last] !== 'skipped') outcome = 'passed';
-    }
-    if (isFlaky && outcome === 'passed') { outcome = 'flaky'; flaky.push({ title: path.join(' › '), file }); }
-    totals[outcome in totals ? outcome : 'other']++;
-    all.push({ title: path.join(' › '), file, duration });
-  }
-  all.sort((a, b) => b.duration - a.duration || (a.title < b.title ? -1 : 1));
-  return { totals, environments: envs, flaky, slowest: all.slice(0, 20) };
-}
-
-function render(report) {
-  const s = summarize(report);
-  $('title').textContent = report.title ?? `${report.category} report, commit ${report.commitId?.slice(0, 10)}`;
-  $('totals').innerHTML = Object.entries(s.totals).filter(([k, v]) => k !== 'other' || v)
-    .map(([k, v]) => `<div class="card ${k}" data-total="${k}"><b>${v}</b>${k}</div>`).join('');
-  $('environments').innerHTML = '<tr><th>environment</th><th class="num">attempts</th><th class="num">duration</th></tr>' +
-    s.environments.map((e) => `<tr data-env="${esc(e.name)}"><td>${esc(e.name)}</td><td class="num">${e.attempts}</td><td class="num" data-ms="${e.durationMs}">${ms(e.durationMs)}</td></tr>`).join('');
-  $('flaky-count').textContent = `(${s.flaky.length})`;
-  $('flaky').innerHTML = s.flaky.slice(0, 50).map((t) => `<li>${esc(t.title)}</li>`).join('') || '<li>none</li>';
-  $('slowest').innerHTML = '<tr><th>test</th><th>file</th><th class="num">duration</th></tr>' +
-    s.slowest.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.file ?? '')}</td><td class="num" data-ms="${t.duration}">${ms(t.duration)}</td></tr>`).join('');
-  $('report').hidden = false;
-  renderPlan();
-}
-
-function renderPlan() {
-  if (!current) return;
-  const shardCount = Math.max(1, Math.min(256, Number($('shards').value) || 1));
+/** Opens a report: `load` resolves with its bytes. */
+async function open(load, label) {
+  state.summary = undefined;
+  $('report').hidden = true;
+  setStatus(`Loading ${label}…`, 'loading');
+  let bytes;
   try {
-    const plan = planShards({ report: current, shardCount });
-    const max = Math.max(1, ...plan.shards.map((x) => x.predictedMs));
-    $('plan-summary').textContent = `makespan ${ms(plan.makespanMs)}, lower bound ${ms(plan.lowerBoundMs)}, ` +
-      `${plan.estimated} estimated, fingerprint ${plan.fingerprint.slice(0, 12)}`;
-    $('chart').innerHTML = plan.shards.map((x) =>
-      `<div class="bar" data-shard="${x.index}"><span>shard ${x.index}</span><div style="width:${(60 * x.predictedMs) / max}%"></div><span>${ms(x.predictedMs)} · ${x.units.length} tests</span></div>`).join('');
+    bytes = await load();
   } catch (e) {
-    $('plan-summary').textContent = `No plan: ${e.message}`;
-    $('chart').innerHTML = '';
+    setStatus(`Cannot open ${label}: ${e.message}`, 'error');
+    return;
   }
-}
-
-async function open(loader, label) {
-  $('status').className = '';
-  $('status').textContent = `Loading ${label}…`;
-  try {
-    const bytes = await loader();
-    const t = performance.now();
-    current = decodeReport(bytes);
-    render(current);
-    $('status').textContent = `${label}: ${bytes.length} bytes, decoded in ${Math.round(performance.now() - t)} ms`;
-  } catch (e) {
-    current = undefined;
-    $('report').hidden = true;
-    $('status').className = 'error';
-    $('status').textContent = `Cannot open ${label}: ${e.code ? `${e.code}: ` : ''}${e.message}`;
-  }
+  state.label = label;
+  setStatus(`Decoding ${label} (${fmt(bytes.byteLength)} bytes)…`, 'loading');
+  worker.postMessage({ type: 'open', bytes }, [bytes]);
 }
 
 async function fetchBytes(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`the server answered ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`cannot reach ${url} (${e.message}); is the server running?`);
+  }
+  if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
+  return res.arrayBuffer();
 }
 
-async function listRecent() {
+function onReport({ summary, meta }) {
+  state.summary = summary;
+  state.shown = { slowest: FIRST_ROWS, flaky: FIRST_ROWS };
+  const when = meta.startTimestamp ? new Date(meta.startTimestamp).toLocaleString() : '';
+  $('title').textContent = meta.title ?? `${meta.category ?? 'report'}${meta.commitId ? ` · commit ${meta.commitId.slice(0, 10)}` : ''}`;
+  $('meta').textContent = [when, meta.durationMs !== undefined ? `run took ${ms(meta.durationMs)}` : '', `test time ${ms(summary.totalMs)}`].filter(Boolean).join(' · ');
+
+  $('totals').innerHTML = Object.entries(summary.totals)
+    .map(([k, v]) => `<div class="card ${k}" data-total="${k}" data-value="${v}"><b>${fmt(v)}</b>${k}</div>`).join('');
+  $('environments').innerHTML = '<tr><th>environment</th><th class="num">tests</th><th class="num">attempts</th><th class="num">duration</th></tr>'
+    + summary.environments.map((e) => `<tr data-env="${esc(e.name)}" data-ms="${e.durationMs}"><td>${esc(e.name)}</td><td class="num">${fmt(e.tests)}</td>`
+      + `<td class="num">${fmt(e.attempts)}</td><td class="num">${ms(e.durationMs)}</td></tr>`).join('');
+  $('flaky-count').textContent = `(${fmt(summary.flaky.length)})`;
+  $('slowest-count').textContent = `(of ${fmt(summary.slowest.length)})`;
+  renderFlaky();
+  renderSlowest();
+  const envSelect = $('plan-env');
+  envSelect.innerHTML = '<option value="">all environments</option>'
+    + summary.environments.map((e, i) => `<option value="${i}">${esc(e.name)}</option>`).join('');
+  envSelect.hidden = summary.environments.length < 2;
+  $('report').hidden = false;
+  setStatus(`${state.label}: ${fmt(meta.bytes)} bytes, ${fmt(summary.totals.tests)} tests, decoded in ${fmt(meta.decodeMs)} ms`, 'ready');
+  requestPlan();
+}
+
+/** Re-renders a capped list with its "show more" button. */
+function renderCapped(name, items, row, empty) {
+  const shown = Math.min(state.shown[name], items.length);
+  $(name).innerHTML = items.length ? items.slice(0, shown).map(row).join('') : empty;
+  $(name).dataset.shown = shown;
+  const more = $(`${name}-more`);
+  more.hidden = shown >= items.length;
+  more.textContent = `show ${fmt(Math.min(MORE_ROWS, items.length - shown))} more (${fmt(items.length - shown)} not shown)`;
+}
+
+function renderFlaky() {
+  renderCapped('flaky', state.summary.flaky,
+    (t) => `<li data-title="${esc(t.title)}">${esc(t.title)}${t.file ? ` <small>${esc(t.file)}</small>` : ''}${t.environments.length ? ` <small class="env">${t.environments.map(esc).join(', ')}</small>` : ''}</li>`,
+    '<li class="none">none</li>');
+}
+
+function renderSlowest() {
+  const head = '<tr><th class="num">#</th><th>test</th><th>file</th><th class="num">duration</th></tr>';
+  renderCapped('slowest', state.summary.slowest,
+    (t, i) => `<tr data-title="${esc(t.title)}" data-ms="${t.durationMs}"><td class="num">${i + 1}</td><td>${esc(t.title)}</td><td>${esc(t.file ?? '')}</td><td class="num">${ms(t.durationMs)}</td></tr>`,
+    '');
+  $('slowest').insertAdjacentHTML('afterbegin', head);
+}
+
+/** The shard count from the field, clamped to 1..256. */
+function shardCount() {
+  const n = Math.round(Number($('shards').value));
+  return Number.isFinite(n) ? Math.max(1, Math.min(MAX_SHARDS, n)) : 1;
+}
+
+/** Asks the worker for a plan; while one is computing, only the latest change is kept. */
+function requestPlan() {
+  if (!state.summary) return;
+  $('chart').setAttribute('aria-busy', 'true');
+  if (state.planning) { state.pending = true; return; }
+  state.planning = true;
+  state.pending = false;
+  const env = $('plan-env').value;
+  worker.postMessage({ type: 'plan', seq: ++state.seq, shardCount: shardCount(), environment: env === '' ? undefined : Number(env) });
+}
+
+function planDone() {
+  state.planning = false;
+  if (state.pending) requestPlan();
+  else $('chart').removeAttribute('aria-busy');
+}
+
+function onPlan({ seq, plan }) {
+  if (seq === state.seq && state.summary) {
+    const max = Math.max(1, ...plan.shards.map((s) => s.predictedMs));
+    $('plan-summary').textContent = `${plan.shardCount} shards: makespan ${ms(plan.makespanMs)} (lower bound ${ms(plan.lowerBoundMs)})`
+      + `${plan.estimated ? `, ${fmt(plan.estimated)} tests without a duration estimated` : ''}; fingerprint ${plan.fingerprint.slice(0, 12)}; planned in ${fmt(plan.planMs)} ms`;
+    const chart = $('chart');
+    chart.innerHTML = plan.shards.map((s) => `<div class="bar" data-shard="${s.index}" data-ms="${s.predictedMs}" data-tests="${s.tests}">`
+      + `<span class="label">shard ${s.index}</span><span class="track"><span class="fill" style="width:${((100 * s.predictedMs) / max).toFixed(2)}%"></span></span>`
+      + `<span class="value">${ms(s.predictedMs)} · ${fmt(s.tests)} tests</span></div>`).join('');
+    chart.dataset.shards = String(plan.shards.length);
+    chart.dataset.makespan = String(plan.makespanMs);
+  }
+  planDone();
+}
+
+function onError({ of, seq, code, message }) {
+  const text = `${code ? `${code}: ` : ''}${message}`;
+  if (of === 'plan') {
+    if (seq === state.seq) {
+      $('plan-summary').textContent = `No plan: ${text}`;
+      $('chart').innerHTML = '';
+      $('chart').dataset.shards = '0';
+    }
+    planDone();
+    return;
+  }
+  state.summary = undefined;
+  $('report').hidden = true;
+  setStatus(`Cannot open ${state.label ?? 'the report'}: ${text}`, 'error');
+}
+
+async function listReports() {
+  let list;
   try {
     const res = await fetch('/api/reports');
     if (!res.ok) return;
-    const { reports } = await res.json();
-    if (!reports?.length) return;
-    for (const r of reports) {
-      const o = document.createElement('option');
-      o.value = r.url;
-      o.textContent = `${r.title ?? r.id} (${new Date(r.uploadedAt ?? 0).toLocaleString()})`;
-      $('recent').append(o);
-    }
-    $('recent').hidden = false;
-  } catch { /* not served by shardwise serve: no list */ }
+    list = await res.json();
+  } catch { return; } // not served by `shardwise serve`: no list
+  if (!Array.isArray(list) || !list.length) return;
+  const options = list.slice().reverse().map((r) => {
+    const when = r.finishedAt ? new Date(r.finishedAt).toLocaleString() : '';
+    const label = [r.category, r.commitId && `commit ${r.commitId.slice(0, 10)}`, when].filter(Boolean).join(' · ') || r.id;
+    return `<option value="/api/reports/${encodeURIComponent(r.id)}/report.json.br">${esc(label)}</option>`;
+  });
+  $('recent').insertAdjacentHTML('beforeend', options.join(''));
+  $('recent').hidden = false;
 }
 
-await init();
-$('open').addEventListener('submit', (e) => { e.preventDefault(); if ($('url').value) open(() => fetchBytes($('url').value), $('url').value); });
-$('file').addEventListener('change', () => { const f = $('file').files[0]; if (f) open(async () => new Uint8Array(await f.arrayBuffer()), f.name); });
-$('recent').addEventListener('change', () => { if ($('recent').value) open(() => fetchBytes($('recent').value), $('recent').value); });
-$('shards').addEventListener('input', renderPlan);
-listRecent();
-const param = new URLSearchParams(location.search).get('report');
-if (param) { $('url').value = new URL(param, location.href).href; open(() => fetchBytes(param), param); }
+function openUrl(value) {
+  const url = new URL(value, location.href).href;
+  $('url').value = url;
+  const q = new URLSearchParams(location.search);
+  q.set('url', value);
+  q.delete('report');
+  history.replaceState(null, '', `?${q}`);
+  open(() => fetchBytes(url), url);
+}
+
+$('open').addEventListener('submit', (e) => { e.preventDefault(); if ($('url').value.trim()) openUrl($('url').value.trim()); });
+$('file').addEventListener('change', () => {
+  const f = $('file').files[0];
+  if (f) open(() => f.arrayBuffer(), f.name);
+});
+$('recent').addEventListener('change', () => { if ($('recent').value) openUrl($('recent').value); });
+$('shards').addEventListener('input', requestPlan);
+$('plan-env').addEventListener('change', requestPlan);
+$('slowest-more').addEventListener('click', () => { state.shown.slowest += MORE_ROWS; renderSlowest(); });
+$('flaky-more').addEventListener('click', () => { state.shown.flaky += MORE_ROWS; renderFlaky(); });
+
+listReports();
+const initial = new URLSearchParams(location.search);
+const param = initial.get('url') ?? initial.get('report');
+if (param) openUrl(param);

@@ -2,15 +2,20 @@
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { brotliDecompressSync, brotliCompressSync, constants as zc } from 'node:zlib';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { join, extname } from 'node:path';
 import * as L from './limits.mjs';
 import { HttpError, fail, sendJson, sendError } from './errors.mjs';
 import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
 import { Store } from './store.mjs';
 import { durationsOf, annotate } from './predict.mjs';
+
+// The package files a browser needs for the report preview; nothing else of staticDir is served.
+const STATIC_FILES = /^(browser\.mjs|src\/\w[\w.-]*\.js|wasm\/\w[\w.-]*\.(js|wasm)|preview\/\w[\w.-]*)$/;
+const STATIC_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
 const readBody = (req) => new Promise((resolve, reject) => {
   const chunks = []; let n = 0;
@@ -38,7 +43,8 @@ function decodeReport(req, bytes) {
 /**
  * Starts the local service. Options: port (0 = any), host, dataDir (default: a new temp dir),
  * secret (HMAC key for tokens and URLs), now (clock, ms), computeDelayMs (durations computation
- * delay, default 300), accessToken (default: random), staticDir (served at /preview/).
+ * delay, default 300), accessToken (default: random), staticDir (the package's root directory:
+ * its browser files are served under /pkg/ and /preview/ redirects to the report preview there).
  */
 export async function createServer(opts = {}) {
   const { port = 0, host = '127.0.0.1', computeDelayMs = 300, staticDir } = opts;
@@ -157,11 +163,16 @@ export async function createServer(opts = {}) {
     res.end(blob.bytes);
   }
 
+  /** GET /pkg/<file>: the package's browser files (the preview imports ../browser.mjs, so paths stay relative). */
   function serveStatic(res, rel) {
-    const p = normalize(join(staticDir, rel || 'index.html'));
-    if (!p.startsWith(normalize(staticDir)) || !existsSync(p)) fail(404, 'not_found', 'no such file');
-    const type = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', css: 'text/css', json: 'application/json', wasm: 'application/wasm' }[p.split('.').pop()] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type }); res.end(readFileSync(p));
+    let name;
+    try { name = decodeURIComponent(rel); } catch { fail(400, 'invalid_request', 'bad path'); }
+    if (name.endsWith('/')) name += 'index.html';
+    const p = join(staticDir, ...name.split('/'));
+    if (!STATIC_FILES.test(name) || !existsSync(p) || !statSync(p).isFile()) fail(404, 'not_found', `no such file /pkg/${rel}`);
+    const body = readFileSync(p);
+    res.writeHead(200, { 'content-type': STATIC_TYPES[extname(p)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-cache' });
+    res.end(body);
   }
 
   const server = http.createServer(async (req, res) => {
@@ -173,7 +184,10 @@ export async function createServer(opts = {}) {
         return await storage(req, res, u.pathname.slice(9), u.searchParams, bytes);
       }
       if (req.method === 'GET' && u.pathname.startsWith('/api/reports')) return reportsApi(req, res, u.pathname);
-      if (staticDir && req.method === 'GET' && u.pathname.startsWith('/preview/')) return serveStatic(res, u.pathname.slice(9));
+      if (staticDir && req.method === 'GET' && (u.pathname === '/preview' || u.pathname.startsWith('/preview/'))) {
+        res.writeHead(302, { location: `/pkg${u.pathname === '/preview' ? '/preview/' : u.pathname}${u.search}` }); res.end(); return;
+      }
+      if (staticDir && req.method === 'GET' && u.pathname.startsWith('/pkg/')) return serveStatic(res, u.pathname.slice(5));
       const h = api[`${req.method} ${u.pathname}`];
       if (!h) {
         if (Object.keys(api).some((k) => k.endsWith(` ${u.pathname}`))) fail(405, 'method_not_allowed', 'use POST');

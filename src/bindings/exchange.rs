@@ -6,7 +6,7 @@
 //! raced against the same event, so the returned promise rejects at once (`ABORTED` /
 //! `TIMEOUT`) even during a wait between tries.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -17,11 +17,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use super::report::{parse, stringify};
 use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
-use crate::error::{Error, ErrorCode, Step};
+use crate::error::{Error, ErrorCode};
 use crate::exchange::{
-    self, Attachment, AttachmentData, Clock, DurationsOptions, Env, Event, Files, ReportInput, Request, Response,
-    RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
+    self, Attachment, AttachmentData, Clock, DurationsOptions, Env, Event, Files, Progress, ReportInput, Request,
+    Response, RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
 };
 use crate::limits;
 
@@ -94,30 +95,71 @@ impl Transport for Fetch {
         let read = get(&resp, "arrayBuffer")
             .dyn_into::<Function>()
             .map_err(|_| Error::new(ErrorCode::Network, "the fetch response has no arrayBuffer()"))?;
-        let buf = read.call0(&resp).map_err(fail)?;
-        let buf = JsFuture::from(Promise::resolve(&buf)).await.map_err(fail)?;
+        // `fetch` undoes `Content-Encoding` itself: a body that fails to decode arrived whole
+        // but corrupt, which another try would not fix (a cut connection is `NETWORK`).
+        let encoding = headers.iter().find(|(k, _)| k == "content-encoding").map(|(_, v)| v.clone());
+        let body_fail = |e: JsValue| match (self.stop.get(), &encoding) {
+            (Stop::Running, Some(enc)) if is_decoding_error(&e) => Error::new(
+                if enc.eq_ignore_ascii_case("br") { ErrorCode::BrotliCorrupt } else { ErrorCode::InvalidResponse },
+                format!("the response body (Content-Encoding: {enc}) could not be decoded: {}", describe(&e)),
+            )
+            .with_status(status),
+            _ => fail(e),
+        };
+        let buf = read.call0(&resp).map_err(body_fail)?;
+        let buf = JsFuture::from(Promise::resolve(&buf)).await.map_err(body_fail)?;
         Ok(Response { status, headers, body: Uint8Array::new(&buf).to_vec() })
     }
 }
 
-/// Resolves after `ms` via `setTimeout`.
-fn timer(ms: f64) -> JsFuture {
-    let promise = Promise::new(&mut |resolve, _| {
-        if let Ok(set) = global("setTimeout").dyn_into::<Function>() {
-            let _ = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from_f64(ms));
+/// True when a body read failed in the content decoder (zlib/Brotli), not in the connection.
+fn is_decoding_error(e: &JsValue) -> bool {
+    let mut texts = vec![describe(e)];
+    let cause = get(e, "cause");
+    for v in [get(e, "code"), get(e, "name"), get(&cause, "code"), get(&cause, "name"), get(&cause, "message")] {
+        if let Some(t) = v.as_string() {
+            texts.push(t);
         }
-    });
-    JsFuture::from(promise)
+    }
+    texts.iter().any(|t| {
+        let t = t.to_ascii_lowercase();
+        t.starts_with("z_") || t.contains("zlib") || t.contains("brotli") || t.contains("decompress") || t.contains("decod")
+            || t.contains("unexpected end of file")
+    })
 }
 
-struct JsClock;
+/// `setTimeout`/`Date.now`, remembering the pending timers so an exchange that stops early
+/// clears them (a stopped exchange leaves nothing that keeps Node running).
+#[derive(Default)]
+struct JsClock {
+    timers: RefCell<Vec<JsValue>>,
+}
+
+impl JsClock {
+    fn clear_timers(&self) {
+        if let Ok(clear) = global("clearTimeout").dyn_into::<Function>() {
+            for id in self.timers.borrow_mut().drain(..) {
+                let _ = clear.call1(&JsValue::UNDEFINED, &id);
+            }
+        }
+    }
+}
 
 impl Clock for JsClock {
     fn now_ms(&self) -> u64 {
         js_sys::Date::now() as u64
     }
     async fn sleep(&self, ms: u64) {
-        let _ = timer(ms as f64).await;
+        let mut id = None;
+        let promise = Promise::new(&mut |resolve, _| {
+            if let Ok(set) = global("setTimeout").dyn_into::<Function>() {
+                id = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from_f64(ms as f64)).ok();
+            }
+        });
+        let Some(id) = id else { return };
+        self.timers.borrow_mut().push(id.clone());
+        let _ = JsFuture::from(promise).await;
+        self.timers.borrow_mut().retain(|t| !Object::is(t, &id));
     }
 }
 
@@ -223,9 +265,9 @@ impl Edge {
             .ok()
             .and_then(|set| set.call2(&JsValue::UNDEFINED, on_timeout.as_ref(), &JsValue::from_f64(self.timeout_ms as f64)).ok());
 
-        let last_step: Cell<Option<&'static str>> = Cell::new(None);
+        let progress = Cell::new(Progress::default());
+        let clock = JsClock::default();
         let on_event = |e: &Event| {
-            last_step.set(Some(e.step));
             if let (Some(f), Ok(v)) = (&self.on_event, to_js(e)) {
                 let _ = f.call1(&JsValue::UNDEFINED, &v);
             }
@@ -233,10 +275,11 @@ impl Edge {
         let is_aborted = || stop.get() == Stop::Aborted;
         let env = Env {
             transport: &self.transport,
-            clock: &JsClock,
+            clock: &clock,
             files: &self.files,
             is_aborted: &is_aborted,
             on_event: &on_event,
+            progress: &progress,
             retry: RetryPolicy::default(),
             jitter_seed: (js_sys::Math::random() * 2f64.powi(53)) as u64 ^ js_sys::Date::now() as u64,
         };
@@ -256,12 +299,16 @@ impl Edge {
                     ),
                     _ => Error::new(ErrorCode::Aborted, format!("the {what} was aborted")),
                 };
-                Err(match last_step.get().and_then(step_named) {
-                    Some(step) => err.with_step(step),
-                    None => err,
-                })
+                // name the call that was cut short, as the core does for its own checks
+                let p = progress.get();
+                let mut err = err;
+                err.step = p.step;
+                err.attempts = (p.attempts > 0).then_some(p.attempts);
+                err.status = p.status;
+                Err(err)
             }
         };
+        clock.clear_timers();
         // clean up: no listener, no timer, no request left behind
         listen("removeEventListener");
         if let (Some(id), Ok(clear)) = (timer_id, global("clearTimeout").dyn_into::<Function>()) {
@@ -281,24 +328,8 @@ enum Job<'o> {
 }
 
 enum Done {
-    Report(crate::exchange::Report),
+    Report(crate::exchange::ReportDocument),
     Upload(crate::exchange::UploadResult),
-}
-
-fn step_named(name: &str) -> Option<Step> {
-    [
-        Step::Create,
-        Step::UploadTestList,
-        Step::Submit,
-        Step::Poll,
-        Step::Start,
-        Step::UploadReport,
-        Step::Attachments,
-        Step::UploadAttachment,
-        Step::Finish,
-    ]
-    .into_iter()
-    .find(|s| s.as_str() == name)
 }
 
 /// A report option: a document object, or encoded bytes (Brotli or JSON).
@@ -309,7 +340,10 @@ fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
     if v.is_instance_of::<Uint8Array>() || v.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::ArrayBuffer::is_view(v) {
         return Ok(ReportInput::Bytes(bytes_from_js(v, "report")?));
     }
-    Ok(ReportInput::Document(from_js_required(v.clone(), "report")?))
+    // JSON text is the fast way across for a large report (as the report bindings do)
+    let json = stringify(v, "report")?;
+    let doc = serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    Ok(ReportInput::Document(doc))
 }
 
 #[derive(Deserialize)]
@@ -349,7 +383,7 @@ pub async fn fetch_durations(opts: JsValue) -> JsResult<JsValue> {
         timeout_ms: edge.timeout_ms,
     };
     match edge.run("durations exchange", Job::Durations(&opts)).await? {
-        Done::Report(report) => to_js(&report),
+        Done::Report(report) => parse(&report.to_string()),
         Done::Upload(_) => Err(Error::invalid_input("internal: the durations exchange gave no report").into()),
     }
 }

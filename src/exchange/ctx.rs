@@ -1,7 +1,7 @@
 //! The running state of one exchange: IO seams, deadline, abort check, progress events,
 //! secrets to keep out of messages, and the retrying `call`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
 
@@ -21,6 +21,16 @@ pub struct Event {
     pub bytes: Option<u64>,
 }
 
+/// Where an exchange is: the call in progress (or the last one), its try, and the last HTTP
+/// status it got. The edge reads it to name the step of a timeout or abort that cuts a request
+/// short.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub step: Option<Step>,
+    pub attempts: u32,
+    pub status: Option<u16>,
+}
+
 /// The IO and hooks an exchange runs with.
 pub struct Env<'a, T, C, F> {
     pub transport: &'a T,
@@ -29,6 +39,8 @@ pub struct Env<'a, T, C, F> {
     /// True once the caller's abort signal fired.
     pub is_aborted: &'a dyn Fn() -> bool,
     pub on_event: &'a dyn Fn(&Event),
+    /// Updated before and after every try.
+    pub progress: &'a Cell<Progress>,
     pub retry: RetryPolicy,
     /// Seed of the backoff jitter (fixed in tests, from the clock in production).
     pub jitter_seed: u64,
@@ -111,8 +123,14 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
         loop {
             self.check(step, attempt, last_status)?;
             attempt += 1;
+            self.env.progress.set(Progress { step: Some(step), attempts: attempt, status: last_status });
             let outcome = self.env.transport.send(req).await;
-            let status = outcome.as_ref().ok().map(|r| r.status);
+            // a transport error may still carry a status (a body that failed to decode)
+            let status = match &outcome {
+                Ok(r) => Some(r.status),
+                Err(e) => e.status,
+            };
+            self.env.progress.set(Progress { step: Some(step), attempts: attempt, status: status.or(last_status) });
             (self.env.on_event)(&Event { step: step.as_str(), attempt, status, bytes });
             self.check(step, attempt, status.or(last_status))?;
             let wait = match outcome {
@@ -145,7 +163,7 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
                 }
                 Err(e) => {
                     let msg = self.scrub(&e.message);
-                    return Err(with(Error { message: msg, ..e }, step, attempt, last_status));
+                    return Err(with(Error { message: msg, ..e }, step, attempt, status.or(last_status)));
                 }
             };
             self.sleep(wait, step, attempt, last_status, "retrying").await?;

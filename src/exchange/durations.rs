@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ctx::{with, Ctx, Env};
 use super::http::{Clock, Files, Method, Request, Transport};
-use super::payload::{decode_report, encode_report, Report, ReportInput};
+use super::payload::{decode_report, encode_report, ReportDocument, ReportInput};
 use super::url::{is_http_url, BaseUrl};
 use super::{bearer, check_token, endpoints, header, is_header_safe};
 use crate::error::{Error, ErrorCode, Step};
@@ -83,7 +83,7 @@ impl DurationsOptions {
 pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
     env: Env<'_, T, C, F>,
     opts: &DurationsOptions,
-) -> Result<Report, Error> {
+) -> Result<ReportDocument, Error> {
     let (base, test_list) = opts.check()?;
     let cx = Ctx::new(env, "durations exchange", opts.timeout_ms);
     cx.secret(&opts.access_token);

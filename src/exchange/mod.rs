@@ -24,11 +24,11 @@ mod url;
 #[cfg(test)]
 mod tests;
 
-pub use ctx::{Env, Event};
+pub use ctx::{Env, Event, Progress};
 pub use durations::{fetch_durations, DurationsOptions};
 pub use http::{Clock, Files, Method, NoFiles, Request, Response, Transport};
 pub use key::{shard_group_key_for, ShardGroupKeyInput};
-pub use payload::{decode_report, encode_report, is_text_like, Report, ReportInput};
+pub use payload::{decode_report, encode_report, is_text_like, ReportDocument, ReportInput};
 pub use retry::RetryPolicy;
 pub use upload::{upload_report, Attachment, AttachmentData, UploadOptions, UploadResult};
 pub use url::BaseUrl;

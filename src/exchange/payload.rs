@@ -1,72 +1,85 @@
-//! What goes in the bodies: the report (encode for upload, decode from download) and the
-//! attachment encoding decision.
+//! What goes in the bodies: the report (checked and encoded for upload, decoded from the
+//! download) and the attachment encoding decision.
 //!
-//! The report is a `serde_json::Value` here; this is the one place to switch to the report
-//! module's type and its validate/encode/decode.
+//! The report rules live in [`crate::report`]: a report to send is checked with
+//! [`report::validate_json`] (the rules `validateReport` applies) and encoded with
+//! [`report::encode_report`] (JSON, Brotli quality 9, as `encodeReport`); bytes are read with
+//! [`report::json_bytes`] (as `decodeReport`). Nothing here re-states a rule of the format.
 
-use crate::codec::{self, CompressOptions, DecompressOptions};
+use crate::codec;
+use crate::codec::DecompressOptions;
 use crate::error::{Error, ErrorCode};
+use crate::report;
 
-/// The report document as the exchanges see it.
-pub type Report = serde_json::Value;
+/// A report document as JSON, as the exchanges return it (the annotated test list is passed
+/// through as the service sent it, unknown fields included).
+pub type ReportDocument = serde_json::Value;
 
-/// A report to upload: a document, or bytes already encoded (Brotli) or plain JSON.
+/// A report to send: a document, or bytes already encoded (Brotli) or plain JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReportInput {
-    Document(Report),
+    Document(ReportDocument),
     Bytes(Vec<u8>),
 }
 
-/// The Brotli (quality 9) JSON bytes of a report to upload.
+/// Checks a report against the report format and returns the Brotli (quality 9) JSON bytes to
+/// upload. An invalid report is `INVALID_INPUT` naming the first problems by path. Brotli bytes
+/// that decode to a valid report are sent as they are.
 pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
     match report {
-        ReportInput::Document(doc) => {
-            if !doc.is_object() {
-                return Err(Error::invalid_input("report must be a JSON object (a report document)"));
-            }
-            let json = serde_json::to_vec(doc)
-                .map_err(|e| Error::invalid_input(format!("report cannot be serialised: {e}")))?;
-            codec::compress(&json, CompressOptions::default())
-        }
+        ReportInput::Document(doc) => encode_document(doc),
         ReportInput::Bytes(b) if b.is_empty() => Err(Error::invalid_input("report bytes are empty")),
-        ReportInput::Bytes(b) if codec::looks_like_json(b) => codec::compress(b, CompressOptions::default()),
         ReportInput::Bytes(b) => {
-            // Already Brotli: check it decodes to JSON rather than upload garbage.
-            let json = codec::decompress(b, DecompressOptions::default())
-                .map_err(|e| Error::invalid_input(format!("report bytes are neither JSON nor valid Brotli: {}", e.message)))?;
-            if !codec::looks_like_json(&json) {
-                return Err(Error::invalid_input("report bytes decode to something that is not JSON"));
+            let json = report::json_bytes(b, DecompressOptions::default())
+                .map_err(|e| Error::invalid_input(format!("report bytes: {}", e.message)))?;
+            let doc: ReportDocument = serde_json::from_slice(&json)
+                .map_err(|e| Error::invalid_input(format!("report bytes are not valid JSON: {e}")))?;
+            if codec::looks_like_json(b) {
+                encode_document(&doc)
+            } else {
+                check_valid(&doc)?;
+                Ok(b.clone())
             }
-            Ok(b.clone())
         }
     }
+}
+
+fn encode_document(doc: &ReportDocument) -> Result<Vec<u8>, Error> {
+    check_valid(doc)?;
+    let typed: report::Report = serde_json::from_value(doc.clone())
+        .map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
+    Ok(report::encode_report(&typed))
+}
+
+/// `INVALID_INPUT` listing the first problems when `doc` is not a valid report.
+fn check_valid(doc: &ReportDocument) -> Result<(), Error> {
+    if !doc.is_object() {
+        return Err(Error::invalid_input("report must be a report document (a JSON object)"));
+    }
+    let issues = report::validate_json(doc);
+    if issues.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = issues.iter().take(5).map(|i| format!("{}: {}", i.path, i.message)).collect();
+    let more = if issues.len() > 5 { format!(" (and {} more)", issues.len() - 5) } else { String::new() };
+    Err(Error::invalid_input(format!(
+        "report is not valid: {}{more}; validateReport(report) lists every problem",
+        shown.join("; ")
+    )))
 }
 
 /// A downloaded report: plain JSON (a `fetch` may already have undone `Content-Encoding: br`)
 /// or Brotli-compressed JSON. Corrupt Brotli is `BROTLI_CORRUPT`; anything but a JSON object is
 /// `INVALID_RESPONSE`.
-pub fn decode_report(body: &[u8]) -> Result<Report, Error> {
-    let parsed = if codec::looks_like_json(body) {
-        serde_json::from_slice::<Report>(body).ok()
-    } else {
-        None
-    };
-    let doc = match parsed {
-        Some(doc) => doc,
-        None => {
-            let json = codec::decompress(body, DecompressOptions::default()).map_err(|e| {
-                if codec::looks_like_json(body) {
-                    let why = serde_json::from_slice::<Report>(body).err().map(|e| e.to_string()).unwrap_or_default();
-                    Error::new(ErrorCode::InvalidResponse, format!("the annotated report is malformed JSON: {why}"))
-                } else {
-                    Error::new(e.code, format!("the annotated report is corrupt or truncated Brotli: {}", e.message))
-                }
-            })?;
-            serde_json::from_slice::<Report>(&json).map_err(|e| {
-                Error::new(ErrorCode::InvalidResponse, format!("the annotated report is not valid JSON: {e}"))
-            })?
+pub fn decode_report(body: &[u8]) -> Result<ReportDocument, Error> {
+    let json = report::json_bytes(body, DecompressOptions::default()).map_err(|e| match e.code {
+        ErrorCode::BrotliCorrupt | ErrorCode::LimitExceeded => {
+            Error::new(e.code, format!("the annotated report is corrupt or truncated Brotli: {}", e.message))
         }
-    };
+        _ => Error::new(ErrorCode::InvalidResponse, format!("the annotated report is {}", e.message)),
+    })?;
+    let doc: ReportDocument = serde_json::from_slice(&json)
+        .map_err(|e| Error::new(ErrorCode::InvalidResponse, format!("the annotated report is malformed JSON: {e}")))?;
     if !doc.is_object() {
         return Err(Error::new(ErrorCode::InvalidResponse, "the annotated report is not a JSON object"));
     }
@@ -100,6 +113,18 @@ pub fn is_text_like(content_type: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn doc() -> ReportDocument {
+        json!({
+            "category": "playwright",
+            "commitId": "0123456789abcdef0123456789abcdef01234567",
+            "environments": [{"name": "chromium"}],
+            "startTimestamp": 1,
+            "duration": 2,
+            "tests": [{"title": "a", "attempts": []}],
+        })
+    }
 
     #[test]
     fn text_like_types() {
@@ -114,20 +139,45 @@ mod tests {
 
     #[test]
     fn reports_round_trip_and_plain_json_is_accepted() {
-        let doc = serde_json::json!({"tests": [{"attempts": []}]});
-        let br = encode_report(&ReportInput::Document(doc.clone())).unwrap();
-        assert_eq!(decode_report(&br).unwrap(), doc);
-        assert_eq!(decode_report(br#" { "tests": [{"attempts": []}] }"#.as_ref()).unwrap(), doc);
+        let br = encode_report(&ReportInput::Document(doc())).unwrap();
+        // the same bytes as the report module's encoder (encodeReport)
+        let typed: report::Report = serde_json::from_value(doc()).unwrap();
+        assert_eq!(br, report::encode_report(&typed));
+        assert_eq!(decode_report(&br).unwrap(), doc());
+        assert_eq!(decode_report(serde_json::to_string_pretty(&doc()).unwrap().as_bytes()).unwrap(), doc());
         assert_eq!(encode_report(&ReportInput::Bytes(br.clone())).unwrap(), br);
-        assert_eq!(encode_report(&ReportInput::Bytes(serde_json::to_vec(&doc).unwrap())).unwrap(), br);
+        assert_eq!(encode_report(&ReportInput::Bytes(serde_json::to_vec(&doc()).unwrap())).unwrap(), br);
+    }
+
+    #[test]
+    fn invalid_reports_are_invalid_input_with_paths() {
+        let mut bad = doc();
+        bad["commitId"] = json!("HEAD");
+        bad["tests"][0]["attempts"] = json!([{"startTimestamp": 0, "environmentIdx": 3}]);
+        for input in [
+            ReportInput::Document(bad.clone()),
+            ReportInput::Bytes(serde_json::to_vec(&bad).unwrap()),
+            ReportInput::Bytes(codec::compress(&serde_json::to_vec(&bad).unwrap(), Default::default()).unwrap()),
+        ] {
+            let e = encode_report(&input).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidInput);
+            assert!(e.message.contains("commitId") && e.message.contains("tests[0].attempts[0].environmentIdx"), "{}", e.message);
+            assert!(e.message.contains("validateReport"), "{}", e.message);
+        }
+        let e = encode_report(&ReportInput::Document(json!([]))).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        let e = encode_report(&ReportInput::Document(json!({"tests": []}))).unwrap_err();
+        assert!(e.message.contains("category: is required"), "{}", e.message);
     }
 
     #[test]
     fn bad_bodies_are_errors() {
-        let br = encode_report(&ReportInput::Document(serde_json::json!({"a": "b".repeat(1000)}))).unwrap();
+        let br = codec::compress(&serde_json::to_vec(&json!({"a": "b".repeat(1000)})).unwrap(), Default::default()).unwrap();
         assert_eq!(decode_report(&br[..br.len() / 2]).unwrap_err().code, ErrorCode::BrotliCorrupt);
         assert_eq!(decode_report(b"{\"tests\": [").unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"{\"not json").unwrap_err().code, ErrorCode::InvalidResponse);
         assert_eq!(decode_report(b"[1]").unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"").unwrap_err().code, ErrorCode::InvalidResponse);
         assert_eq!(encode_report(&ReportInput::Bytes(vec![1, 2, 3])).unwrap_err().code, ErrorCode::InvalidInput);
     }
 }

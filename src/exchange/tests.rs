@@ -163,15 +163,16 @@ struct Harness {
     clock: FakeClock,
     aborted: Box<dyn Fn(&FakeNet) -> bool>,
     events: RefCell<Vec<Event>>,
+    progress: Cell<Progress>,
 }
 
 impl Harness {
     fn new(net: FakeNet) -> Self {
         let clock = FakeClock::default();
         clock.now.set(1_700_000_000_000);
-        Harness { net, clock, aborted: Box::new(|_| false), events: RefCell::new(vec![]) }
+        Harness { net, clock, aborted: Box::new(|_| false), events: RefCell::new(vec![]), progress: Cell::new(Progress::default()) }
     }
-    fn durations(&self, opts: &DurationsOptions) -> Result<Report, Error> {
+    fn durations(&self, opts: &DurationsOptions) -> Result<ReportDocument, Error> {
         let aborted = || (self.aborted)(&self.net);
         let on_event = |e: &Event| self.events.borrow_mut().push(e.clone());
         block_on(fetch_durations(self.env(&aborted, &on_event), opts))
@@ -188,14 +189,20 @@ impl Harness {
             files: &FakeFiles,
             is_aborted: aborted,
             on_event,
+            progress: &self.progress,
             retry: RetryPolicy::default(),
             jitter_seed: 42,
         }
     }
 }
 
+/// A valid report around `tests`.
+fn report_with(tests: Value) -> Value {
+    json!({"category": "playwright", "commitId": COMMIT, "environments": [{"name": "chromium"}], "startTimestamp": 1, "duration": 2, "tests": tests})
+}
+
 fn test_list() -> Value {
-    json!({"tests": [{"title": "a", "attempts": []}, {"title": "b", "attempts": []}]})
+    report_with(json!([{"title": "a", "attempts": []}, {"title": "b", "attempts": []}]))
 }
 
 fn durations_opts() -> DurationsOptions {
@@ -219,7 +226,7 @@ fn upload_opts(attachments: Vec<Attachment>) -> UploadOptions {
     UploadOptions {
         base_url: "http://svc.test".into(),
         access_token: AT.into(),
-        report: ReportInput::Document(json!({"tests": [{"title": "a", "attempts": [{"duration": 5}]}]})),
+        report: ReportInput::Document(report_with(json!([{"title": "a", "attempts": [{"startTimestamp": 3, "duration": 5}]}]))),
         attachments,
         concurrency: limits::DEFAULT_ATTACHMENT_CONCURRENCY,
         timeout_ms: limits::DEFAULT_EXCHANGE_TIMEOUT_MS,
@@ -292,7 +299,11 @@ fn upload_sends_exactly_the_spec_requests() {
             "POST http://svc.test/api/upload/finish",
         ]
     );
-    assert_eq!(log[0].headers, vec![("Authorization".to_string(), format!("Bearer {AT}"))]);
+    // start: Bearer access token and the Content-Type of service-api.md 4.5, no body
+    assert_eq!(
+        log[0].headers,
+        vec![("Authorization".to_string(), format!("Bearer {AT}")), ("Content-Type".to_string(), "application/json".to_string())]
+    );
     assert!(log[0].body.is_empty());
     assert_eq!(log[1].header("content-type"), Some("application/json"));
     assert_eq!(log[1].header("content-encoding"), Some("br"));
@@ -569,6 +580,22 @@ fn bad_input_sends_nothing() {
         assert!(e.message.contains(what), "{what}: {}", e.message);
         assert!(h.net.log.borrow().is_empty(), "{what}");
     }
+    // the report is checked with the report module's validation (validateReport)
+    let mut bad = upload_opts(vec![]);
+    let mut doc = report_with(json!([{"title": "a", "attempts": [{"startTimestamp": 0, "environmentIdx": 1}]}]));
+    doc["commitId"] = json!("HEAD");
+    bad.report = ReportInput::Document(doc.clone());
+    let h = Harness::new(FakeNet::happy());
+    let e = h.upload(&bad).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("commitId") && e.message.contains("tests[0].attempts[0].environmentIdx"), "{}", e.message);
+    assert!(h.net.log.borrow().is_empty());
+    let mut bad = durations_opts();
+    bad.report = ReportInput::Bytes(serde_json::to_vec(&doc).unwrap());
+    let h = Harness::new(FakeNet::happy());
+    assert_eq!(h.durations(&bad).unwrap_err().code, ErrorCode::InvalidInput);
+    assert!(h.net.log.borrow().is_empty());
+
     let h = Harness::new(FakeNet::happy());
     assert!(h.upload(&upload_opts(vec![attachment(&"x".repeat(256), "image/png", b"")])).is_ok());
     let mut opts = upload_opts(vec![]);
@@ -606,4 +633,26 @@ fn no_secret_reaches_an_error_message() {
             assert!(!e.message.contains(s), "{s} in {e}");
         }
     }
+}
+
+#[test]
+fn progress_names_the_call_in_flight() {
+    // the edge reads it when a timeout or abort cuts a request short
+    let h = Harness::new(FakeNet::new(|r, n| (path(&r.url).ends_with("/submit") && n == 0).then(|| status(503))));
+    h.durations(&durations_opts()).unwrap();
+    assert_eq!(h.progress.get(), Progress { step: Some(Step::Poll), attempts: 1, status: Some(200) });
+    let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/finish").then(|| status(400))));
+    h.upload(&upload_opts(vec![])).unwrap_err();
+    assert_eq!(h.progress.get(), Progress { step: Some(Step::Finish), attempts: 1, status: Some(400) });
+}
+
+#[test]
+fn a_body_that_fails_to_decode_keeps_its_status_and_is_not_retried() {
+    // a fetch that undoes Content-Encoding itself reports corrupt Brotli as an error with a status
+    let h = Harness::new(FakeNet::new(|r, _| {
+        (path(&r.url) == "/result").then(|| Err(Error::new(ErrorCode::BrotliCorrupt, "Decompression failed").with_status(200)))
+    }));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::BrotliCorrupt, Some(Step::Poll), Some(200), Some(1)));
+    assert_eq!(h.net.count("/result"), 1);
 }

@@ -125,11 +125,11 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     cx.secret(&opts.access_token);
     let ok = |s: u16| (200..300).contains(&s);
 
-    // 1. start (no body is sent)
+    // 1. start: no body is sent, but the spec (4.5) gives the request Content-Type
     let req = Request {
         method: Method::Post,
         url: base.join(endpoints::START),
-        headers: vec![bearer(&opts.access_token)],
+        headers: vec![bearer(&opts.access_token), header("Content-Type", "application/json")],
         body: Vec::new(),
     };
     let (resp, n) = cx.call(Step::Start, &req, ok).await?;

@@ -13,10 +13,12 @@ const ms = (v) => (v >= 60_000 ? `${(v / 60_000).toFixed(1)} min` : v >= 1000 ? 
 const MAX_SHARDS = 256;
 const FIRST_ROWS = 20;
 const MORE_ROWS = 50;
+const PAGE_ROWS = 1000; // rows fetched from the worker at a time
 
 const state = {
-  summary: undefined, // from the worker
+  summary: undefined, // from the worker; its lists hold {count, rows} (the first rows only)
   shown: { slowest: FIRST_ROWS, flaky: FIRST_ROWS },
+  fetching: {}, // list name -> true while rows are on their way
   seq: 0, // last plan request
   planning: false, // a plan request is in the worker
   pending: false, // the shard count changed while planning
@@ -26,6 +28,7 @@ const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'mod
 worker.onmessage = ({ data }) => {
   if (data.type === 'report') onReport(data);
   else if (data.type === 'plan') onPlan(data);
+  else if (data.type === 'rows') onRows(data);
   else if (data.type === 'error') onError(data);
 };
 worker.onerror = (e) => onError({ of: 'open', message: e.message || 'the preview worker failed to start' });
@@ -77,8 +80,9 @@ function onReport({ summary, meta }) {
   $('environments').innerHTML = '<tr><th>environment</th><th class="num">tests</th><th class="num">attempts</th><th class="num">duration</th></tr>'
     + summary.environments.map((e) => `<tr data-env="${esc(e.name)}" data-ms="${e.durationMs}"><td>${esc(e.name)}</td><td class="num">${fmt(e.tests)}</td>`
       + `<td class="num">${fmt(e.attempts)}</td><td class="num">${ms(e.durationMs)}</td></tr>`).join('');
-  $('flaky-count').textContent = `(${fmt(summary.flaky.length)})`;
-  $('slowest-count').textContent = `(of ${fmt(summary.slowest.length)})`;
+  $('flaky-count').textContent = `(${fmt(summary.flaky.count)})`;
+  $('slowest-count').textContent = `(of ${fmt(summary.slowest.count)})`;
+  state.fetching = {};
   renderFlaky();
   renderSlowest();
   const envSelect = $('plan-env');
@@ -91,13 +95,37 @@ function onReport({ summary, meta }) {
 }
 
 /** Re-renders a capped list with its "show more" button. */
-function renderCapped(name, items, row, empty) {
-  const shown = Math.min(state.shown[name], items.length);
-  $(name).innerHTML = items.length ? items.slice(0, shown).map(row).join('') : empty;
+function renderCapped(name, list, row, empty) {
+  const { rows, count } = list;
+  const shown = Math.min(state.shown[name], rows.length);
+  $(name).innerHTML = count ? rows.slice(0, shown).map(row).join('') : empty;
   $(name).dataset.shown = shown;
   const more = $(`${name}-more`);
-  more.hidden = shown >= items.length;
-  more.textContent = `show ${fmt(Math.min(MORE_ROWS, items.length - shown))} more (${fmt(items.length - shown)} not shown)`;
+  more.hidden = shown >= count;
+  more.textContent = `show ${fmt(Math.min(MORE_ROWS, count - shown))} more (${fmt(count - shown)} not shown)`;
+}
+
+/** "show more": renders the next rows, fetching them from the worker first when needed. */
+function showMore(name) {
+  const list = state.summary?.[name];
+  if (!list) return;
+  state.shown[name] += MORE_ROWS;
+  if (state.shown[name] > list.rows.length && list.rows.length < list.count) {
+    if (!state.fetching[name]) {
+      state.fetching[name] = true;
+      worker.postMessage({ type: 'rows', list: name, from: list.rows.length, to: list.rows.length + PAGE_ROWS });
+    }
+    return;
+  }
+  render[name]();
+}
+
+function onRows({ list: name, from, rows }) {
+  const list = state.summary?.[name];
+  state.fetching[name] = false;
+  if (!list || from !== list.rows.length) return; // another report was opened meanwhile
+  list.rows.push(...rows);
+  render[name]();
 }
 
 function renderFlaky() {
@@ -203,8 +231,9 @@ $('file').addEventListener('change', () => {
 $('recent').addEventListener('change', () => { if ($('recent').value) openUrl($('recent').value); });
 $('shards').addEventListener('input', requestPlan);
 $('plan-env').addEventListener('change', requestPlan);
-$('slowest-more').addEventListener('click', () => { state.shown.slowest += MORE_ROWS; renderSlowest(); });
-$('flaky-more').addEventListener('click', () => { state.shown.flaky += MORE_ROWS; renderFlaky(); });
+const render = { slowest: renderSlowest, flaky: renderFlaky };
+$('slowest-more').addEventListener('click', () => showMore('slowest'));
+$('flaky-more').addEventListener('click', () => showMore('flaky'));
 
 listReports();
 const initial = new URLSearchParams(location.search);

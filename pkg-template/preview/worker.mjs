@@ -1,13 +1,18 @@
 // The preview's worker: decodes the report and plans shards with the package's wasm, off the
 // page's main thread, so a 50,000-test report never freezes the page. It keeps the decoded
 // report, so each change of the shard count plans once and decodes nothing.
+// The long lists (every test by duration, the flaky tests) stay here and cross in pages.
 //   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
-//   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'error', of, seq?, code?, message}
+//        | {type: 'rows', list: 'slowest'|'flaky', from, to}
+//   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
+//        | {type: 'error', of, seq?, code?, message}
 import init, { decodeReport, planShards } from '../browser.mjs';
 import { summarize } from './summary.mjs';
 
 const ready = init();
 let report;
+let lists; // {slowest, flaky}: the full lists of the open report
+const FIRST_PAGE = 200;
 
 const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
 
@@ -20,16 +25,22 @@ self.onmessage = async ({ data }) => {
   }
   if (data.type === 'open') {
     report = undefined;
+    lists = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
       const decoded = decodeReport(bytes);
       const t1 = performance.now();
-      const summary = summarize(decoded);
+      const { slowest, flaky, ...figures } = summarize(decoded);
       report = decoded;
+      lists = { slowest, flaky };
       postMessage({
         type: 'report',
-        summary,
+        summary: {
+          ...figures,
+          slowest: { count: slowest.length, rows: slowest.slice(0, FIRST_PAGE) },
+          flaky: { count: flaky.length, rows: flaky.slice(0, FIRST_PAGE) },
+        },
         meta: {
           title: decoded.title, category: decoded.category, commitId: decoded.commitId, url: decoded.url,
           startTimestamp: decoded.startTimestamp, durationMs: decoded.duration, bytes: bytes.length,
@@ -39,6 +50,9 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('open', e);
     }
+  } else if (data.type === 'rows') {
+    const list = lists?.[data.list] ?? [];
+    postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
   } else if (data.type === 'plan') {
     if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {

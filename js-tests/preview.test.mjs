@@ -1,0 +1,217 @@
+// The browser report preview, for real: the local service with the preview (as `shardwise serve`
+// runs it), a report uploaded through the package's ReportBuilder + uploadReport, and the page in
+// headless Chromium. The numbers on the page are checked against the rows the report was built
+// from; the shard chart against the same plan computed in Node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as api from 'shardwise';
+import { createServer } from '../pkg/server/index.mjs';
+import { launchChromium } from './helpers/chromium.mjs';
+import { runRows, expectedOf, buildReport, reportDocument } from './helpers/reports.mjs';
+
+const PKG = fileURLToPath(new URL('../pkg/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+const OUT = fileURLToPath(new URL('./.out/preview/', import.meta.url));
+
+let srv, browser;
+const small = { rows: runRows(60, 3, { failed: 0.08, flaky: 0.12, skipped: 0.08 }) };
+
+before(async () => {
+  mkdirSync(OUT, { recursive: true });
+  srv = await createServer({ staticDir: PKG, computeDelayMs: 0 });
+  browser = await launchChromium();
+  small.report = buildReport(api, small.rows);
+  small.expected = expectedOf(small.rows);
+  const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: small.report });
+  small.id = up.webUrl.split('/').pop();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+/** A page that fails the test on any uncaught page error or console error. */
+async function newPage() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  return page;
+}
+
+const ready = (page, timeout = 30_000) => page.waitForSelector('#status[data-state="ready"]', { timeout });
+const planned = (page, n, timeout = 30_000) => page.waitForSelector(`#chart[data-shards="${n}"]:not([aria-busy])`, { timeout });
+
+/** Everything the page shows, read from the DOM. */
+const readPage = (page) => page.evaluate(() => {
+  const q = (s) => [...document.querySelectorAll(s)];
+  return {
+    status: document.getElementById('status').textContent,
+    totals: Object.fromEntries(q('#totals [data-total]').map((c) => [c.dataset.total, Number(c.dataset.value)])),
+    flaky: q('#flaky li[data-title]').map((li) => li.dataset.title),
+    flakyCount: document.getElementById('flaky-count').textContent,
+    envs: q('#environments tr[data-env]').map((tr) => ({ name: tr.dataset.env, ms: Number(tr.dataset.ms) })),
+    slowest: q('#slowest tr[data-title]').map((tr) => ({ title: tr.dataset.title, ms: Number(tr.dataset.ms), file: tr.children[2].textContent })),
+    bars: q('#chart .bar').map((b) => ({ index: Number(b.dataset.shard), ms: Number(b.dataset.ms), tests: Number(b.dataset.tests) })),
+    planSummary: document.getElementById('plan-summary').textContent,
+    recent: q('#recent option').map((o) => o.value).filter(Boolean),
+  };
+});
+
+/** The bars must be exactly the plan Node computes from the same report. */
+function assertBarsArePlan(bars, report, n) {
+  const plan = api.planShards({ report, shardCount: n });
+  assert.equal(bars.length, n);
+  assert.deepEqual(bars, plan.shards.map((s) => ({ index: s.index, ms: s.predictedMs, tests: s.units.length })));
+  return plan;
+}
+
+test('preview: /preview/ opens an uploaded report by ?url= and shows its totals, flaky, environments, slowest and a 4-shard plan', async () => {
+  const page = await newPage();
+  const url = `/api/reports/${small.id}/report.json.br`;
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(url)}`);
+  assert.match(page.url(), /\/pkg\/preview\/\?url=/);
+  await ready(page);
+  await planned(page, 4);
+  const shown = await readPage(page);
+  const { expected } = small;
+
+  assert.deepEqual(shown.totals, expected.totals);
+  assert.deepEqual(shown.flaky.sort(), expected.flaky.sort());
+  assert.equal(shown.flakyCount, `(${expected.flaky.length})`);
+  assert.deepEqual(shown.envs, [{ name: 'chromium', ms: expected.envMs[0] }, { name: 'firefox', ms: expected.envMs[1] }]);
+  assert.equal(shown.slowest.length, 20, 'the slowest list starts capped at 20 rows');
+  assert.deepEqual(shown.slowest, expected.tests.slice(0, 20).map((t) => ({ title: t.title, ms: t.ms, file: t.file })));
+
+  // Shard bars: N of them, together exactly the report's test time (every test has a duration).
+  const plan = assertBarsArePlan(shown.bars, small.report, 4);
+  assert.equal(shown.bars.reduce((s, b) => s + b.ms, 0), expected.totalMs);
+  assert.equal(shown.bars.reduce((s, b) => s + b.tests, 0), small.rows.length);
+  assert.ok(shown.planSummary.includes(plan.fingerprint.slice(0, 12)), shown.planSummary);
+  assert.doesNotMatch(shown.planSummary, /estimated/);
+  assert.ok(shown.recent.includes(url), `the uploaded reports list offers ${url}: ${shown.recent}`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}preview.png`, fullPage: true });
+
+  // N is adjustable: 7 shards, then 1.
+  await page.fill('#shards', '7');
+  await planned(page, 7);
+  let bars = (await readPage(page)).bars;
+  assertBarsArePlan(bars, small.report, 7);
+  assert.equal(bars.reduce((s, b) => s + b.ms, 0), expected.totalMs);
+  await page.fill('#shards', '1');
+  await planned(page, 1);
+  bars = (await readPage(page)).bars;
+  assert.deepEqual(bars, [{ index: 1, ms: expected.totalMs, tests: small.rows.length }]);
+
+  // "show more" reveals the next rows of the same order.
+  await page.click('#slowest-more');
+  const more = (await readPage(page)).slowest;
+  assert.deepEqual(more, expected.tests.slice(0, 60).map((t) => ({ title: t.title, ms: t.ms, file: t.file })));
+  assert.equal(await page.isHidden('#slowest-more'), true, 'every test is shown: no more button');
+
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('preview: a .json file from the file picker shows the same figures; a bad file says why', async () => {
+  const page = await newPage();
+  await page.goto(`${srv.baseUrl}/preview/`);
+  const file = `${OUT}run.json`;
+  writeFileSync(file, JSON.stringify(small.report));
+  await page.setInputFiles('#file', file);
+  await ready(page);
+  await planned(page, 4);
+  const shown = await readPage(page);
+  assert.deepEqual(shown.totals, small.expected.totals);
+  assertBarsArePlan(shown.bars, small.report, 4);
+  assert.match(shown.status, /^run\.json: /);
+
+  writeFileSync(`${OUT}bad.json.br`, 'not brotli, not json');
+  await page.setInputFiles('#file', `${OUT}bad.json.br`);
+  await page.waitForSelector('#status[data-state="error"]');
+  assert.match(await page.textContent('#status'), /Cannot open bad\.json\.br: [A-Z_]+: /);
+  assert.equal(await page.isHidden('#report'), true);
+
+  assert.deepEqual(page.errors, []);
+
+  // An unknown report id: the server's 404, said plainly.
+  await page.fill('#url', '/api/reports/nope/report.json.br');
+  await page.click('#open button[type=submit]');
+  await page.waitForSelector('#status[data-state="error"]');
+  assert.match(await page.textContent('#status'), /HTTP 404/);
+  assert.ok(new URL(page.url()).search.includes('url='), 'the opened URL is kept in the address, to share');
+  await page.close();
+});
+
+test('preview: a 50,000-test report loads within a generous bound and the page stays interactive', { timeout: 300_000 }, async () => {
+  const rows = runRows(50_000, 99);
+  const expected = expectedOf(rows);
+  const doc = reportDocument(rows);
+  const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: api.encodeReport(doc) });
+  const url = `/api/reports/${up.webUrl.split('/').pop()}/report.json.br`;
+
+  const page = await newPage();
+  // Long tasks on the page's main thread, from the very start.
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
+  });
+  const t0 = Date.now();
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(url)}`);
+  // While the worker decodes, the page answers at once.
+  await page.waitForSelector('#status[data-state="loading"]');
+  const probes = [];
+  while (await page.getAttribute('#status', 'data-state') === 'loading') {
+    const p0 = Date.now();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    probes.push(Date.now() - p0);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await ready(page, 120_000);
+  await planned(page, 4, 120_000);
+  const loadMs = Date.now() - t0;
+
+  const shown = await readPage(page);
+  assert.deepEqual(shown.totals, expected.totals);
+  assert.equal(shown.flaky.length, 20, 'the flaky list starts capped');
+  assert.equal(shown.flakyCount, `(${expected.flaky.length.toLocaleString('en-US')})`);
+  assert.deepEqual(shown.slowest.map((t) => t.ms), expected.tests.slice(0, 20).map((t) => t.ms));
+  assert.equal(shown.bars.length, 4);
+  assert.equal(shown.bars.reduce((s, b) => s + b.ms, 0), expected.totalMs);
+  assert.equal(shown.bars.reduce((s, b) => s + b.tests, 0), 50_000);
+  const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+
+  // Interactive afterwards: a new shard count re-plans (no decode) and "show more" renders at once.
+  const t1 = Date.now();
+  await page.fill('#shards', '16');
+  await planned(page, 16, 60_000);
+  const replanMs = Date.now() - t1;
+  const bars = (await readPage(page)).bars;
+  assert.equal(bars.length, 16);
+  assert.equal(bars.reduce((s, b) => s + b.ms, 0), expected.totalMs);
+  const t2 = Date.now();
+  await page.click('#flaky-more');
+  assert.equal((await readPage(page)).flaky.length, 70);
+  const moreMs = Date.now() - t2;
+  // Past the rows the page holds, "show more" pages the next ones in from the worker.
+  for (let i = 0; i < 4; i++) await page.click('#slowest-more');
+  await page.waitForFunction(() => document.querySelectorAll('#slowest tr[data-title]').length === 220);
+  assert.deepEqual((await readPage(page)).slowest.map((t) => t.ms), expected.tests.slice(0, 220).map((t) => t.ms));
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  const maxProbe = Math.max(0, ...probes);
+  console.log(`50,000 tests: loaded and planned in ${loadMs} ms (${shown.status}); re-plan for 16 shards ${replanMs} ms; `
+    + `show more ${moreMs} ms; ${domNodes} DOM elements; main-thread frame probes while decoding: ${probes.length}, max ${maxProbe} ms; `
+    + `long tasks on the main thread: ${longTasks.length ? longTasks.join(', ') + ' ms' : 'none'}`);
+
+  // Generous bounds (a shared 2-core machine): the work is in the worker, the DOM stays small.
+  assert.ok(loadMs < 90_000, `loaded in ${loadMs} ms`);
+  assert.ok(domNodes < 2_000, `${domNodes} DOM elements: lists must stay capped`);
+  assert.ok(probes.length === 0 || maxProbe < 1_500, `a frame took ${maxProbe} ms while decoding`);
+  assert.ok(Math.max(0, ...longTasks) < 2_000, `main-thread long tasks: ${longTasks}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -146,7 +146,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
             .map_err(|e| Error { attempts: Some(polls + e.attempts.unwrap_or(0)), ..e })?;
         polls += n;
         if resp.status == 200 {
-            return decode_report(&resp.body).map_err(|e| {
+            return decode_report(&resp.body, resp.header("content-encoding")).map_err(|e| {
                 let code = if e.code == ErrorCode::InvalidInput { ErrorCode::InvalidResponse } else { e.code };
                 with(Error { code, ..e }, Step::Poll, polls, Some(200))
             });

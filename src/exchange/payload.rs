@@ -68,18 +68,35 @@ fn check_valid(doc: &ReportDocument) -> Result<(), Error> {
     )))
 }
 
-/// A downloaded report: plain JSON (a `fetch` may already have undone `Content-Encoding: br`)
-/// or Brotli-compressed JSON. Corrupt Brotli is `BROTLI_CORRUPT`; anything but a JSON object is
-/// `INVALID_RESPONSE`.
-pub fn decode_report(body: &[u8]) -> Result<ReportDocument, Error> {
+/// A downloaded report: plain JSON or Brotli-compressed JSON. `content_encoding` is the
+/// response's header: a `fetch` undoes `Content-Encoding: br` itself and (Node's, for one)
+/// hands over whatever prefix a truncated stream decodes to, so JSON that ends early under
+/// `Content-Encoding: br` is a truncated Brotli body. Corrupt or truncated Brotli is
+/// `BROTLI_CORRUPT`; anything else that is not a JSON object is `INVALID_RESPONSE`.
+pub fn decode_report(body: &[u8], content_encoding: Option<&str>) -> Result<ReportDocument, Error> {
+    let declared_br = content_encoding.is_some_and(|e| e.trim().eq_ignore_ascii_case("br"));
+    let truncated = |detail: &str| {
+        Error::new(
+            ErrorCode::BrotliCorrupt,
+            format!("the annotated report (Content-Encoding: br) is truncated or corrupt Brotli: {detail}"),
+        )
+    };
+    if declared_br && body.is_empty() {
+        return Err(truncated("the body decodes to nothing"));
+    }
     let json = report::json_bytes(body, DecompressOptions::default()).map_err(|e| match e.code {
         ErrorCode::BrotliCorrupt | ErrorCode::LimitExceeded => {
             Error::new(e.code, format!("the annotated report is corrupt or truncated Brotli: {}", e.message))
         }
-        _ => Error::new(ErrorCode::InvalidResponse, format!("the annotated report is {}", e.message)),
+        _ => Error::new(ErrorCode::InvalidResponse, format!("the annotated report: {}", e.message)),
     })?;
-    let doc: ReportDocument = serde_json::from_slice(&json)
-        .map_err(|e| Error::new(ErrorCode::InvalidResponse, format!("the annotated report is malformed JSON: {e}")))?;
+    let doc: ReportDocument = serde_json::from_slice(&json).map_err(|e| {
+        if declared_br && e.is_eof() {
+            truncated(&format!("the decoded JSON ends early ({e})"))
+        } else {
+            Error::new(ErrorCode::InvalidResponse, format!("the annotated report is malformed JSON: {e}"))
+        }
+    })?;
     if !doc.is_object() {
         return Err(Error::new(ErrorCode::InvalidResponse, "the annotated report is not a JSON object"));
     }
@@ -143,8 +160,12 @@ mod tests {
         // the same bytes as the report module's encoder (encodeReport)
         let typed: report::Report = serde_json::from_value(doc()).unwrap();
         assert_eq!(br, report::encode_report(&typed));
-        assert_eq!(decode_report(&br).unwrap(), doc());
-        assert_eq!(decode_report(serde_json::to_string_pretty(&doc()).unwrap().as_bytes()).unwrap(), doc());
+        assert_eq!(decode_report(&br, Some("br")).unwrap(), doc());
+        assert_eq!(decode_report(&br, None).unwrap(), doc());
+        let pretty = serde_json::to_string_pretty(&doc()).unwrap();
+        assert_eq!(decode_report(pretty.as_bytes(), None).unwrap(), doc());
+        // a fetch that already undid Content-Encoding: br
+        assert_eq!(decode_report(pretty.as_bytes(), Some("br")).unwrap(), doc());
         assert_eq!(encode_report(&ReportInput::Bytes(br.clone())).unwrap(), br);
         assert_eq!(encode_report(&ReportInput::Bytes(serde_json::to_vec(&doc()).unwrap())).unwrap(), br);
     }
@@ -173,11 +194,16 @@ mod tests {
     #[test]
     fn bad_bodies_are_errors() {
         let br = codec::compress(&serde_json::to_vec(&json!({"a": "b".repeat(1000)})).unwrap(), Default::default()).unwrap();
-        assert_eq!(decode_report(&br[..br.len() / 2]).unwrap_err().code, ErrorCode::BrotliCorrupt);
-        assert_eq!(decode_report(b"{\"tests\": [").unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"{\"not json").unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"[1]").unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"").unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(&br[..br.len() / 2], None).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_report(&br[..br.len() / 2], Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_report(b"{\"tests\": [", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"{\"not json", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"[1]", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_report(b"{\"a\": }", Some("br")).unwrap_err().code, ErrorCode::InvalidResponse);
+        // what Node's fetch hands over for a truncated Brotli body: a prefix of the JSON, or nothing
+        assert_eq!(decode_report(b"{\"tests\": [", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_report(b"", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
         assert_eq!(encode_report(&ReportInput::Bytes(vec![1, 2, 3])).unwrap_err().code, ErrorCode::InvalidInput);
     }
 }

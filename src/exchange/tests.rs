@@ -458,6 +458,17 @@ fn truncated_brotli_download_is_brotli_corrupt() {
     }));
     let e = h.durations(&durations_opts()).unwrap_err();
     assert_eq!((e.code, e.step, e.status), (ErrorCode::BrotliCorrupt, Some(Step::Poll), Some(200)));
+    assert_eq!(h.net.count("/result"), 1, "a body that arrived whole is not fetched again");
+
+    // Node's fetch decodes Content-Encoding: br itself and hands over the prefix a truncated
+    // stream decodes to: JSON that ends early under Content-Encoding: br is truncated Brotli
+    let h = Harness::new(FakeNet::new(|r, _| {
+        (path(&r.url) == "/result").then(|| {
+            Ok(Response { status: 200, headers: vec![("content-encoding".into(), "br".into())], body: b"{\"tests\": [{\"ti".to_vec() })
+        })
+    }));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::BrotliCorrupt, Some(Step::Poll), Some(200), Some(1)));
 }
 
 #[test]

@@ -29,6 +29,9 @@ pub const REPORT_CONTENT_ENCODING: &str = "br";
 pub const DEFAULT_EXCHANGE_TIMEOUT_MS: u64 = 120_000;
 pub const DEFAULT_ATTACHMENT_CONCURRENCY: usize = 8;
 
+/// `planShards`' `defaultDurationMs` (api.md): the estimate of last resort for a unit.
+pub const DEFAULT_PLAN_DURATION_MS: u64 = 1000;
+
 /// True when `key` is a valid `shardGroupKey`.
 pub fn is_valid_shard_group_key(key: &str) -> bool {
     (1..=SHARD_GROUP_KEY_MAX_LEN).contains(&key.len())

@@ -4,7 +4,6 @@ use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::error::Error;
 use crate::plan::{self, PlanInput};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
@@ -13,7 +12,6 @@ use crate::plan::{self, PlanInput};
 pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
     // Options are plain data (a report or units): JSON text is the fast way across.
     let json = stringify(&opts, "planShards options")?;
-    let input: PlanInput =
-        serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("planShards options: {e}")))?;
+    let input = PlanInput::from_json(&json)?;
     to_js(&plan::plan_shards(input)?)
 }

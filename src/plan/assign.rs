@@ -73,18 +73,19 @@ pub(super) fn assign(groups: &[Group], s: &Settings) -> Vec<Assigned> {
     let mut bins = vec![Bin::default(); s.shard_count as usize];
 
     // LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
-    // least (ties: lower index). Weights are >= 1, so empty shards fill first.
+    // least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard
+    // (sum 0) always wins a tie: no shard stays empty while another holds two groups.
     let mut order: Vec<(u64, usize)> = groups.iter().map(|g| (g.weight, g.id)).collect();
     order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     for &(w, id) in &order {
-        let mut best = (u64::MAX, 0usize);
+        let mut best = (u64::MAX, u64::MAX, 0usize);
         for (i, b) in bins.iter().enumerate() {
-            let c = cost(b.sum + w, b.largest().max(w), workers);
-            if c < best.0 {
-                best = (c, i);
+            let c = (cost(b.sum + w, b.largest().max(w), workers), b.sum, i);
+            if c < best {
+                best = c;
             }
         }
-        bins[best.1].insert((w, id));
+        bins[best.2].insert((w, id));
     }
 
     improve(&mut bins, workers);

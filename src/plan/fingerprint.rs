@@ -14,6 +14,9 @@ use super::options::{Settings, UnitKind};
 use super::units::CanonUnit;
 use super::Shard;
 
+/// `[id, file, group, knownMs]`.
+type CanonicalUnit<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<u64>);
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Canonical<'a> {
@@ -23,11 +26,11 @@ struct Canonical<'a> {
     default_duration_ms: u64,
     per_shard_overhead_ms: u64,
     workers: u32,
-    units: Vec<(&'a str, Option<&'a str>, Option<&'a str>, Option<u64>)>,
+    units: Vec<CanonicalUnit<'a>>,
     shards: Vec<&'a [String]>,
 }
 
-pub(super) fn fingerprint(units: &[CanonUnit], _ms: &[u64], s: &Settings, shards: &[Shard]) -> String {
+pub(super) fn fingerprint(units: &[CanonUnit], s: &Settings, shards: &[Shard]) -> String {
     let canonical = Canonical {
         v: 1,
         shard_count: s.shard_count,

@@ -52,14 +52,14 @@ pub(super) fn build(units: &[CanonUnit], ms: &[u64], kind: UnitKind) -> Vec<Grou
     }
     let mut index_of_root: HashMap<usize, usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
-    for i in 0..units.len() {
+    for (i, &w) in ms.iter().enumerate().take(units.len()) {
         let root = find(&mut parent, i);
         let g = *index_of_root.entry(root).or_insert_with(|| {
             groups.push(Group { units: Vec::new(), weight: 0, id: groups.len() });
             groups.len() - 1
         });
         groups[g].units.push(i);
-        groups[g].weight = groups[g].weight.saturating_add(ms[i]);
+        groups[g].weight = groups[g].weight.saturating_add(w);
     }
     groups
 }

@@ -23,6 +23,8 @@ mod groups;
 mod options;
 mod units;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +39,7 @@ pub const MAX_DURATION_MS: u64 = 10_000_000_000;
 pub const MAX_SHARDS: u32 = 100_000;
 pub const MAX_WORKERS: u32 = 10_000;
 /// The default prediction for a unit when nothing better is known (api.md).
-pub const DEFAULT_DURATION_MS: u64 = 1000;
+pub const DEFAULT_DURATION_MS: u64 = crate::limits::DEFAULT_PLAN_DURATION_MS;
 
 /// One schedulable test (or file) with an optional predicted duration in milliseconds.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -119,6 +121,6 @@ pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
     }
     let makespan_ms = shards.iter().map(|s| s.predicted_ms).max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups, settings);
-    let fingerprint = fingerprint::fingerprint(&units, &durations.ms, settings, &shards);
+    let fingerprint = fingerprint::fingerprint(&units, settings, &shards);
     Ok(ShardPlan { fingerprint, lower_bound_ms, makespan_ms, shards, estimated: durations.estimated })
 }

@@ -82,7 +82,54 @@ fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Re
     }
 }
 
+/// The options `planShards` declares, in the order of api.md.
+const OPTIONS: [&str; 8] =
+    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers"];
+
+/// The first problem in `value` as the option it concerns, e.g. `units[3].durationMs: invalid
+/// type: string "5", expected f64`.
+fn explain(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    fn check<T: serde::de::DeserializeOwned>(v: &Value, path: &str) -> Option<String> {
+        serde_json::from_value::<T>(v.clone()).err().map(|e| format!("{path}: {e}"))
+    }
+    let Value::Object(map) = value else { return Some("options must be an object".into()) };
+    for key in map.keys() {
+        if !OPTIONS.contains(&key.as_str()) {
+            return Some(format!("unknown option `{key}` (expected one of: {})", OPTIONS.join(", ")));
+        }
+    }
+    for (key, v) in map {
+        let problem = match key.as_str() {
+            "report" => check::<Option<ReportView>>(v, "report"),
+            "units" => match v {
+                Value::Array(units) => units.iter().enumerate().find_map(|(i, u)| check::<Unit>(u, &format!("units[{i}]"))),
+                other => check::<Option<Vec<Unit>>>(other, "units"),
+            },
+            "environment" => check::<Option<EnvironmentSelector>>(v, "environment (a name or an index)"),
+            "unit" => check::<Option<UnitKind>>(v, "unit"),
+            _ => check::<Option<f64>>(v, key),
+        };
+        if problem.is_some() {
+            return problem;
+        }
+    }
+    None
+}
+
 impl PlanInput {
+    /// Reads `planShards` options from JSON text. A malformed option is an `INVALID_INPUT` error
+    /// naming it (and the unit, for `units`).
+    pub fn from_json(json: &str) -> Result<PlanInput> {
+        serde_json::from_str(json).map_err(|first| {
+            let why = serde_json::from_str::<serde_json::Value>(json)
+                .ok()
+                .and_then(|v| explain(&v))
+                .unwrap_or_else(|| first.to_string());
+            Error::invalid_input(format!("planShards options: {why}"))
+        })
+    }
+
     /// Checks every option; the error message names the option and the accepted values.
     pub(super) fn validate(self) -> Result<(Source, Settings)> {
         let shard_count = match self.shard_count {

@@ -1,0 +1,682 @@
+//! Planner tests: properties (proptest) over random inputs, brute-force optima on small ones,
+//! the estimate rules, options, report input and the cross-host golden fingerprint.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::error::ErrorCode;
+
+fn unit(id: &str, file: Option<&str>, group: Option<&str>, ms: Option<f64>) -> Unit {
+    Unit { id: id.into(), file: file.map(Into::into), group: group.map(Into::into), duration_ms: ms }
+}
+
+fn timed(id: &str, ms: f64) -> Unit {
+    unit(id, None, None, Some(ms))
+}
+
+fn plan(units: &[Unit], shards: u32) -> ShardPlan {
+    plan_units(units, &Settings::new(shards)).unwrap()
+}
+
+/// `planShards` through the same JSON entry point the binding uses.
+fn plan_json(opts: serde_json::Value) -> Result<ShardPlan> {
+    PlanInput::from_json(&opts.to_string()).and_then(plan_shards)
+}
+
+fn invalid(opts: serde_json::Value) -> String {
+    let e = plan_json(opts.clone()).expect_err(&format!("{opts} should be rejected"));
+    assert_eq!(e.code, ErrorCode::InvalidInput, "{opts}: {}", e.message);
+    e.message
+}
+
+fn shard_of(p: &ShardPlan) -> BTreeMap<&str, u32> {
+    p.shards.iter().flat_map(|s| s.units.iter().map(move |u| (u.as_str(), s.index))).collect()
+}
+
+
+/// The best makespan over every assignment of `ws` (group weights) to `n` shards.
+fn brute_force_optimum(ws: &[u64], n: usize) -> u64 {
+    fn go(ws: &[u64], i: usize, loads: &mut Vec<u64>, best: &mut u64) {
+        let current = loads.iter().copied().max().unwrap_or(0);
+        if current >= *best {
+            return;
+        }
+        if i == ws.len() {
+            *best = current;
+            return;
+        }
+        let mut tried = BTreeSet::new();
+        for s in 0..loads.len() {
+            if !tried.insert(loads[s]) {
+                continue; // a shard with the same load gives the same outcomes
+            }
+            loads[s] += ws[i];
+            go(ws, i + 1, loads, best);
+            loads[s] -= ws[i];
+        }
+    }
+    let mut best = u64::MAX;
+    go(ws, 0, &mut vec![0; n], &mut best);
+    best
+}
+
+fn group_weights(units: &[Unit], kind: UnitKind) -> Vec<u64> {
+    let canon = units::canonical(units).unwrap();
+    let resolved = estimate::resolve(&canon, DEFAULT_DURATION_MS);
+    groups::build(&canon, &resolved.ms, kind).iter().map(|g| g.weight).collect()
+}
+
+// ---------------------------------------------------------------- generators
+
+/// Units with ids `u000..`, some in files `f0..f5`, some in groups `g0..g3`, some unknown.
+fn arb_units(max: usize) -> impl Strategy<Value = Vec<Unit>> {
+    prop::collection::vec(
+        (
+            prop::option::weighted(0.7, 0u8..6),
+            prop::option::weighted(0.2, 0u8..4),
+            prop_oneof![
+                8 => (1u32..5000).prop_map(|v| Some(v as f64)),
+                1 => Just(None),
+                1 => Just(Some(0.0)),
+                1 => Just(Some(-3.0)),
+                1 => (1u32..2000).prop_map(|v| Some(v as f64 / 7.0)),
+            ],
+        ),
+        0..max,
+    )
+    .prop_map(|specs| {
+        specs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (f, g, ms))| Unit {
+                id: format!("u{i:03}"),
+                file: f.map(|f| format!("f{f}.spec.ts")),
+                group: g.map(|g| format!("g{g}")),
+                duration_ms: ms,
+            })
+            .collect()
+    })
+}
+
+fn arb_settings() -> impl Strategy<Value = Settings> {
+    (1u32..9, any::<bool>(), 1u64..3000, prop_oneof![3 => Just(0u64), 1 => 0u64..5000], prop_oneof![3 => Just(1u32), 1 => 1u32..5])
+        .prop_map(|(n, file, default_duration_ms, per_shard_overhead_ms, workers)| Settings {
+            shard_count: n,
+            unit: if file { UnitKind::File } else { UnitKind::Test },
+            default_duration_ms,
+            per_shard_overhead_ms,
+            workers,
+        })
+}
+
+/// Known, positive, integer durations with neither files nor groups.
+fn arb_plain(max: usize) -> impl Strategy<Value = Vec<Unit>> {
+    prop::collection::vec(1u64..1000, 1..max)
+        .prop_map(|ws| ws.into_iter().enumerate().map(|(i, w)| timed(&format!("t{i:02}"), w as f64)).collect())
+}
+
+// ---------------------------------------------------------------- properties
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_unit_is_in_exactly_one_shard(units in arb_units(60), s in arb_settings()) {
+        let p = plan_units(&units, &s).unwrap();
+        prop_assert_eq!(p.shards.len(), s.shard_count as usize);
+        let mut seen: Vec<&str> = p.shards.iter().flat_map(|sh| sh.units.iter().map(String::as_str)).collect();
+        seen.sort_unstable();
+        let mut ids: Vec<&str> = units.iter().map(|u| u.id.as_str()).collect();
+        ids.sort_unstable();
+        prop_assert_eq!(seen, ids);
+        for (i, sh) in p.shards.iter().enumerate() {
+            prop_assert_eq!(sh.index as usize, i + 1);
+            prop_assert!(sh.units.windows(2).all(|w| w[0] < w[1]), "units sorted");
+            let files: BTreeSet<String> = sh.units.iter()
+                .filter_map(|id| units.iter().find(|u| &u.id == id).unwrap().file.clone()).collect();
+            prop_assert_eq!(&sh.files, &files.into_iter().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn groups_and_files_are_never_split(units in arb_units(60), s in arb_settings()) {
+        let p = plan_units(&units, &s).unwrap();
+        let at = shard_of(&p);
+        let mut by_group: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+        let mut by_file: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+        for u in &units {
+            if let Some(g) = &u.group { by_group.entry(g).or_default().insert(at[u.id.as_str()]); }
+            if let Some(f) = &u.file { by_file.entry(f).or_default().insert(at[u.id.as_str()]); }
+        }
+        for (g, shards) in by_group { prop_assert_eq!(shards.len(), 1, "group {} split", g); }
+        if s.unit == UnitKind::File {
+            for (f, shards) in by_file { prop_assert_eq!(shards.len(), 1, "file {} split", f); }
+        }
+    }
+
+    #[test]
+    fn the_plan_does_not_depend_on_input_order(units in arb_units(60), s in arb_settings(), seed in any::<u64>()) {
+        let p = plan_units(&units, &s).unwrap();
+        let mut shuffled = units.clone();
+        // a deterministic Fisher-Yates from the seed
+        let mut x = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            shuffled.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        prop_assert_eq!(plan_units(&shuffled, &s).unwrap(), p.clone());
+        let mut reversed = units.clone();
+        reversed.reverse();
+        prop_assert_eq!(plan_units(&reversed, &s).unwrap(), p);
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_fingerprint(units in arb_units(40), s in arb_settings()) {
+        let a = plan_units(&units, &s).unwrap();
+        let b = plan_units(&units.clone(), &s).unwrap();
+        prop_assert_eq!(&a.fingerprint, &b.fingerprint);
+        prop_assert_eq!(a.fingerprint.len(), 40);
+        prop_assert!(a.fingerprint.bytes().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    /// Graham's bound for LPT against a brute-forced optimum, and the lower bound is a bound.
+    #[test]
+    fn makespan_is_within_the_lpt_bound_of_the_optimum(units in arb_plain(9), n in 1u32..5) {
+        let p = plan(&units, n);
+        let ws = group_weights(&units, UnitKind::Test);
+        let opt = brute_force_optimum(&ws, n as usize);
+        let n64 = n as u64;
+        prop_assert!(p.makespan_ms * 3 * n64 <= (4 * n64 - 1) * opt, "makespan {} opt {} n {}", p.makespan_ms, opt, n);
+        prop_assert!(p.lower_bound_ms <= opt);
+        prop_assert!(p.makespan_ms >= opt);
+    }
+
+    /// The same with indivisible groups and `unit: 'file'`: the groups are the jobs.
+    #[test]
+    fn makespan_is_within_the_lpt_bound_with_groups(units in arb_units(14), n in 1u32..5, file in any::<bool>()) {
+        let kind = if file { UnitKind::File } else { UnitKind::Test };
+        let ws = group_weights(&units, kind);
+        prop_assume!(!ws.is_empty() && ws.len() <= 9);
+        let s = Settings { unit: kind, ..Settings::new(n) };
+        let p = plan_units(&units, &s).unwrap();
+        let opt = brute_force_optimum(&ws, n as usize);
+        let n64 = n as u64;
+        prop_assert!(p.makespan_ms * 3 * n64 <= (4 * n64 - 1) * opt, "makespan {} opt {}", p.makespan_ms, opt);
+    }
+
+    /// On inputs too large to brute-force: the list-scheduling bound
+    /// `makespan <= total / N + (1 - 1/N) * largest`, and the LPT bound against the lower bound
+    /// when every group is at most a third of it (then the optimum cannot be far above it).
+    #[test]
+    fn makespan_is_within_the_bounds_on_large_inputs(ws in prop::collection::vec(1u64..100_000, 1..400), n in 1u32..40) {
+        let units: Vec<Unit> = ws.iter().enumerate().map(|(i, &w)| timed(&format!("t{i:03}"), w as f64)).collect();
+        let p = plan(&units, n);
+        let (total, largest, n64) = (ws.iter().sum::<u64>(), *ws.iter().max().unwrap(), n as u64);
+        prop_assert!(p.makespan_ms >= p.lower_bound_ms);
+        prop_assert_eq!(p.lower_bound_ms, total.div_ceil(n64).max(largest));
+        prop_assert!(p.makespan_ms * n64 <= total + (n64 - 1) * largest, "list bound");
+        if 3 * largest <= p.lower_bound_ms {
+            prop_assert!(p.makespan_ms * 3 * n64 <= (4 * n64 - 1) * p.lower_bound_ms);
+        }
+    }
+
+    #[test]
+    fn shards_are_empty_only_with_fewer_groups_than_shards(units in arb_units(30), s in arb_settings()) {
+        let p = plan_units(&units, &s).unwrap();
+        let groups = group_weights(&units, s.unit).len();
+        let empty = p.shards.iter().filter(|sh| sh.units.is_empty()).count();
+        if groups >= s.shard_count as usize {
+            prop_assert_eq!(empty, 0);
+        } else {
+            prop_assert_eq!(empty, s.shard_count as usize - groups);
+        }
+        for sh in &p.shards {
+            if sh.units.is_empty() { prop_assert_eq!(sh.predicted_ms, 0); }
+        }
+    }
+
+    /// `predictedMs = overhead + max(ceil(sum / workers), largest group)` for every shard, and
+    /// `makespanMs` is the largest.
+    #[test]
+    fn predicted_ms_follows_workers_and_overhead(units in arb_units(40), s in arb_settings()) {
+        let p = plan_units(&units, &s).unwrap();
+        let canon = units::canonical(&units).unwrap();
+        let resolved = estimate::resolve(&canon, s.default_duration_ms);
+        let ms: BTreeMap<&str, u64> = canon.iter().zip(&resolved.ms).map(|(u, &m)| (u.id.as_str(), m)).collect();
+        let gs = groups::build(&canon, &resolved.ms, s.unit);
+        let canon_ref = &canon;
+        let group_of: BTreeMap<&str, usize> =
+            gs.iter().flat_map(|g| g.units.iter().map(move |&u| (canon_ref[u].id.as_str(), g.id))).collect();
+        for sh in &p.shards {
+            if sh.units.is_empty() { continue; }
+            let sum: u64 = sh.units.iter().map(|u| ms[u.as_str()]).sum();
+            let largest = sh.units.iter().map(|u| gs[group_of[u.as_str()]].weight).max().unwrap();
+            prop_assert_eq!(sh.predicted_ms, s.per_shard_overhead_ms + sum.div_ceil(s.workers as u64).max(largest));
+        }
+        prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|sh| sh.predicted_ms).max().unwrap());
+        prop_assert!(p.makespan_ms >= p.lower_bound_ms);
+        prop_assert_eq!(p.estimated as usize, canon.iter().filter(|u| u.known_ms.is_none()).count());
+    }
+}
+
+// ---------------------------------------------------------------- the algorithm
+
+#[test]
+fn balances_a_textbook_instance_optimally() {
+    // 48 ms over 3 shards: the optimum meets the lower bound of 16 (7+5+4, 7+5+4, 6+6+4)
+    let ws = [7.0, 7.0, 6.0, 6.0, 5.0, 5.0, 4.0, 4.0, 4.0];
+    let units: Vec<Unit> = ws.iter().enumerate().map(|(i, &w)| timed(&format!("t{i}"), w)).collect();
+    let p = plan(&units, 3);
+    assert_eq!(p.lower_bound_ms, 16);
+    assert_eq!(p.makespan_ms, brute_force_optimum(&group_weights(&units, UnitKind::Test), 3));
+}
+
+#[test]
+fn the_improvement_pass_beats_plain_lpt_where_lpt_is_known_to_be_off() {
+    // Graham's worst case for N = 2: 3,3,2,2,2 -> LPT 7, optimum 6
+    let units: Vec<Unit> = [3.0, 3.0, 2.0, 2.0, 2.0].iter().enumerate().map(|(i, &w)| timed(&format!("t{i}"), w)).collect();
+    let p = plan(&units, 2);
+    assert_eq!(p.makespan_ms, 6);
+    assert_eq!(p.lower_bound_ms, 6);
+}
+
+#[test]
+fn a_dominant_group_sets_the_lower_bound() {
+    let mut units = vec![unit("big-1", Some("big.ts"), Some("serial"), Some(600.0)), unit("big-2", Some("big.ts"), Some("serial"), Some(400.0))];
+    units.extend((0..10).map(|i| timed(&format!("small{i}"), 10.0)));
+    let p = plan(&units, 4);
+    assert_eq!(p.lower_bound_ms, 1000);
+    assert_eq!(p.makespan_ms, 1000);
+    let big = p.shards.iter().find(|s| s.units.contains(&"big-1".to_string())).unwrap();
+    assert_eq!(big.units, ["big-1", "big-2"], "the other shards take the small tests");
+}
+
+#[test]
+fn unit_file_keeps_each_file_on_one_shard_and_test_does_not() {
+    let units: Vec<Unit> = (0..8).map(|i| unit(&format!("a{i}"), Some("a.ts"), None, Some(100.0))).collect();
+    let by_test = plan(&units, 4);
+    assert!(by_test.shards.iter().all(|s| s.units.len() == 2 && s.files == ["a.ts"]));
+    let by_file = plan_units(&units, &Settings { unit: UnitKind::File, ..Settings::new(4) }).unwrap();
+    assert_eq!(by_file.shards.iter().filter(|s| !s.units.is_empty()).count(), 1);
+    assert_eq!((by_file.makespan_ms, by_file.lower_bound_ms), (800, 800));
+}
+
+#[test]
+fn groups_join_transitively_across_files() {
+    // g1 links a.ts and b.ts; with unit 'file' c.ts joins through b.ts
+    let units = vec![
+        unit("1", Some("a.ts"), Some("g1"), Some(10.0)),
+        unit("2", Some("b.ts"), Some("g1"), Some(10.0)),
+        unit("3", Some("b.ts"), None, Some(10.0)),
+        unit("4", Some("c.ts"), Some("g2"), Some(10.0)),
+        unit("5", Some("b.ts"), Some("g2"), Some(10.0)),
+        unit("6", Some("d.ts"), None, Some(10.0)),
+    ];
+    let s = Settings { unit: UnitKind::File, ..Settings::new(3) };
+    let p = plan_units(&units, &s).unwrap();
+    let together = p.shards.iter().find(|sh| sh.units.contains(&"1".to_string())).unwrap();
+    assert_eq!(together.units, ["1", "2", "3", "4", "5"]);
+    assert_eq!(together.files, ["a.ts", "b.ts", "c.ts"]);
+    // by test only the explicit groups bind: {1,2}, {4,5}, 3, 6
+    let p = plan(&units, 3);
+    let at = shard_of(&p);
+    assert_eq!(at["1"], at["2"]);
+    assert_eq!(at["4"], at["5"]);
+    assert_eq!(p.makespan_ms, 20);
+}
+
+#[test]
+fn more_shards_than_groups_leaves_the_last_shards_empty() {
+    let p = plan(&[timed("a", 5.0), timed("b", 3.0)], 4);
+    assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [1, 1, 0, 0]);
+    assert_eq!(p.shards[2], Shard { index: 3, predicted_ms: 0, units: vec![], files: vec![] });
+    let empty = plan(&[], 3);
+    assert_eq!((empty.makespan_ms, empty.lower_bound_ms, empty.estimated, empty.shards.len()), (0, 0, 0, 3));
+}
+
+#[test]
+fn workers_share_a_shard_but_not_a_group() {
+    // 8 x 100 ms on 2 shards of 4 workers: 100 ms each; a 500 ms group cannot be split
+    let units: Vec<Unit> = (0..8).map(|i| timed(&format!("t{i}"), 100.0)).collect();
+    let s = Settings { workers: 4, ..Settings::new(2) };
+    let p = plan_units(&units, &s).unwrap();
+    assert_eq!((p.makespan_ms, p.lower_bound_ms), (100, 100));
+    assert!(p.shards.iter().all(|sh| sh.units.len() == 4));
+
+    let mut units = units;
+    units.push(unit("serial-1", None, Some("serial"), Some(250.0)));
+    units.push(unit("serial-2", None, Some("serial"), Some(250.0)));
+    let p = plan_units(&units, &s).unwrap();
+    assert_eq!(p.lower_bound_ms, 500, "the largest group bounds a shard whatever the workers");
+    assert_eq!(p.makespan_ms, 500);
+    // 8 small tests fit beside the serial group on its shard (ceil(1300/4) < 500) or elsewhere
+    assert!(p.shards.iter().all(|sh| sh.predicted_ms <= 500));
+}
+
+#[test]
+fn workers_never_leave_a_shard_empty_when_there_are_enough_groups() {
+    // with several workers, adding a small test to a busy shard costs nothing: LPT must still
+    // prefer the empty shard
+    let units: Vec<Unit> = (0..6).map(|i| timed(&format!("t{i}"), 1.0)).collect();
+    let s = Settings { workers: 8, ..Settings::new(6) };
+    let p = plan_units(&units, &s).unwrap();
+    assert!(p.shards.iter().all(|sh| sh.units.len() == 1), "{:?}", p.shards);
+}
+
+#[test]
+fn per_shard_overhead_is_added_to_every_non_empty_shard() {
+    let units: Vec<Unit> = (0..4).map(|i| timed(&format!("t{i}"), 100.0)).collect();
+    let s = Settings { per_shard_overhead_ms: 5000, ..Settings::new(5) };
+    let p = plan_units(&units, &s).unwrap();
+    assert_eq!(p.shards.iter().map(|sh| sh.predicted_ms).collect::<Vec<_>>(), [5100, 5100, 5100, 5100, 0]);
+    assert_eq!((p.makespan_ms, p.lower_bound_ms), (5100, 5100));
+    let without = plan(&units, 5);
+    assert_ne!(p.fingerprint, without.fingerprint, "the overhead is part of the input");
+}
+
+#[test]
+fn durations_round_to_whole_milliseconds_and_never_to_zero() {
+    let p = plan(&[timed("a", 0.2), timed("b", 1.5), timed("c", 2.4999)], 1);
+    assert_eq!(p.makespan_ms, 1 + 2 + 2);
+    assert_eq!(p.estimated, 0);
+}
+
+// ---------------------------------------------------------------- estimates
+
+#[test]
+fn estimates_use_the_file_mean_then_the_median_then_the_default() {
+    let units = vec![
+        unit("a1", Some("a.ts"), None, Some(100.0)),
+        unit("a2", Some("a.ts"), None, Some(201.0)),
+        unit("a3", Some("a.ts"), None, None), // file mean: (100 + 201) / 2 = 150.5 -> 151
+        unit("b1", Some("b.ts"), None, Some(1000.0)),
+        unit("c1", Some("c.ts"), None, None), // no known test in c.ts: median of 100, 201, 1000 = 201
+        unit("d1", None, None, None),         // no file: median
+    ];
+    let p = plan(&units, 1);
+    assert_eq!(p.estimated, 3);
+    assert_eq!(p.makespan_ms, 100 + 201 + 151 + 1000 + 201 + 201);
+
+    // an even count: the mean of the two middle ones, rounded half up
+    let p = plan(&[timed("a", 10.0), timed("b", 21.0), unit("c", None, None, None)], 1);
+    assert_eq!(p.makespan_ms, 10 + 21 + 16);
+
+    // nothing known: the default, 1000 unless given
+    let unknown: Vec<Unit> = (0..3).map(|i| unit(&format!("u{i}"), Some("x.ts"), None, None)).collect();
+    assert_eq!(plan(&unknown, 1).makespan_ms, 3000);
+    let s = Settings { default_duration_ms: 7, ..Settings::new(1) };
+    let p = plan_units(&unknown, &s).unwrap();
+    assert_eq!((p.makespan_ms, p.estimated), (21, 3));
+}
+
+#[test]
+fn zero_and_negative_predictions_are_unknown() {
+    let units = vec![
+        unit("a1", Some("a.ts"), None, Some(300.0)),
+        unit("a2", Some("a.ts"), None, Some(0.0)),
+        unit("a3", Some("a.ts"), None, Some(-5.0)),
+    ];
+    let p = plan(&units, 1);
+    assert_eq!(p.estimated, 2);
+    assert_eq!(p.makespan_ms, 900, "both took the file mean of the known unit, not 0");
+    // and they do not drag the file mean or the median down
+    let p = plan(&[timed("a", 100.0), timed("b", 0.0), timed("c", 300.0), unit("d", None, None, None)], 1);
+    assert_eq!(p.makespan_ms, 100 + 200 + 300 + 200);
+}
+
+// ---------------------------------------------------------------- fingerprints
+
+#[test]
+fn a_different_plan_or_input_has_a_different_fingerprint() {
+    let units: Vec<Unit> = (0..10).map(|i| timed(&format!("t{i}"), (i * 10 + 5) as f64)).collect();
+    let base = plan(&units, 3);
+    let mut seen = BTreeSet::from([base.fingerprint.clone()]);
+    // a different plan
+    assert!(seen.insert(plan(&units, 4).fingerprint.clone()));
+    let by_file = Settings { unit: UnitKind::File, ..Settings::new(3) };
+    let with_files: Vec<Unit> = units.iter().map(|u| Unit { file: Some("f.ts".into()), ..u.clone() }).collect();
+    assert!(seen.insert(plan_units(&with_files, &by_file).unwrap().fingerprint));
+    // the same plan from a different input: a prediction changed without moving any unit
+    let mut nudged = units.clone();
+    nudged[0].duration_ms = Some(6.0);
+    let p = plan(&nudged, 3);
+    assert_eq!(p.shards.iter().map(|s| &s.units).collect::<Vec<_>>(), base.shards.iter().map(|s| &s.units).collect::<Vec<_>>());
+    assert!(seen.insert(p.fingerprint));
+    // an unknown prediction written differently (absent, 0, negative) is the same input
+    let mut a = units.clone();
+    a[3].duration_ms = None;
+    let mut b = units.clone();
+    b[3].duration_ms = Some(0.0);
+    let mut c = units;
+    c[3].duration_ms = Some(-1.0);
+    assert_eq!(plan(&a, 3).fingerprint, plan(&b, 3).fingerprint);
+    assert_eq!(plan(&a, 3).fingerprint, plan(&c, 3).fingerprint);
+    assert!(seen.insert(plan(&a, 3).fingerprint));
+    for s in [Settings { workers: 2, ..Settings::new(3) }, Settings { default_duration_ms: 3, ..Settings::new(3) }] {
+        assert!(seen.insert(plan_units(&a, &s).unwrap().fingerprint));
+    }
+}
+
+// ---------------------------------------------------------------- options
+
+#[test]
+fn every_option_error_is_invalid_input_naming_the_option() {
+    let units = json!([{"id": "a", "durationMs": 5}]);
+    let cases: Vec<(serde_json::Value, &str)> = vec![
+        (json!({"units": units}), "shardCount"),
+        (json!({"units": units, "shardCount": 0}), "shardCount"),
+        (json!({"units": units, "shardCount": 2.5}), "shardCount"),
+        (json!({"units": units, "shardCount": 1e9}), "shardCount"),
+        (json!({"units": units, "shardCount": "3"}), "shardCount"),
+        (json!({"units": units, "shardCount": 2, "workers": 0}), "workers"),
+        (json!({"units": units, "shardCount": 2, "workers": 1.5}), "workers"),
+        (json!({"units": units, "shardCount": 2, "workers": "4"}), "workers"),
+        (json!({"units": units, "shardCount": 2, "perShardOverheadMs": -1}), "perShardOverheadMs"),
+        (json!({"units": units, "shardCount": 2, "perShardOverheadMs": 0.5}), "perShardOverheadMs"),
+        (json!({"units": units, "shardCount": 2, "defaultDurationMs": 0}), "defaultDurationMs"),
+        (json!({"units": units, "shardCount": 2, "defaultDurationMs": 1e12}), "defaultDurationMs"),
+        (json!({"units": units, "shardCount": 2, "unit": "files"}), "unit"),
+        (json!({"units": units, "shardCount": 2, "environment": "linux"}), "environment"),
+        (json!({"units": units, "shardCount": 2, "environment": true}), "environment"),
+        (json!({"units": units, "shardCount": 2, "shardcount": 2}), "shardcount"),
+        (json!({"shardCount": 2}), "opts.units"),
+        (json!({"units": units, "report": {}, "shardCount": 2}), "opts.report"),
+        (json!({"units": {"id": "a"}, "shardCount": 2}), "units"),
+        (json!({"units": [{"id": "a"}, {"id": "b", "duration": 3}], "shardCount": 2}), "units[1]"),
+        (json!({"units": [{"id": "a"}, {"id": "b", "durationMs": "3"}], "shardCount": 2}), "units[1]"),
+        (json!({"units": [{"file": "a.ts"}], "shardCount": 2}), "units[0]"),
+        (json!({"units": [{"id": ""}], "shardCount": 2}), "units[0].id"),
+        (json!({"units": [{"id": "a"}, {"id": "a"}], "shardCount": 2}), "\"a\""),
+        (json!({"units": [{"id": "a", "durationMs": 1e11}], "shardCount": 2}), "durationMs"),
+        (json!({"report": {"suites": 3}, "shardCount": 2}), "report"),
+        (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": "mac"}), "\"mac\""),
+        (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": 1}), "environment 1"),
+        (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": -1}), "environment -1"),
+        (json!({"report": {"environments": [{"name": "x"}, {"name": "x"}]}, "shardCount": 2, "environment": "x"}), "by index"),
+    ];
+    for (opts, needle) in cases {
+        let message = invalid(opts.clone());
+        assert!(message.contains(needle), "{opts}: {message:?} should name {needle}");
+    }
+    let e = PlanInput::from_json("[1]").unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+}
+
+#[test]
+fn options_take_their_documented_defaults() {
+    let p = plan_json(json!({"units": [{"id": "a"}, {"id": "b", "file": "b.ts", "group": "g", "durationMs": 5}], "shardCount": 2})).unwrap();
+    assert_eq!(p.estimated, 1);
+    assert_eq!(p.shards.iter().map(|s| s.predicted_ms).collect::<Vec<_>>(), [5, 5], "the unknown unit takes the median, 5");
+    let p = plan_json(json!({
+        "units": [{"id": "a"}, {"id": "b"}], "shardCount": 1, "unit": "file", "defaultDurationMs": 50,
+        "perShardOverheadMs": 7, "workers": 2
+    }))
+    .unwrap();
+    assert_eq!(p.makespan_ms, 7 + 50);
+}
+
+// ---------------------------------------------------------------- report input
+
+fn annotated() -> serde_json::Value {
+    json!({
+        "category": "playwright",
+        "commitId": "0123456789abcdef0123456789abcdef01234567",
+        "environments": [{"name": "chromium"}, {"name": "firefox"}],
+        "startTimestamp": 0, "duration": 0,
+        "tests": [{"title": "top level", "location": {"file": "top.spec.ts", "line": 1, "column": 1}, "attempts": [{"duration": 40}]}],
+        "suites": [
+            {"type": "file", "title": "a.spec.ts", "suites": [
+                {"type": "suite", "title": "login", "tests": [
+                    {"title": "works", "attempts": [{"environmentIdx": 0, "duration": 100}, {"environmentIdx": 1, "duration": 250.5}]},
+                    {"title": "new test", "attempts": []},
+                    {"title": "only firefox", "attempts": [{"environmentIdx": 1, "duration": 70, "startTimestamp": 0}]}
+                ]},
+                {"type": "anonymous suite", "title": "", "tests": [
+                    {"title": "anonymous", "attempts": [{"duration": 10}, {"duration": 5}]}
+                ]}
+            ]},
+            {"type": "file", "title": "b.spec.ts", "location": {"file": "b.spec.ts", "line": 0, "column": 0}, "tests": [
+                {"title": "dup", "attempts": [{"duration": 1}]},
+                {"title": "dup", "attempts": [{"duration": 2}]},
+                {"title": "zero", "attempts": [{"duration": 0}, {"duration": -4}]}
+            ]}
+        ]
+    })
+}
+
+fn report_units(env: Option<EnvironmentSelector>) -> Vec<Unit> {
+    let view: from_report::ReportView = serde_json::from_value(annotated()).unwrap();
+    from_report::units_from_report(&view, env.as_ref()).unwrap()
+}
+
+#[test]
+fn report_tests_become_units_with_file_and_title_path_ids() {
+    let units = report_units(None);
+    let got: Vec<(&str, Option<&str>, Option<f64>)> = units.iter().map(|u| (u.id.as_str(), u.file.as_deref(), u.duration_ms)).collect();
+    assert_eq!(
+        got,
+        [
+            ("a.spec.ts › anonymous", Some("a.spec.ts"), Some(15.0)),
+            ("a.spec.ts › login › new test", Some("a.spec.ts"), None),
+            ("a.spec.ts › login › only firefox", Some("a.spec.ts"), Some(70.0)),
+            ("a.spec.ts › login › works", Some("a.spec.ts"), Some(350.5)),
+            ("b.spec.ts › dup", Some("b.spec.ts"), Some(3.0)),
+            ("b.spec.ts › zero", Some("b.spec.ts"), None),
+            ("top.spec.ts › top level", Some("top.spec.ts"), Some(40.0)),
+        ]
+    );
+    assert!(units.iter().all(|u| u.group.is_none()));
+}
+
+#[test]
+fn report_environments_are_picked_by_name_or_index_or_summed() {
+    let ms = |env: Option<EnvironmentSelector>| -> BTreeMap<String, Option<f64>> {
+        report_units(env).into_iter().map(|u| (u.id, u.duration_ms)).collect()
+    };
+    let firefox = ms(Some(EnvironmentSelector::Name("firefox".into())));
+    assert_eq!(firefox, ms(Some(EnvironmentSelector::Index(1.0))));
+    assert_eq!(firefox["a.spec.ts › login › works"], Some(250.5));
+    assert_eq!(firefox["a.spec.ts › login › only firefox"], Some(70.0));
+    assert_eq!(firefox["a.spec.ts › anonymous"], None, "attempts without environmentIdx are environment 0");
+    let chromium = ms(Some(EnvironmentSelector::Name("chromium".into())));
+    assert_eq!(chromium, ms(Some(EnvironmentSelector::Index(0.0))));
+    assert_eq!(chromium["a.spec.ts › login › works"], Some(100.0));
+    assert_eq!(chromium["a.spec.ts › login › only firefox"], None);
+    assert_eq!(chromium["a.spec.ts › anonymous"], Some(15.0));
+}
+
+#[test]
+fn a_report_plans_like_its_units() {
+    let from_report = plan_json(json!({"report": annotated(), "shardCount": 2, "environment": "firefox"})).unwrap();
+    let units: Vec<serde_json::Value> = report_units(Some(EnvironmentSelector::Name("firefox".into())))
+        .into_iter()
+        .map(|u| serde_json::to_value(u).unwrap())
+        .collect();
+    let from_units = plan_json(json!({"units": units, "shardCount": 2})).unwrap();
+    assert_eq!(from_report, from_units);
+    assert_eq!(from_report.estimated, 5, "only `works` and `only firefox` ran in firefox");
+    let summed = plan_json(json!({"report": annotated(), "shardCount": 2})).unwrap();
+    assert_eq!(summed.estimated, 2);
+    assert_eq!(summed.shards.iter().map(|s| s.units.len()).sum::<usize>(), 7);
+    // unit 'file' keeps a.spec.ts together
+    let by_file = plan_json(json!({"report": annotated(), "shardCount": 3, "unit": "file"})).unwrap();
+    let a = by_file.shards.iter().filter(|s| s.files.contains(&"a.spec.ts".to_string())).count();
+    assert_eq!(a, 1);
+}
+
+#[test]
+fn a_minimal_annotated_document_plans() {
+    // service-api.md shows only the attempts' `duration`: nothing else may be required
+    let p = plan_json(json!({"report": {"tests": [
+        {"title": "a", "attempts": [{"duration": 1200.25}]},
+        {"title": "b", "attempts": []},
+        {"title": "c", "attempts": [{"environmentIdx": null, "duration": null}]}
+    ]}, "shardCount": 2}))
+    .unwrap();
+    assert_eq!(p.estimated, 2);
+    // b and c take the median of the known units: 1200.25 -> 1200 ms
+    assert_eq!((p.makespan_ms, p.lower_bound_ms), (2400, 1800));
+    assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [2, 1]);
+}
+
+#[test]
+fn a_report_test_without_a_title_or_file_is_rejected() {
+    let message = invalid(json!({"report": {"tests": [{"attempts": []}]}, "shardCount": 1}));
+    assert!(message.contains("title"), "{message}");
+}
+
+// ---------------------------------------------------------------- cross-host golden
+
+/// `tests/fixtures/plan-golden.json`: the same input must give this fingerprint natively, in
+/// wasm (`tests/wasm.rs`) and through the package (`js-tests/plan.test.mjs`).
+#[test]
+fn the_golden_plan_has_the_recorded_fingerprint() {
+    let golden: serde_json::Value = serde_json::from_str(include_str!("../../tests/fixtures/plan-golden.json")).unwrap();
+    let p = plan_json(golden["input"].clone()).unwrap();
+    assert_eq!(p.fingerprint, golden["fingerprint"].as_str().unwrap());
+    assert_eq!(p.makespan_ms, golden["makespanMs"].as_u64().unwrap());
+    // and the fixture is worth its name
+    let units = golden["input"]["units"].as_array().unwrap();
+    assert!(units.len() >= 300);
+    assert!(p.estimated >= 20);
+    assert!(units.iter().any(|u| u.get("group").is_some()));
+}
+
+/// Writes the golden fixture (run with `--ignored` after a deliberate change of the algorithm).
+#[test]
+#[ignore]
+fn write_the_golden_fixture() {
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    let mut next = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    let mut units = Vec::new();
+    for i in 0..400 {
+        let file = format!("tests/area{}/feature{:02}.spec.ts", i % 7, next(40));
+        let mut u = json!({"id": format!("{file} › case {i:03} › naïve ünïcode ✓"), "file": file});
+        match next(10) {
+            0 => {}                                             // unknown
+            1 => u["durationMs"] = json!(0),                    // zero: unknown
+            2 => u["durationMs"] = json!(next(200_000) + 20_000), // a slow one
+            _ => u["durationMs"] = json!(next(5000) as f64 + (next(4) as f64) / 4.0),
+        }
+        if next(8) == 0 {
+            u["group"] = json!(format!("serial-{}", next(12)));
+        }
+        units.push(u);
+    }
+    // shuffled on purpose: the plan must not depend on the order
+    units.reverse();
+    let input = json!({"units": units, "shardCount": 7, "workers": 2, "perShardOverheadMs": 1500, "defaultDurationMs": 800});
+    let p = plan_json(input.clone()).unwrap();
+    let golden = json!({"input": input, "fingerprint": p.fingerprint, "makespanMs": p.makespan_ms, "lowerBoundMs": p.lower_bound_ms, "estimated": p.estimated});
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/plan-golden.json");
+    std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(&golden).unwrap() + "\n").unwrap();
+}

@@ -19,8 +19,11 @@
  *   - { truncateBody: N }: forward, then send only the first N bytes of the real body (length adjusted),
  *     e.g. a truncated Brotli download.
  * Any step may carry `times` (default 1; Infinity = forever).
- * Every request is recorded in `requests`: { route, method, path, query (object), headers, body (Buffer), status }.
+ * Every request is recorded in `requests`: { route, method, path, query (object), headers, body (Buffer), status,
+ * at (Date.now() on arrival) }. `maxInFlight(route)` is the most requests of a route handled at once.
  * Presigned URLs in JSON answers are rewritten to point at the proxy, so storage calls are scripted too.
+ * `prefix: '/some/path'` serves everything under that path prefix (baseUrl includes it; presigned URLs too):
+ * a request outside the prefix is answered 404 and recorded with route 'outsidePrefix'.
  */
 import http from 'node:http';
 import { createServer } from '../../pkg-template/server/index.mjs';
@@ -37,10 +40,11 @@ export function routeOf(method, path) {
 const errBody = (status) => JSON.stringify({ error: { code: 'injected', message: `injected status ${status}` } });
 
 /** Starts the real service (options passed through) and a proxy in front of it. */
-export async function createFaultServer({ script = {}, ...serviceOptions } = {}) {
+export async function createFaultServer({ script = {}, prefix = '', ...serviceOptions } = {}) {
   const service = await createServer({ computeDelayMs: 0, ...serviceOptions });
   const steps = new Map();
   const requests = [];
+  const inFlight = new Map(); // route -> [now, max]
   let baseUrl;
 
   const take = (route) => {
@@ -52,10 +56,10 @@ export async function createFaultServer({ script = {}, ...serviceOptions } = {})
   };
 
   /** Forwards a request to the real service and returns its raw answer (bytes untouched, except URL rewriting in plain JSON). */
-  function forward(req, body) {
+  function forward(req, body, url) {
     return new Promise((resolve, reject) => {
       const headers = { ...req.headers, host: new URL(service.baseUrl).host, 'content-length': body.length };
-      const up = http.request(service.baseUrl + req.url, { method: req.method, headers }, (res) => {
+      const up = http.request(service.baseUrl + url, { method: req.method, headers }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('error', reject);
@@ -77,10 +81,17 @@ export async function createFaultServer({ script = {}, ...serviceOptions } = {})
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks);
     const u = new URL(req.url, 'http://x');
-    const route = routeOf(req.method, u.pathname);
-    const rec = { route, method: req.method, path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body, status: null };
+    const inside = u.pathname.startsWith(prefix + '/');
+    const path = inside ? u.pathname.slice(prefix.length) : u.pathname;
+    const route = inside ? routeOf(req.method, path) : 'outsidePrefix';
+    const rec = { route, method: req.method, path, query: Object.fromEntries(u.searchParams), headers: req.headers, body, status: null, at: Date.now() };
     requests.push(rec);
+    if (!inside) { rec.status = 404; res.writeHead(404, { 'content-type': 'application/json' }); return res.end(errBody(404)); }
     const step = take(route);
+    const count = inFlight.get(route) ?? [0, 0];
+    inFlight.set(route, count);
+    count[0]++; count[1] = Math.max(count[1], count[0]);
+    res.on('close', () => count[0]--);
     try {
       if (step.delayMs) await new Promise((ok) => setTimeout(ok, step.delayMs));
       if (step.reset) { rec.status = 'reset'; return req.socket.destroy(); }
@@ -91,7 +102,7 @@ export async function createFaultServer({ script = {}, ...serviceOptions } = {})
         res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
         return res.end(b);
       }
-      const up = await forward(req, body);
+      const up = await forward(req, body, path + u.search);
       rec.status = up.status;
       let out = up.body;
       if (step.truncateBody !== undefined) out = out.subarray(0, step.truncateBody);
@@ -125,12 +136,23 @@ export async function createFaultServer({ script = {}, ...serviceOptions } = {})
       return api;
     },
     /** Clears every script and the request log. */
-    reset() { steps.clear(); requests.length = 0; },
+    reset() { steps.clear(); requests.length = 0; inFlight.clear(); },
     requestsTo: (route) => requests.filter((r) => r.route === route),
+    maxInFlight: (route) => inFlight.get(route)?.[1] ?? 0,
+    /** Every credential a client used so far: the access token, Bearer tokens, presigned query strings and signatures. */
+    secretsSeen() {
+      const out = new Set([service.accessToken]);
+      for (const r of requests) {
+        const m = /^Bearer (.+)$/.exec(r.headers.authorization ?? '');
+        if (m) out.add(m[1]);
+        if (r.query.sig) { out.add(r.query.sig); out.add(new URLSearchParams(r.query).toString()); }
+      }
+      return [...out];
+    },
     close: async () => { server.closeAllConnections?.(); await new Promise((ok) => server.close(ok)); await service.close(); },
   };
   for (const [route, list] of Object.entries(script)) api.script(route, list);
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  baseUrl = `http://127.0.0.1:${server.address().port}`;
+  baseUrl = `http://127.0.0.1:${server.address().port}${prefix}`;
   return api;
 }

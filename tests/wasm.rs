@@ -60,3 +60,15 @@ fn a_registered_class_is_used_for_errors() {
     assert!(e.is_instance_of::<js_sys::Error>());
     assert_eq!(JsValue::from(js_sys::Reflect::get_prototype_of(&e).unwrap()), get(&class, "prototype"));
 }
+
+/// Cross-host determinism: the golden plan's fingerprint computed in wasm equals the one native
+/// Rust recorded (`src/plan/tests.rs` asserts the same fixture natively).
+#[wasm_bindgen_test]
+fn plan_fingerprint_matches_the_native_golden() {
+    let golden = js_sys::JSON::parse(include_str!("fixtures/plan-golden.json")).unwrap();
+    let plan = shardwise::bindings::plan::plan_shards(get(&golden, "input")).unwrap();
+    assert_eq!(get(&plan, "fingerprint"), get(&golden, "fingerprint"));
+    assert_eq!(get(&plan, "makespanMs"), get(&golden, "makespanMs"));
+    let e = shardwise::bindings::plan::plan_shards(opts(&[("shardCount", 0.into())])).unwrap_err();
+    assert_eq!(get(&e, "code"), "INVALID_INPUT");
+}

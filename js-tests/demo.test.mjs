@@ -1,0 +1,118 @@
+// `npm run demo` for real (the build step skipped: pkg/ is built): the table it prints, balanced
+// shards finishing sooner than Playwright's native ones, preview URLs of reports the service
+// really holds, and nothing left running afterwards, also when interrupted with Ctrl-C.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = path.join(ROOT, 'js-tests', '.out', 'demo');
+
+/** Starts the demo; `exited` resolves with {code, signal, out}. */
+function startDemo(dir) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'demo.mjs')], {
+    cwd: ROOT, env: { ...process.env, SHARDWISE_DEMO_SKIP_BUILD: '1', SHARDWISE_DEMO_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set();
+  const onData = (c) => { out += c; for (const l of listeners) l(out); };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
+  const waitFor = (re) => new Promise((resolve) => {
+    const check = (text) => { if (re.test(text)) { listeners.delete(check); resolve(); } };
+    listeners.add(check);
+    check(out);
+  });
+  return { child, exited, waitFor };
+}
+
+/**
+ * Processes started for the demo in `dir`: the demo itself (its command line) and every
+ * Playwright runner and worker (their environment names an output file under `dir`).
+ */
+function leftovers(dir) {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x) && Number(x) !== process.pid)) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (env.some((e) => e.startsWith('SW_JSON=') && e.includes(dir)) || (cmd.includes('scripts/demo.mjs') && env.includes(`SHARDWISE_DEMO_DIR=${dir}`)))
+        found.push(`${pid} ${cmd}`);
+    } catch { /* gone, or not ours */ }
+  }
+  return found;
+}
+
+const refused = async (url) => {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return false;
+  } catch (e) {
+    return /ECONNREFUSED/.test(String(e.cause?.code ?? e.cause?.message ?? e));
+  }
+};
+
+const secs = (s) => Math.round(Number(s) * 1000);
+
+test('demo: seeds history, runs 4 balanced and 4 native shards, prints the table, balanced makespan < native; leaves nothing running', { timeout: 400_000 }, async () => {
+  const t0 = Date.now();
+  const { out, code } = await startDemo(DIR).exited;
+  const took = Date.now() - t0;
+  console.log(out);
+  assert.equal(code, 0, out);
+
+  const seedTests = Number(out.match(/^ {3}(\d+) tests, /m)?.[1]);
+  assert.ok(seedTests >= 20 && seedTests <= 40, `the example has 20-40 tests: ${seedTests}`);
+  assert.match(out, /every shard planned from durations: service; plan fingerprint \w+ \(the same on all shards\)/);
+
+  const rows = { balanced: [], native: [] };
+  for (const m of out.matchAll(/^(balanced|native) +(\d+) +(\d+) +([\d.]+) s +([\d.]+) s$/gm))
+    rows[m[1]].push({ shard: Number(m[2]), tests: Number(m[3]), predictedMs: secs(m[4]), actualMs: secs(m[5]) });
+  const makespan = {};
+  for (const m of out.matchAll(/^(balanced|native) +makespan +([\d.]+) s +([\d.]+) s$/gm)) makespan[m[1]] = { predictedMs: secs(m[2]), actualMs: secs(m[3]) };
+  for (const mode of ['balanced', 'native']) {
+    assert.deepEqual(rows[mode].map((r) => r.shard), [1, 2, 3, 4], `${mode} rows`);
+    assert.equal(rows[mode].reduce((s, r) => s + r.tests, 0), seedTests, `${mode} shards together run every test once`);
+    assert.equal(makespan[mode].actualMs, Math.max(...rows[mode].map((r) => r.actualMs)), `${mode} makespan is its longest shard`);
+    assert.equal(makespan[mode].predictedMs, Math.max(...rows[mode].map((r) => r.predictedMs)));
+  }
+  // The claim of the demo, on both the prediction and the measured runs.
+  assert.ok(makespan.balanced.predictedMs < makespan.native.predictedMs, JSON.stringify(makespan));
+  assert.ok(makespan.balanced.actualMs < makespan.native.actualMs, JSON.stringify(makespan));
+  const p = rows.balanced.map((r) => r.predictedMs);
+  assert.ok(Math.max(...p) - Math.min(...p) <= 1500, `balanced shards are predicted within 1.5 s of each other: ${p}`);
+
+  // Preview URLs of the 5 uploads (seed + 4 balanced shards), which the service's data holds.
+  const urls = [...out.matchAll(/^ {2}(seed run|balanced shard \d): +(http:\/\/127\.0\.0\.1:\d+)\/preview\/\?url=\/api\/reports\/([\w-]+)\/report\.json\.br$/gm)];
+  assert.equal(urls.length, 5, out);
+  const index = JSON.parse(readFileSync(path.join(DIR, 'service', 'index.json'), 'utf8'));
+  assert.deepEqual(urls.map((m) => m[3]).sort(), index.reports.map((r) => r.id).sort());
+  assert.match(out, /shardwise\.mjs serve --data \S+ --port \d+/);
+
+  // Nothing left: the service is closed, no Playwright process remains.
+  assert.ok(await refused(urls[0][2]), 'the service is stopped');
+  assert.deepEqual(leftovers(DIR), []);
+  console.log(`demo took ${took} ms`);
+  assert.ok(took < 240_000, `the demo took ${took} ms`);
+});
+
+test('demo: Ctrl-C while the shards run stops every process and the service', { timeout: 200_000 }, async () => {
+  const dir = `${DIR}-interrupted`;
+  const demo = startDemo(dir);
+  await demo.waitFor(/== 2\. /);
+  await new Promise((r) => setTimeout(r, 1500)); // the balanced shards are running
+  const running = leftovers(dir);
+  assert.ok(running.filter((l) => l.includes('playwright')).length >= 4, `the check sees the shards while they run: ${running.join('\n')}`);
+  demo.child.kill('SIGINT');
+  const { code, out } = await demo.exited;
+  assert.equal(code, 130, out);
+  assert.match(out, /SIGINT: stopping/);
+  const url = out.match(/local service at (\S+)/)[1];
+  assert.ok(await refused(url), 'the service is stopped');
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(leftovers(dir), []);
+});

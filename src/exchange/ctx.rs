@@ -31,6 +31,10 @@ pub struct Progress {
     pub status: Option<u16>,
 }
 
+/// Query values of presigned URLs at least this long are treated as credentials (signatures,
+/// access key ids, security tokens); shorter ones (methods, expiry times) are not.
+const MIN_SECRET_QUERY_VALUE_LEN: usize = 16;
+
 /// The IO and hooks an exchange runs with.
 pub struct Env<'a, T, C, F> {
     pub transport: &'a T,
@@ -64,10 +68,25 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
         Ctx { env, what, timeout_ms, deadline_ms, jitter, secrets: RefCell::new(Vec::new()) }
     }
 
-    /// Registers a token or presigned URL so it never appears in a message.
+    /// Registers a token or presigned URL so it never appears in a message. For a URL its
+    /// query string and every long query value (signatures, credentials) are registered too:
+    /// storage error bodies echo them without the URL around them.
     pub fn secret(&self, s: &str) {
-        if !s.is_empty() {
-            self.secrets.borrow_mut().push(s.to_string());
+        if s.is_empty() {
+            return;
+        }
+        let mut secrets = self.secrets.borrow_mut();
+        secrets.push(s.to_string());
+        if let (true, Some((_, query))) = (s.contains("://"), s.split_once('?')) {
+            let query = query.split('#').next().unwrap_or("");
+            if !query.is_empty() {
+                secrets.push(query.to_string());
+            }
+            for value in query.split('&').filter_map(|kv| kv.split_once('=').map(|(_, v)| v)) {
+                if value.len() >= MIN_SECRET_QUERY_VALUE_LEN {
+                    secrets.push(value.to_string());
+                }
+            }
         }
     }
 

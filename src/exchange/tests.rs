@@ -105,21 +105,21 @@ impl FakeNet {
     fn default_response(&self, req: &Request) -> Result<Response, Error> {
         let p = path(&req.url);
         if p.ends_with("/api/testDurations/create") {
-            ok_json(json!({"testDurationsToken": DT, "uploadUrl": "https://store.test/list?sig=SIG-LIST"}))
+            ok_json(json!({"testDurationsToken": DT, "uploadUrl": "https://store.test/list?sig=SIG-LIST-5f2a9c1e7b3d4a60"}))
         } else if p.ends_with("/api/testDurations/submit") {
-            ok_json(json!({"downloadUrl": "https://store.test/result?sig=SIG-RESULT"}))
+            ok_json(json!({"downloadUrl": "https://store.test/result?sig=SIG-RESULT-5f2a9c1e7b3d4a60"}))
         } else if p == "/result" {
             let body = codec::compress(&serde_json::to_vec(&self.annotated).unwrap(), CompressOptions::default()).unwrap();
             Ok(Response { status: 200, headers: vec![("Content-Encoding".into(), "br".into())], body })
         } else if p.ends_with("/api/upload/start") {
-            ok_json(json!({"uploadToken": UT, "webUrl": "/runs/7", "presignedReportUrl": "https://store.test/report?sig=SIG-REPORT"}))
+            ok_json(json!({"uploadToken": UT, "webUrl": "/runs/7", "presignedReportUrl": "https://store.test/report?sig=SIG-REPORT-5f2a9c1e7b3d4a60"}))
         } else if p.ends_with("/api/upload/attachments") {
             let body: Value = serde_json::from_slice(&req.body).unwrap();
             let entries: Vec<Value> = body["attachmentIds"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|id| json!({"attachmentId": id, "presignedUrl": format!("https://store.test/att/{}?sig=SIG-ATT", id.as_str().unwrap())}))
+                .map(|id| json!({"attachmentId": id, "presignedUrl": format!("https://store.test/att/{}?sig=SIG-ATT-5f2a9c1e7b3d4a60", id.as_str().unwrap())}))
                 .collect();
             ok_json(Value::Array(entries))
         } else {
@@ -250,9 +250,9 @@ fn durations_sends_exactly_the_spec_requests() {
         h.net.requests(),
         [
             ("POST", "http://svc.test/api/testDurations/create"),
-            ("PUT", "https://store.test/list?sig=SIG-LIST"),
+            ("PUT", "https://store.test/list?sig=SIG-LIST-5f2a9c1e7b3d4a60"),
             ("POST", "http://svc.test/api/testDurations/submit"),
-            ("GET", "https://store.test/result?sig=SIG-RESULT"),
+            ("GET", "https://store.test/result?sig=SIG-RESULT-5f2a9c1e7b3d4a60"),
         ]
         .map(|(m, u)| (m.to_string(), u.to_string()))
     );
@@ -291,11 +291,11 @@ fn upload_sends_exactly_the_spec_requests() {
         urls,
         [
             "POST http://svc.test/api/upload/start",
-            "PUT https://store.test/report?sig=SIG-REPORT",
+            "PUT https://store.test/report?sig=SIG-REPORT-5f2a9c1e7b3d4a60",
             "POST http://svc.test/api/upload/attachments",
-            "PUT https://store.test/att/shot?sig=SIG-ATT",
-            "PUT https://store.test/att/log?sig=SIG-ATT",
-            "PUT https://store.test/att/file?sig=SIG-ATT",
+            "PUT https://store.test/att/shot?sig=SIG-ATT-5f2a9c1e7b3d4a60",
+            "PUT https://store.test/att/log?sig=SIG-ATT-5f2a9c1e7b3d4a60",
+            "PUT https://store.test/att/file?sig=SIG-ATT-5f2a9c1e7b3d4a60",
             "POST http://svc.test/api/upload/finish",
         ]
     );
@@ -632,6 +632,20 @@ fn no_secret_reaches_an_error_message() {
             errors.push(h.durations(&durations_opts()).err());
             errors.push(h.upload(&upload_opts(vec![attachment("a", "text/plain", b"x")])).err());
         }
+    }
+    // storage that echoes the path and query it got (as S3's SignatureDoesNotMatch does)
+    for step in ["/list", "/result", "/report", "/att/"] {
+        let h = Harness::new(FakeNet::new(move |r, _| {
+            r.url.contains(step).then(|| {
+                let path_and_query = &r.url[r.url.find("://").unwrap() + 3..];
+                let path_and_query = &path_and_query[path_and_query.find('/').unwrap()..];
+                let query = path_and_query.split_once('?').unwrap().1;
+                let body = format!("<Error>{path_and_query} <SignatureProvided>{}</SignatureProvided> {query}</Error>", &query[4..]);
+                Ok(Response { status: 403, headers: vec![], body: body.into_bytes() })
+            })
+        }));
+        errors.push(h.durations(&durations_opts()).err());
+        errors.push(h.upload(&upload_opts(vec![attachment("a", "text/plain", b"x")])).err());
     }
     let h = Harness::new(FakeNet::new(|r, _| {
         r.url.contains("/att/").then(|| Err(Error::new(ErrorCode::Network, format!("socket hang up at {}", r.url))))

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
@@ -214,4 +215,32 @@ test('preview: a 50,000-test report loads within a generous bound and the page s
   assert.ok(Math.max(0, ...longTasks) < 2_000, `main-thread long tasks: ${longTasks}`);
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('preview: `shardwise serve` serves the preview and the package files it imports, nothing else of the package', async () => {
+  const child = spawn(process.execPath, [`${PKG}bin/shardwise.mjs`, 'serve', '--data', `${OUT}serve-data`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (c) => { out += c; const m = out.match(/report preview: (\S+)/); if (m) resolve(m[1]); });
+      child.on('close', () => reject(new Error(`serve exited: ${out}`)));
+    });
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/preview\/$/);
+    const page = await fetch(`${url}?url=/x`);
+    assert.equal(page.status, 200);
+    assert.match(page.url, /\/pkg\/preview\/\?url=\/x$/, 'the query survives the redirect');
+    assert.match(await page.text(), /<title>shardwise report preview<\/title>/);
+    const base = new URL(page.url);
+    for (const [p, type] of [['../browser.mjs', 'text/javascript'], ['../wasm/shardwise_bg.wasm', 'application/wasm'], ['worker.mjs', 'text/javascript'], ['preview.css', 'text/css']]) {
+      const res = await fetch(new URL(p, base));
+      assert.equal(res.status, 200, p);
+      assert.equal(res.headers.get('content-type'), type, p);
+    }
+    for (const p of ['../server/index.mjs', '../package.json', '../cli/serve.mjs', '..%2fserver%2findex.mjs', '../src/../package.json'])
+      assert.equal((await fetch(new URL(p, base))).status, 404, p);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('close', resolve)));
+  assert.equal(code, 0);
 });

@@ -131,6 +131,16 @@ test('preview: a .json file from the file picker shows the same figures; a bad f
   assertBarsArePlan(shown.bars, small.report, 4);
   assert.match(shown.status, /^run\.json: /);
 
+  // A .json.br file is Brotli: decoded by the package's wasm in the page.
+  writeFileSync(`${OUT}run.json.br`, api.encodeReport(small.report));
+  await page.setInputFiles('#file', `${OUT}run.json.br`);
+  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('run.json.br: '));
+  await planned(page, 4);
+  const fromBr = await readPage(page);
+  assert.deepEqual(fromBr.totals, small.expected.totals);
+  assert.deepEqual(fromBr.slowest, shown.slowest);
+  assertBarsArePlan(fromBr.bars, small.report, 4);
+
   writeFileSync(`${OUT}bad.json.br`, 'not brotli, not json');
   await page.setInputFiles('#file', `${OUT}bad.json.br`);
   await page.waitForSelector('#status[data-state="error"]');

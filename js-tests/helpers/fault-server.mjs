@@ -11,6 +11,8 @@
  * A script maps a route to a list of steps consumed one per matching request; when the list is
  * exhausted requests pass through to the real service. A step is one of:
  *   - a number N, or { status: N, body?, headers? }: answer N (default body: the service's JSON error shape);
+ *     with `echo: true` the body echoes the request line and headers, credentials included (as storage
+ *     error bodies do with signatures);
  *   - 'pass' or { pass: true }: forward to the real service;
  *   - { delayMs: N }: wait N ms, then forward (add `status` to answer instead);
  *   - { reset: true }: destroy the connection without answering;
@@ -98,7 +100,7 @@ export async function createFaultServer({ script = {}, prefix = '', ...serviceOp
       if (step.malformedJson) { rec.status = 200; res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"not json'); }
       if (step.status) {
         rec.status = step.status;
-        const b = step.body ?? errBody(step.status);
+        const b = step.echo ? `${req.method} ${req.url} ${JSON.stringify(req.headers)}` : step.body ?? errBody(step.status);
         res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
         return res.end(b);
       }

@@ -57,6 +57,8 @@ struct Fetch {
     fetch: Function,
     signal: JsValue,
     stop: Rc<Cell<Stop>>,
+    /// For messages: "did not finish within timeoutMs=N".
+    timeout_ms: u64,
 }
 
 impl Transport for Fetch {
@@ -73,8 +75,11 @@ impl Transport for Fetch {
             let _ = Reflect::set(&init, &"body".into(), &Uint8Array::from(req.body.as_slice()));
         }
         let fail = |e: JsValue| match self.stop.get() {
-            Stop::Aborted => Error::new(ErrorCode::Aborted, "aborted by the signal"),
-            Stop::TimedOut => Error::new(ErrorCode::Timeout, "timeoutMs passed during the request"),
+            Stop::Aborted => Error::new(ErrorCode::Aborted, "the exchange was aborted by the signal during a request"),
+            Stop::TimedOut => Error::new(
+                ErrorCode::Timeout,
+                format!("the exchange did not finish within timeoutMs={} (a request was still waiting for its answer)", self.timeout_ms),
+            ),
             Stop::Running => Error::new(ErrorCode::Network, describe(&e)),
         };
         let promise = self
@@ -214,12 +219,13 @@ impl Edge {
         if !signal.is_undefined() && !signal.is_null() && !get(&signal, "addEventListener").is_function() {
             return Err(js_error(Error::invalid_input("signal must be an AbortSignal")));
         }
+        let timeout_ms = timeout(timeout_ms)?;
         Ok(Edge {
-            transport: Fetch { fetch, signal: JsValue::UNDEFINED, stop: Rc::new(Cell::new(Stop::Running)) },
+            transport: Fetch { fetch, signal: JsValue::UNDEFINED, stop: Rc::new(Cell::new(Stop::Running)), timeout_ms },
             files: JsFiles(optional_function(read_file, "readFile")?),
             on_event: optional_function(on_event, "onEvent")?,
             user_signal: signal,
-            timeout_ms: timeout(timeout_ms)?,
+            timeout_ms,
         })
     }
 

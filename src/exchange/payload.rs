@@ -46,7 +46,8 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
 
 fn encode_document(doc: &ReportDocument) -> Result<Vec<u8>, Error> {
     check_valid(doc)?;
-    let typed: report::Report = serde_json::from_value(doc.clone())
+    // read the typed report straight from the borrowed document: no second copy of a large one
+    let typed = <report::Report as serde::Deserialize>::deserialize(doc)
         .map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
     Ok(report::encode_report(&typed))
 }

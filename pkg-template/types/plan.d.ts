@@ -23,9 +23,9 @@ export interface PlanOptions {
   unit?: 'test' | 'file';
   /** The estimate of last resort for a unit with no prediction. Default 1000. */
   defaultDurationMs?: number;
-  /** A fixed start-up cost added to each shard. */
+  /** A fixed start-up cost added to each non-empty shard. Default 0. */
   perShardOverheadMs?: number;
-  /** Parallel workers inside one shard: a shard takes about max(sum / workers, largest group). */
+  /** Parallel workers inside one shard: a shard takes about max(sum / workers, largest group). Default 1. */
   workers?: number;
 }
 
@@ -33,15 +33,15 @@ export interface Shard {
   /** 1-based, as in `--shard=i/n`. */
   index: number;
   predictedMs: number;
-  /** Unit ids (for a report: suite titles and test title joined with " › "). */
+  /** Unit ids, sorted (for a report: the file, the suite titles and the test title joined with " › "). */
   units: string[];
   files: string[];
 }
 
 export interface ShardPlan {
-  /** Hash of the canonical input and the plan: every shard can print it to show they agree. */
+  /** Hash (40 hex characters) of the canonical input and the plan: every shard can print it to show they agree. */
   fingerprint: string;
-  /** max(total / shardCount, largest group): no plan can beat it. */
+  /** max(ceil(total / (shardCount * workers)), largest group) + perShardOverheadMs (0 without units): no plan can beat it. */
   lowerBoundMs: number;
   /** The predicted time of the slowest shard. */
   makespanMs: number;

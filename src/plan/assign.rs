@@ -6,11 +6,19 @@
 //! worker, its sum. LPT alone guarantees `makespan <= (4/3 - 1/(3N)) * optimum` for one worker
 //! (Graham, 1969); the improvement pass only ever lowers the heaviest shard, so the bound holds.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::groups::Group;
 use super::options::Settings;
 
 /// Upper bound on improvement steps (one applied move or swap each).
 pub(super) const MAX_IMPROVEMENT_STEPS: usize = 1000;
+/// Upper bound on the candidate changes the whole pass evaluates (a count, so the plan does not
+/// depend on the speed of the host).
+pub(super) const MAX_EVALUATIONS: usize = 400_000;
+/// Swaps are tried with this many of the lightest shards (moves with every lighter shard).
+pub(super) const SWAP_TARGETS: usize = 8;
 
 /// The groups of one shard and its cost (without the per-shard overhead).
 pub(super) struct Assigned {
@@ -77,15 +85,33 @@ pub(super) fn assign(groups: &[Group], s: &Settings) -> Vec<Assigned> {
     // (sum 0) always wins a tie: no shard stays empty while another holds two groups.
     let mut order: Vec<(u64, usize)> = groups.iter().map(|g| (g.weight, g.id)).collect();
     order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    for &(w, id) in &order {
-        let mut best = (u64::MAX, u64::MAX, 0usize);
-        for (i, b) in bins.iter().enumerate() {
-            let c = (cost(b.sum + w, b.largest().max(w), workers), b.sum, i);
-            if c < best {
-                best = c;
-            }
+    if workers == 1 {
+        // cost = sum, so the least cost after adding is the least sum: a heap of (sum, index)
+        let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..bins.len()).map(|i| Reverse((0, i))).collect();
+        for &(w, id) in &order {
+            let Some(Reverse((sum, i))) = heap.pop() else { break };
+            bins[i].items.push((w, id));
+            bins[i].sum = sum + w;
+            heap.push(Reverse((sum + w, i)));
         }
-        bins[best.2].insert((w, id));
+    } else {
+        for &(w, id) in &order {
+            let mut best = (u64::MAX, u64::MAX, 0usize);
+            for (i, b) in bins.iter().enumerate() {
+                // items arrive heaviest first: a bin's first item is its largest
+                let largest = b.items.first().map_or(w, |x| x.0);
+                let c = (cost(b.sum + w, largest, workers), b.sum, i);
+                if c < best {
+                    best = c;
+                }
+            }
+            let b = &mut bins[best.2];
+            b.items.push((w, id));
+            b.sum += w;
+        }
+    }
+    for b in &mut bins {
+        b.items.sort_unstable();
     }
 
     improve(&mut bins, workers);
@@ -137,11 +163,18 @@ fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, worke
 }
 
 /// Repeatedly applies the best move or swap that lowers the heaviest shard's cost while keeping
-/// both shards involved below it; stops when none exists or after the step bound. Each step
-/// strictly lowers the sorted vector of shard costs, so the pass cannot cycle.
+/// both shards involved below it; stops when none exists or after the step or evaluation bound.
+/// Each step strictly lowers the sorted vector of shard costs, so the pass cannot cycle.
+///
+/// With gap `g` between the heaviest shard and a lighter one, the ideal change moves `g / 2`.
+/// Moves try the heaviest shard's items nearest `g / 2`; swaps pair each item `a` heavier than
+/// `g / 2` (a lighter `a` is better moved than swapped) with the items of the other shard
+/// nearest `a - g / 2`.
 fn improve(bins: &mut [Bin], workers: u64) {
+    let mut evaluations = 0usize;
+    let mut costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers)).collect();
+    let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
     for _ in 0..MAX_IMPROVEMENT_STEPS {
-        let costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers)).collect();
         let mut h = 0;
         for (i, &c) in costs.iter().enumerate() {
             if c > costs[h] {
@@ -149,28 +182,36 @@ fn improve(bins: &mut [Bin], workers: u64) {
             }
         }
         let top = costs[h];
+        lighter.clear();
+        lighter.extend((0..bins.len()).filter(|&i| costs[i] < top));
+        lighter.sort_unstable_by_key(|&i| (costs[i], i));
         let mut best: Option<Change> = None;
         let mut consider = |c: Change| {
             if c.new_max < top && best.as_ref().is_none_or(|b| c.better_than(b)) {
                 best = Some(c);
             }
         };
-        for to in 0..bins.len() {
-            if to == h || costs[to] >= top {
-                continue;
-            }
+        for (rank, &to) in lighter.iter().enumerate() {
             let gap = bins[h].sum.saturating_sub(bins[to].sum);
             let half = gap / 2;
             for a in near(&bins[h].items, half) {
                 consider(evaluate(bins, h, to, a, None, workers));
+                evaluations += 1;
+            }
+            if rank >= SWAP_TARGETS {
+                continue;
             }
             let hs = &bins[h].items;
-            for a in 0..hs.len() {
+            for a in hs.partition_point(|x| x.0 <= half)..hs.len() {
+                if evaluations >= MAX_EVALUATIONS {
+                    break;
+                }
                 if a > 0 && hs[a - 1].0 == hs[a].0 {
                     continue; // same weight as the previous item: same outcomes
                 }
-                for b in near(&bins[to].items, hs[a].0.saturating_sub(half)) {
+                for b in near(&bins[to].items, hs[a].0 - half) {
                     consider(evaluate(bins, h, to, a, Some(b), workers));
+                    evaluations += 1;
                 }
             }
         }
@@ -181,5 +222,11 @@ fn improve(bins: &mut [Bin], workers: u64) {
             bins[h].insert(back);
         }
         bins[c.to].insert(item);
+        for i in [h, c.to] {
+            costs[i] = cost(bins[i].sum, bins[i].largest(), workers);
+        }
+        if evaluations >= MAX_EVALUATIONS {
+            break;
+        }
     }
 }

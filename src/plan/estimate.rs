@@ -4,9 +4,7 @@
 //!    for an even count),
 //! 3. else `defaultDurationMs`.
 
-use std::collections::BTreeMap;
-
-use super::units::CanonUnit;
+use super::units::{Canon, NONE};
 
 /// Every unit's duration (known or estimated) and how many were estimated.
 pub(super) struct Resolved {
@@ -18,37 +16,41 @@ fn mean_half_up(sum: u64, count: u64) -> u64 {
     (sum + count / 2) / count
 }
 
-pub(super) fn resolve(units: &[CanonUnit], default_ms: u64) -> Resolved {
-    let mut per_file: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
-    let mut known: Vec<u64> = Vec::new();
-    for u in units {
+pub(super) fn resolve(canon: &Canon, default_ms: u64) -> Resolved {
+    let mut per_file: Vec<(u64, u64)> = vec![(0, 0); canon.files.len()];
+    let mut known: Vec<u64> = Vec::with_capacity(canon.units.len());
+    for u in &canon.units {
         if let Some(ms) = u.known_ms {
             known.push(ms);
-            if let Some(f) = &u.file {
-                let e = per_file.entry(f.as_str()).or_insert((0, 0));
+            if u.file != NONE {
+                let e = &mut per_file[u.file as usize];
                 e.0 += ms;
                 e.1 += 1;
             }
         }
     }
-    known.sort_unstable();
-    let median = match known.len() {
+    let n = known.len();
+    let median = match n {
         0 => None,
-        n if n % 2 == 1 => Some(known[n / 2]),
-        n => Some(mean_half_up(known[n / 2 - 1] + known[n / 2], 2)),
+        _ => {
+            let (below, &mut upper, _) = known.select_nth_unstable(n / 2);
+            if n % 2 == 1 {
+                Some(upper)
+            } else {
+                let lower = below.iter().copied().max().unwrap_or(upper);
+                Some(mean_half_up(lower + upper, 2))
+            }
+        }
     };
     let mut estimated = 0u32;
-    let ms = units
+    let ms = canon
+        .units
         .iter()
         .map(|u| {
             u.known_ms.unwrap_or_else(|| {
                 estimated += 1;
-                u.file
-                    .as_deref()
-                    .and_then(|f| per_file.get(f))
-                    .map(|&(sum, count)| mean_half_up(sum, count))
-                    .or(median)
-                    .unwrap_or(default_ms)
+                let file = (u.file != NONE).then(|| per_file[u.file as usize]).filter(|&(_, count)| count > 0);
+                file.map(|(sum, count)| mean_half_up(sum, count)).or(median).unwrap_or(default_ms)
             })
         })
         .collect();

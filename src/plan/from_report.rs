@@ -186,7 +186,7 @@ impl<'a> Walk<'a> {
 }
 
 /// The report's tests as units (sorted by id), with the chosen environment's predictions.
-pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSelector>) -> Result<Vec<Unit>> {
+pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSelector>) -> Result<Vec<Unit<'static>>> {
     let env = environment.map(|e| environment_index(report, e)).transpose()?;
     let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new() };
     for t in report.tests.iter().flatten() {
@@ -203,6 +203,6 @@ pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSe
     Ok(walk
         .out
         .into_iter()
-        .map(|(id, (file, ms))| Unit { id, file, group: None, duration_ms: (ms > 0.0).then_some(ms) })
+        .map(|(id, (file, ms))| Unit { id: id.into(), file: file.map(Into::into), group: None, duration_ms: (ms > 0.0).then_some(ms) })
         .collect())
 }

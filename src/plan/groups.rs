@@ -1,10 +1,8 @@
 //! Indivisible groups: units joined by the same `group`, and with `unit: 'file'` by the same
 //! file, transitively (union-find), so neither a group nor a file is ever split.
 
-use std::collections::HashMap;
-
 use super::options::UnitKind;
-use super::units::CanonUnit;
+use super::units::{Canon, NONE};
 
 /// Units that always share a shard. `units` are canonical indices, ascending.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,32 +32,38 @@ fn union(parent: &mut [usize], a: usize, b: usize) {
 }
 
 /// Groups in order of their first unit; `Group::id` is the index in the returned vector.
-pub(super) fn build(units: &[CanonUnit], ms: &[u64], kind: UnitKind) -> Vec<Group> {
-    let mut parent: Vec<usize> = (0..units.len()).collect();
-    let mut by_group: HashMap<&str, usize> = HashMap::new();
-    let mut by_file: HashMap<&str, usize> = HashMap::new();
-    for (i, u) in units.iter().enumerate() {
-        if let Some(g) = &u.group {
-            let first = *by_group.entry(g.as_str()).or_insert(i);
-            union(&mut parent, first, i);
-        }
-        if kind == UnitKind::File {
-            if let Some(f) = &u.file {
-                let first = *by_file.entry(f.as_str()).or_insert(i);
-                union(&mut parent, first, i);
+pub(super) fn build(canon: &Canon, ms: &[u64], kind: UnitKind) -> Vec<Group> {
+    let n = canon.units.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    let mut first_of_group = vec![usize::MAX; canon.groups.len()];
+    let mut first_of_file = vec![usize::MAX; if kind == UnitKind::File { canon.files.len() } else { 0 }];
+    for (i, u) in canon.units.iter().enumerate() {
+        if u.group != NONE {
+            let first = &mut first_of_group[u.group as usize];
+            if *first == usize::MAX {
+                *first = i;
             }
+            union(&mut parent, *first, i);
+        }
+        if kind == UnitKind::File && u.file != NONE {
+            let first = &mut first_of_file[u.file as usize];
+            if *first == usize::MAX {
+                *first = i;
+            }
+            union(&mut parent, *first, i);
         }
     }
-    let mut index_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut group_of_root = vec![usize::MAX; n];
     let mut groups: Vec<Group> = Vec::new();
-    for (i, &w) in ms.iter().enumerate().take(units.len()) {
+    for (i, &w) in ms.iter().enumerate().take(n) {
         let root = find(&mut parent, i);
-        let g = *index_of_root.entry(root).or_insert_with(|| {
+        if group_of_root[root] == usize::MAX {
+            group_of_root[root] = groups.len();
             groups.push(Group { units: Vec::new(), weight: 0, id: groups.len() });
-            groups.len() - 1
-        });
-        groups[g].units.push(i);
-        groups[g].weight = groups[g].weight.saturating_add(w);
+        }
+        let g = &mut groups[group_of_root[root]];
+        g.units.push(i);
+        g.weight = g.weight.saturating_add(w);
     }
     groups
 }

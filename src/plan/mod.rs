@@ -26,6 +26,8 @@ mod units;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
@@ -41,17 +43,19 @@ pub const MAX_WORKERS: u32 = 10_000;
 /// The default prediction for a unit when nothing better is known (api.md).
 pub const DEFAULT_DURATION_MS: u64 = crate::limits::DEFAULT_PLAN_DURATION_MS;
 
-/// One schedulable test (or file) with an optional predicted duration in milliseconds.
+/// One schedulable test (or file) with an optional predicted duration in milliseconds. Strings
+/// borrow from the JSON text they were read from when they can (no escapes).
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Unit {
+pub struct Unit<'a> {
     /// Unique among the units of one call.
-    pub id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
+    #[serde(borrow)]
+    pub id: Cow<'a, str>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub file: Option<Cow<'a, str>>,
     /// Units with the same group always land on the same shard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Cow<'a, str>>,
     /// The prediction; missing, zero or negative means unknown (an estimate is used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
@@ -99,28 +103,39 @@ pub fn plan_shards(input: PlanInput) -> Result<ShardPlan> {
 
 /// Plans already-built units with checked settings.
 pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
-    let units = units::canonical(input)?;
-    let durations = estimate::resolve(&units, settings.default_duration_ms);
-    let groups = groups::build(&units, &durations.ms, settings.unit);
+    let canon = units::canonical(input)?;
+    let durations = estimate::resolve(&canon, settings.default_duration_ms);
+    let groups = groups::build(&canon, &durations.ms, settings.unit);
     let assignment = assign::assign(&groups, settings);
 
+    let mut shard_of = vec![0u32; canon.units.len()];
+    let mut file_seen = vec![u32::MAX; canon.files.len()];
     let mut shards = Vec::with_capacity(assignment.len());
     for (i, shard) in assignment.iter().enumerate() {
+        let index = i as u32 + 1;
         let mut ids: Vec<usize> = shard.groups.iter().flat_map(|&g| groups[g].units.iter().copied()).collect();
         ids.sort_unstable();
-        let mut files: Vec<String> = ids.iter().filter_map(|&u| units[u].file.clone()).collect();
-        files.sort();
-        files.dedup();
+        // canonical order is id order, and file indices are in file-name order
+        let mut files: Vec<u32> = Vec::new();
+        for &u in &ids {
+            shard_of[u] = index;
+            let f = canon.units[u].file;
+            if f != units::NONE && file_seen[f as usize] != index {
+                file_seen[f as usize] = index;
+                files.push(f);
+            }
+        }
+        files.sort_unstable();
         let predicted_ms = if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(shard.cost) };
         shards.push(Shard {
-            index: i as u32 + 1,
+            index,
             predicted_ms,
-            units: ids.iter().map(|&u| units[u].id.clone()).collect(),
-            files,
+            units: ids.iter().map(|&u| canon.units[u].id.to_owned()).collect(),
+            files: files.iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
         });
     }
     let makespan_ms = shards.iter().map(|s| s.predicted_ms).max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups, settings);
-    let fingerprint = fingerprint::fingerprint(&units, settings, &shards);
+    let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of);
     Ok(ShardPlan { fingerprint, lower_bound_ms, makespan_ms, shards, estimated: durations.estimated })
 }

@@ -11,10 +11,11 @@ use crate::error::{Error, Result};
 /// JavaScript numbers, checked by [`PlanInput::validate`].
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PlanInput {
+pub struct PlanInput<'a> {
     /// An annotated report (from `fetchDurations`, or a past run's report).
     pub report: Option<ReportView>,
-    pub units: Option<Vec<Unit>>,
+    #[serde(borrow)]
+    pub units: Option<Vec<Unit<'a>>>,
     pub shard_count: Option<f64>,
     /// Which environment's predictions to use (report input only); default: all summed.
     pub environment: Option<EnvironmentSelector>,
@@ -69,8 +70,8 @@ impl Settings {
 }
 
 /// Where the units come from.
-pub(super) enum Source {
-    Units(Vec<Unit>),
+pub(super) enum Source<'a> {
+    Units(Vec<Unit<'a>>),
     Report(ReportView, Option<EnvironmentSelector>),
 }
 
@@ -90,8 +91,8 @@ const OPTIONS: [&str; 8] =
 /// type: string "5", expected f64`.
 fn explain(value: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
-    fn check<T: serde::de::DeserializeOwned>(v: &Value, path: &str) -> Option<String> {
-        serde_json::from_value::<T>(v.clone()).err().map(|e| format!("{path}: {e}"))
+    fn check<'v, T: Deserialize<'v>>(v: &'v Value, path: &str) -> Option<String> {
+        T::deserialize(v).err().map(|e| format!("{path}: {e}"))
     }
     let Value::Object(map) = value else { return Some("options must be an object".into()) };
     for key in map.keys() {
@@ -117,10 +118,10 @@ fn explain(value: &serde_json::Value) -> Option<String> {
     None
 }
 
-impl PlanInput {
+impl<'a> PlanInput<'a> {
     /// Reads `planShards` options from JSON text. A malformed option is an `INVALID_INPUT` error
     /// naming it (and the unit, for `units`).
-    pub fn from_json(json: &str) -> Result<PlanInput> {
+    pub fn from_json(json: &'a str) -> Result<PlanInput<'a>> {
         serde_json::from_str(json).map_err(|first| {
             let why = serde_json::from_str::<serde_json::Value>(json)
                 .ok()
@@ -131,7 +132,7 @@ impl PlanInput {
     }
 
     /// Checks every option; the error message names the option and the accepted values.
-    pub(super) fn validate(self) -> Result<(Source, Settings)> {
+    pub(super) fn validate(self) -> Result<(Source<'a>, Settings)> {
         let shard_count = match self.shard_count {
             None => return Err(Error::invalid_input("shardCount is required (an integer >= 1)")),
             Some(v) => whole(Some(v), "shardCount", 1, 1, MAX_SHARDS as u64)? as u32,

@@ -9,11 +9,11 @@ use serde_json::json;
 use super::*;
 use crate::error::ErrorCode;
 
-fn unit(id: &str, file: Option<&str>, group: Option<&str>, ms: Option<f64>) -> Unit {
-    Unit { id: id.into(), file: file.map(Into::into), group: group.map(Into::into), duration_ms: ms }
+fn unit(id: &str, file: Option<&str>, group: Option<&str>, ms: Option<f64>) -> Unit<'static> {
+    Unit { id: id.to_owned().into(), file: file.map(|f| f.to_owned().into()), group: group.map(|g| g.to_owned().into()), duration_ms: ms }
 }
 
-fn timed(id: &str, ms: f64) -> Unit {
+fn timed(id: &str, ms: f64) -> Unit<'static> {
     unit(id, None, None, Some(ms))
 }
 
@@ -72,7 +72,7 @@ fn group_weights(units: &[Unit], kind: UnitKind) -> Vec<u64> {
 // ---------------------------------------------------------------- generators
 
 /// Units with ids `u000..`, some in files `f0..f5`, some in groups `g0..g3`, some unknown.
-fn arb_units(max: usize) -> impl Strategy<Value = Vec<Unit>> {
+fn arb_units(max: usize) -> impl Strategy<Value = Vec<Unit<'static>>> {
     prop::collection::vec(
         (
             prop::option::weighted(0.7, 0u8..6),
@@ -92,9 +92,9 @@ fn arb_units(max: usize) -> impl Strategy<Value = Vec<Unit>> {
             .into_iter()
             .enumerate()
             .map(|(i, (f, g, ms))| Unit {
-                id: format!("u{i:03}"),
-                file: f.map(|f| format!("f{f}.spec.ts")),
-                group: g.map(|g| format!("g{g}")),
+                id: format!("u{i:03}").into(),
+                file: f.map(|f| format!("f{f}.spec.ts").into()),
+                group: g.map(|g| format!("g{g}").into()),
                 duration_ms: ms,
             })
             .collect()
@@ -113,7 +113,7 @@ fn arb_settings() -> impl Strategy<Value = Settings> {
 }
 
 /// Known, positive, integer durations with neither files nor groups.
-fn arb_plain(max: usize) -> impl Strategy<Value = Vec<Unit>> {
+fn arb_plain(max: usize) -> impl Strategy<Value = Vec<Unit<'static>>> {
     prop::collection::vec(1u64..1000, 1..max)
         .prop_map(|ws| ws.into_iter().enumerate().map(|(i, w)| timed(&format!("t{i:02}"), w as f64)).collect())
 }
@@ -129,14 +129,14 @@ proptest! {
         prop_assert_eq!(p.shards.len(), s.shard_count as usize);
         let mut seen: Vec<&str> = p.shards.iter().flat_map(|sh| sh.units.iter().map(String::as_str)).collect();
         seen.sort_unstable();
-        let mut ids: Vec<&str> = units.iter().map(|u| u.id.as_str()).collect();
+        let mut ids: Vec<&str> = units.iter().map(|u| &*u.id).collect();
         ids.sort_unstable();
         prop_assert_eq!(seen, ids);
         for (i, sh) in p.shards.iter().enumerate() {
             prop_assert_eq!(sh.index as usize, i + 1);
             prop_assert!(sh.units.windows(2).all(|w| w[0] < w[1]), "units sorted");
             let files: BTreeSet<String> = sh.units.iter()
-                .filter_map(|id| units.iter().find(|u| &u.id == id).unwrap().file.clone()).collect();
+                .filter_map(|id| units.iter().find(|u| *u.id == **id).unwrap().file.as_deref().map(str::to_owned)).collect();
             prop_assert_eq!(&sh.files, &files.into_iter().collect::<Vec<_>>());
         }
     }
@@ -148,8 +148,8 @@ proptest! {
         let mut by_group: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
         let mut by_file: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
         for u in &units {
-            if let Some(g) = &u.group { by_group.entry(g).or_default().insert(at[u.id.as_str()]); }
-            if let Some(f) = &u.file { by_file.entry(f).or_default().insert(at[u.id.as_str()]); }
+            if let Some(g) = &u.group { by_group.entry(&**g).or_default().insert(at[&*u.id]); }
+            if let Some(f) = &u.file { by_file.entry(&**f).or_default().insert(at[&*u.id]); }
         }
         for (g, shards) in by_group { prop_assert_eq!(shards.len(), 1, "group {} split", g); }
         if s.unit == UnitKind::File {
@@ -245,11 +245,11 @@ proptest! {
         let p = plan_units(&units, &s).unwrap();
         let canon = units::canonical(&units).unwrap();
         let resolved = estimate::resolve(&canon, s.default_duration_ms);
-        let ms: BTreeMap<&str, u64> = canon.iter().zip(&resolved.ms).map(|(u, &m)| (u.id.as_str(), m)).collect();
+        let ms: BTreeMap<&str, u64> = canon.units.iter().zip(&resolved.ms).map(|(u, &m)| (u.id, m)).collect();
         let gs = groups::build(&canon, &resolved.ms, s.unit);
         let canon_ref = &canon;
         let group_of: BTreeMap<&str, usize> =
-            gs.iter().flat_map(|g| g.units.iter().map(move |&u| (canon_ref[u].id.as_str(), g.id))).collect();
+            gs.iter().flat_map(|g| g.units.iter().map(move |&u| (canon_ref.units[u].id, g.id))).collect();
         for sh in &p.shards {
             if sh.units.is_empty() { continue; }
             let sum: u64 = sh.units.iter().map(|u| ms[u.as_str()]).sum();
@@ -258,7 +258,7 @@ proptest! {
         }
         prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|sh| sh.predicted_ms).max().unwrap());
         prop_assert!(p.makespan_ms >= p.lower_bound_ms);
-        prop_assert_eq!(p.estimated as usize, canon.iter().filter(|u| u.known_ms.is_none()).count());
+        prop_assert_eq!(p.estimated as usize, canon.units.iter().filter(|u| u.known_ms.is_none()).count());
     }
 }
 
@@ -547,7 +547,7 @@ fn annotated() -> serde_json::Value {
     })
 }
 
-fn report_units(env: Option<EnvironmentSelector>) -> Vec<Unit> {
+fn report_units(env: Option<EnvironmentSelector>) -> Vec<Unit<'static>> {
     let view: from_report::ReportView = serde_json::from_value(annotated()).unwrap();
     from_report::units_from_report(&view, env.as_ref()).unwrap()
 }
@@ -555,7 +555,7 @@ fn report_units(env: Option<EnvironmentSelector>) -> Vec<Unit> {
 #[test]
 fn report_tests_become_units_with_file_and_title_path_ids() {
     let units = report_units(None);
-    let got: Vec<(&str, Option<&str>, Option<f64>)> = units.iter().map(|u| (u.id.as_str(), u.file.as_deref(), u.duration_ms)).collect();
+    let got: Vec<(&str, Option<&str>, Option<f64>)> = units.iter().map(|u| (&*u.id, u.file.as_deref(), u.duration_ms)).collect();
     assert_eq!(
         got,
         [
@@ -574,7 +574,7 @@ fn report_tests_become_units_with_file_and_title_path_ids() {
 #[test]
 fn report_environments_are_picked_by_name_or_index_or_summed() {
     let ms = |env: Option<EnvironmentSelector>| -> BTreeMap<String, Option<f64>> {
-        report_units(env).into_iter().map(|u| (u.id, u.duration_ms)).collect()
+        report_units(env).into_iter().map(|u| (u.id.into_owned(), u.duration_ms)).collect()
     };
     let firefox = ms(Some(EnvironmentSelector::Name("firefox".into())));
     assert_eq!(firefox, ms(Some(EnvironmentSelector::Index(1.0))));
@@ -679,4 +679,57 @@ fn write_the_golden_fixture() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/plan-golden.json");
     std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
     std::fs::write(path, serde_json::to_string_pretty(&golden).unwrap() + "\n").unwrap();
+}
+
+/// Stage timings on 100,000 units over 100 shards (`cargo test --release --lib plan::tests::profile -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn profile() {
+    use std::time::Instant;
+    let mut x: u64 = 0x2545f491;
+    let mut rand = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let units: Vec<Unit> = (0..100_000)
+        .map(|i| {
+            let file = format!("tests/area{}/file{}.spec.ts", i % 50, (rand() * 40.0) as u32);
+            Unit {
+                id: format!("{file} › suite {} › test {i}", i % 13).into(),
+                duration_ms: (rand() > 0.1).then(|| (rand() * 9.0).exp().round()),
+                group: (rand() < 0.02).then(|| format!("serial-{}", (rand() * 500.0) as u32).into()),
+                file: Some(file.into()),
+            }
+        })
+        .collect();
+    let s = Settings::new(100);
+    let t = Instant::now();
+    let json = serde_json::to_string(&json!({"units": units, "shardCount": 100})).unwrap();
+    println!("to json {:?}", t.elapsed());
+    let t = Instant::now();
+    let input = PlanInput::from_json(&json).unwrap();
+    println!("parse {:?}", t.elapsed());
+    let t = Instant::now();
+    let canon = units::canonical(&units).unwrap();
+    println!("canonical {:?}", t.elapsed());
+    let t = Instant::now();
+    let resolved = estimate::resolve(&canon, 1000);
+    println!("estimate {:?}", t.elapsed());
+    let t = Instant::now();
+    let gs = groups::build(&canon, &resolved.ms, s.unit);
+    println!("groups {:?} ({} groups)", t.elapsed(), gs.len());
+    let t = Instant::now();
+    let a = assign::assign(&gs, &s);
+    println!("assign {:?} ({} shards)", t.elapsed(), a.len());
+    let t = Instant::now();
+    let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()]);
+    println!("fingerprint {:?} {}", t.elapsed(), &f[..8]);
+    let t = Instant::now();
+    let p = plan_shards(input).unwrap();
+    println!("whole plan {:?}", t.elapsed());
+    let t = Instant::now();
+    let out = serde_json::to_string(&p).unwrap();
+    println!("output json {:?} ({} bytes)", t.elapsed(), out.len());
 }

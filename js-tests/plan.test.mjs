@@ -1,0 +1,205 @@
+// planShards through the built package, and the `shardwise plan` subcommand through its bin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { planShards, ReportBuilder, encodeReport, ShardwiseError } from 'shardwise';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'pkg', 'bin', 'shardwise.mjs');
+const golden = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'fixtures', 'plan-golden.json'), 'utf8'));
+const cli = (...args) => spawnSync(process.execPath, [BIN, 'plan', ...args], { encoding: 'utf8' });
+
+function expectInvalid(opts, needle) {
+  assert.throws(() => planShards(opts), (e) => {
+    assert.ok(e instanceof ShardwiseError, `not a ShardwiseError: ${e}`);
+    assert.equal(e.code, 'INVALID_INPUT', e.message);
+    assert.ok(e.message.includes(needle), `${JSON.stringify(e.message)} should name ${needle}`);
+    return true;
+  });
+}
+
+/** A deterministic shuffle. */
+function shuffled(xs, seed) {
+  const out = [...xs];
+  let x = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A past run's report: two environments, a file suite with describes, one test with no attempt. */
+function pastRun() {
+  const b = new ReportBuilder({ category: 'playwright', commitId: 'a'.repeat(40), startTimestamp: 0, duration: 0 });
+  const chromium = b.addEnvironment({ name: 'chromium' });
+  const firefox = b.addEnvironment({ name: 'firefox' });
+  const add = (file, titlePath, ms) => {
+    const h = b.addTest({ titlePath, file, line: 1, column: 1 });
+    if (ms[0] !== undefined) b.addAttempt(h, { environmentIdx: chromium, duration: ms[0], startTimestamp: 0 });
+    if (ms[1] !== undefined) b.addAttempt(h, { environmentIdx: firefox, duration: ms[1], startTimestamp: 0 });
+  };
+  add('tests/login.spec.ts', ['login', 'accepts a good password'], [3000, 5000]);
+  add('tests/login.spec.ts', ['login', 'rejects a bad password'], [1000, 1200]);
+  add('tests/cart.spec.ts', ['adds an item'], [2000]);
+  add('tests/cart.spec.ts', ['is new'], []);
+  add('tests/search.spec.ts', ['finds'], [500, 700]);
+  return b.build();
+}
+
+test('the golden plan has the fingerprint native Rust and wasm-bindgen tests recorded', () => {
+  const plan = planShards(golden.input);
+  assert.equal(plan.fingerprint, golden.fingerprint);
+  assert.equal(plan.makespanMs, golden.makespanMs);
+  assert.equal(plan.shards.length, golden.input.shardCount);
+  assert.equal(plan.shards.reduce((n, s) => n + s.units.length, 0), golden.input.units.length);
+});
+
+test('the plan does not depend on the order of the units', () => {
+  const plan = planShards(golden.input);
+  for (const seed of [1, 7, 12345]) {
+    const again = planShards({ ...golden.input, units: shuffled(golden.input.units, seed) });
+    assert.deepEqual(again, plan);
+  }
+});
+
+test('every unit lands in exactly one shard and groups stay together', () => {
+  const plan = planShards(golden.input);
+  const at = new Map();
+  for (const s of plan.shards) for (const id of s.units) {
+    assert.ok(!at.has(id), `${id} twice`);
+    at.set(id, s.index);
+  }
+  const byGroup = new Map();
+  for (const u of golden.input.units) if (u.group) (byGroup.get(u.group) ?? byGroup.set(u.group, new Set()).get(u.group)).add(at.get(u.id));
+  assert.ok(byGroup.size > 0);
+  for (const [g, shards] of byGroup) assert.equal(shards.size, 1, `group ${g} split`);
+  assert.ok(plan.makespanMs >= plan.lowerBoundMs);
+});
+
+test('bad options are ShardwiseError INVALID_INPUT naming the option', () => {
+  const units = [{ id: 'a', durationMs: 5 }, { id: 'b' }];
+  expectInvalid({ units }, 'shardCount');
+  expectInvalid({ units, shardCount: 0 }, 'shardCount');
+  expectInvalid({ units, shardCount: 1.5 }, 'shardCount');
+  expectInvalid({ units, shardCount: 2, unit: 'files' }, 'unit');
+  expectInvalid({ units, shardCount: 2, workers: 0 }, 'workers');
+  expectInvalid({ units, shardCount: 2, perShardOverheadMs: -1 }, 'perShardOverheadMs');
+  expectInvalid({ units, shardCount: 2, defaultDurationMs: 0 }, 'defaultDurationMs');
+  expectInvalid({ units, shardCount: 2, shards: 2 }, 'shards');
+  expectInvalid({ units: [{ id: 'a' }, { id: 'b', durationMs: '5' }], shardCount: 2 }, 'units[1]');
+  expectInvalid({ units: [{ id: 'a' }, { id: 'a' }], shardCount: 2 }, '"a"');
+  expectInvalid({ shardCount: 2 }, 'opts.units');
+  expectInvalid({ report: pastRun(), shardCount: 2, environment: 'webkit' }, '"webkit"');
+  expectInvalid(undefined, 'planShards options');
+});
+
+test('a report plans by file and title path, per environment or summed', () => {
+  const report = pastRun();
+  const summed = planShards({ report, shardCount: 2 });
+  const ids = summed.shards.flatMap((s) => s.units).sort();
+  assert.deepEqual(ids, [
+    'tests/cart.spec.ts › adds an item',
+    'tests/cart.spec.ts › is new',
+    'tests/login.spec.ts › login › accepts a good password',
+    'tests/login.spec.ts › login › rejects a bad password',
+    'tests/search.spec.ts › finds',
+  ]);
+  assert.equal(summed.estimated, 1);
+  // summed: 8000, 2200, 2000, 1200, and `is new` takes the mean of cart.spec.ts (2000)
+  assert.equal(summed.lowerBoundMs, 8000);
+  assert.equal(summed.makespanMs, 8000);
+
+  const firefox = planShards({ report, shardCount: 2, environment: 'firefox' });
+  assert.deepEqual(firefox, planShards({ report, shardCount: 2, environment: 1 }));
+  assert.equal(firefox.estimated, 2, 'cart tests have no firefox attempt');
+  assert.equal(firefox.lowerBoundMs, 5000);
+  const units = [
+    { id: 'tests/login.spec.ts › login › accepts a good password', file: 'tests/login.spec.ts', durationMs: 5000 },
+    { id: 'tests/login.spec.ts › login › rejects a bad password', file: 'tests/login.spec.ts', durationMs: 1200 },
+    { id: 'tests/cart.spec.ts › adds an item', file: 'tests/cart.spec.ts' },
+    { id: 'tests/cart.spec.ts › is new', file: 'tests/cart.spec.ts' },
+    { id: 'tests/search.spec.ts › finds', file: 'tests/search.spec.ts', durationMs: 700 },
+  ];
+  assert.deepEqual(firefox, planShards({ units, shardCount: 2 }), 'a report plans exactly like its units');
+
+  const byFile = planShards({ report, shardCount: 3, unit: 'file' });
+  for (const s of byFile.shards) assert.ok(s.files.length <= 1, JSON.stringify(s));
+  assert.equal(byFile.lowerBoundMs, 10200, 'login.spec.ts is one indivisible group');
+});
+
+test('shardwise plan prints a table of the plan, or the plan as JSON', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shardwise-plan-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const report = pastRun();
+  const json = path.join(dir, 'report.json');
+  const br = path.join(dir, 'report.json.br');
+  writeFileSync(json, JSON.stringify(report));
+  writeFileSync(br, encodeReport(report));
+  const expected = planShards({ report, shardCount: 3, workers: 2, perShardOverheadMs: 1000 });
+
+  const table = cli(json, '--shards', '3', '--workers', '2', '--overhead', '1000');
+  assert.equal(table.status, 0, table.stderr);
+  const lines = table.stdout.split('\n');
+  assert.match(lines[0], /^shard\s+predicted\s+units\s+files$/);
+  for (const s of expected.shards) {
+    assert.match(lines[s.index], new RegExp(`^${s.index}\\s+\\S+\\s+${s.units.length}\\s+${s.files.length}$`));
+  }
+  assert.match(table.stdout, new RegExp(`makespan .*\\(${expected.makespanMs} ms\\)`));
+  assert.match(table.stdout, new RegExp(`lower bound .*\\(${expected.lowerBoundMs} ms\\)`));
+  assert.match(table.stdout, new RegExp(`estimated +${expected.estimated} of 5 units`));
+  assert.match(table.stdout, new RegExp(`fingerprint +${expected.fingerprint}$`, 'm'));
+
+  const fromBrotli = cli(br, '--shards', '3', '--workers', '2', '--overhead', '1000', '--json');
+  assert.equal(fromBrotli.status, 0, fromBrotli.stderr);
+  assert.deepEqual(JSON.parse(fromBrotli.stdout), expected);
+
+  const firefox = cli(json, '--shards', '2', '--environment', 'firefox', '--unit', 'file', '--json');
+  assert.equal(firefox.status, 0, firefox.stderr);
+  assert.deepEqual(JSON.parse(firefox.stdout), planShards({ report, shardCount: 2, environment: 'firefox', unit: 'file' }));
+  const byIndex = cli(json, '--shards', '2', '--environment', '1', '--unit', 'file', '--json');
+  assert.equal(byIndex.stdout, firefox.stdout);
+
+  const unitsFile = path.join(dir, 'units.json');
+  writeFileSync(unitsFile, JSON.stringify(golden.input.units));
+  const g = golden.input;
+  const fromUnits = cli(unitsFile, '--shards', String(g.shardCount), '--workers', String(g.workers),
+    '--overhead', String(g.perShardOverheadMs), '--default', String(g.defaultDurationMs), '--json');
+  assert.equal(fromUnits.status, 0, fromUnits.stderr);
+  assert.equal(JSON.parse(fromUnits.stdout).fingerprint, golden.fingerprint);
+});
+
+test('shardwise plan: help, usage errors and invalid values', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shardwise-plan-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const json = path.join(dir, 'report.json');
+  writeFileSync(json, JSON.stringify(pastRun()));
+
+  const help = cli('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: shardwise plan /);
+  assert.equal(cli(json).status, 2, 'no --shards');
+  assert.equal(cli('--shards', '2').status, 2, 'no input');
+  const missing = cli(path.join(dir, 'nope.json'), '--shards', '2');
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /does not exist/);
+  const nan = cli(json, '--shards', 'two');
+  assert.equal(nan.status, 2);
+  assert.match(nan.stderr, /--shards must be a number/);
+  const zero = cli(json, '--shards', '0');
+  assert.equal(zero.status, 1);
+  assert.match(zero.stderr, /INVALID_INPUT: .*shardCount/);
+  const env = cli(json, '--shards', '2', '--environment', 'webkit');
+  assert.equal(env.status, 1);
+  assert.match(env.stderr, /INVALID_INPUT: .*"webkit".*"chromium"/);
+  const notJson = path.join(dir, 'garbage.json');
+  writeFileSync(notJson, '{ not json');
+  const garbage = cli(notJson, '--shards', '2');
+  assert.equal(garbage.status, 1);
+  assert.match(garbage.stderr, /INVALID_INPUT: .*not JSON/);
+});

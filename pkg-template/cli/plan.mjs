@@ -1,0 +1,115 @@
+// `shardwise plan <report | timings file | units.json> --shards N`: plans shards with `planShards`
+// (Rust decides everything; this file reads the input and prints) and shows the plan as a table
+// or as JSON.
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import * as api from '../node.mjs';
+import { readSaved } from '../src/runner/report.mjs';
+import { fmtMs } from '../src/runner/plan.mjs';
+
+export const HELP = `Usage: shardwise plan <input> --shards N [options]
+
+Splits the tests of <input> into N shards of equal predicted duration and prints the plan: one
+row per shard (predicted time, units, files), then the makespan (the slowest shard), the lower
+bound no plan can beat, how many units had no prediction (estimated), and the fingerprint every
+shard of a run can print to show they computed the same plan.
+
+<input> is one of:
+  - a report or timings file, JSON or Brotli JSON (report.json, report.json.br, the output of
+    'shardwise durations'), or a reporter's saved report folder: each test's predicted duration
+    is the sum of its attempts' durations (in one environment with --environment);
+  - a JSON array of units [{"id": "...", "file"?: "...", "group"?: "...", "durationMs"?: n}].
+
+Options:
+  --shards <N>          how many shards (required)
+  --unit <test|file>    test: tests may be split across shards (default); file: each file
+                        stays on one shard
+  --environment <E>     use the predictions of environment E (a name, or an index when a whole
+                        number); default: every environment's summed (report input only)
+  --workers <W>         parallel workers inside one shard (default 1)
+  --overhead <MS>       a fixed start-up cost of each shard, in ms (default 0)
+  --default <MS>        the estimate for a unit when nothing is known (default 1000)
+  --json                print the plan as JSON (the value planShards returns)
+  -h, --help            this help`;
+
+/** The input file's content: a report document or an array of units. */
+function readInput(target) {
+  const bytes = readSaved(target).bytes;
+  // JSON starts with '{' or '[' (after whitespace); anything else is taken as Brotli JSON.
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  const isJson = bytes[i] === 0x7b || bytes[i] === 0x5b;
+  const text = new TextDecoder().decode(isJson ? bytes : api.decompress(bytes));
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new api.ShardwiseError(`${target} is not JSON (nor Brotli-compressed JSON): ${e.message}`, { code: 'INVALID_INPUT' });
+  }
+}
+
+/** A whole-number option as a number (range checks are planShards'), or an error message. */
+function number(values, flag) {
+  const raw = values[flag];
+  if (raw === undefined) return { value: undefined };
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) return { error: `--${flag} must be a number, got '${raw}'` };
+  return { value };
+}
+
+/** The plan as a text table plus its summary lines. */
+export function formatPlan(plan) {
+  const rows = plan.shards.map((s) => [String(s.index), fmtMs(s.predictedMs), String(s.units.length), String(s.files.length)]);
+  const head = ['shard', 'predicted', 'units', 'files'];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
+  const units = plan.shards.reduce((n, s) => n + s.units.length, 0);
+  const ratio = plan.lowerBoundMs > 0 ? ` (${(plan.makespanMs / plan.lowerBoundMs).toFixed(3)} x lower bound)` : '';
+  return [
+    line(head),
+    ...rows.map(line),
+    '',
+    `makespan     ${fmtMs(plan.makespanMs)} (${plan.makespanMs} ms)${ratio}`,
+    `lower bound  ${fmtMs(plan.lowerBoundMs)} (${plan.lowerBoundMs} ms)`,
+    `estimated    ${plan.estimated} of ${units} units had no prediction`,
+    `fingerprint  ${plan.fingerprint}`,
+  ].join('\n');
+}
+
+export async function run(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        shards: { type: 'string' }, unit: { type: 'string' }, environment: { type: 'string' },
+        workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
+        json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    console.error(`shardwise plan: ${e.message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1 || values.shards === undefined) { console.error(HELP); return 2; }
+  const [input] = positionals;
+  if (!existsSync(input)) { console.error(`shardwise plan: ${input} does not exist`); return 2; }
+
+  const opts = {};
+  for (const [flag, key] of [['shards', 'shardCount'], ['workers', 'workers'], ['overhead', 'perShardOverheadMs'], ['default', 'defaultDurationMs']]) {
+    const { value, error } = number(values, flag);
+    if (error) { console.error(`shardwise plan: ${error}`); return 2; }
+    if (value !== undefined) opts[key] = value;
+  }
+  if (values.unit !== undefined) opts.unit = values.unit;
+  if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
+
+  const doc = readInput(input);
+  if (Array.isArray(doc)) opts.units = doc;
+  else opts.report = doc;
+  const plan = api.planShards(opts);
+  console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+  return 0;
+}

@@ -161,6 +161,53 @@ impl Compressor {
     }
 }
 
+/// A [`Compressor`] behind `std::io::Write`, for serializers that write many small pieces:
+/// input is gathered into blocks before it reaches the encoder, and the output equals
+/// [`compress`] of everything written (the encoder's output does not depend on chunking).
+pub struct CompressWriter {
+    compressor: Compressor,
+    pending: Vec<u8>,
+    out: Vec<u8>,
+}
+
+/// How much input [`CompressWriter`] gathers before it runs the encoder.
+const WRITER_BLOCK: usize = 1 << 18;
+
+impl CompressWriter {
+    pub fn new(opts: CompressOptions) -> Result<Self> {
+        Ok(CompressWriter { compressor: Compressor::new(opts)?, pending: Vec::with_capacity(WRITER_BLOCK), out: Vec::new() })
+    }
+
+    fn drain(&mut self) -> Result<()> {
+        let compressed = self.compressor.push(&self.pending)?;
+        self.out.extend_from_slice(&compressed);
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Ends the stream and returns all the compressed bytes.
+    pub fn finish(mut self) -> Result<Vec<u8>> {
+        self.drain()?;
+        let tail = self.compressor.finish()?;
+        self.out.extend_from_slice(&tail);
+        Ok(self.out)
+    }
+}
+
+impl std::io::Write for CompressWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(data);
+        if self.pending.len() >= WRITER_BLOCK {
+            self.drain().map_err(|e| std::io::Error::other(e.message))?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A streaming decoder: `push` compressed chunks, then `finish` to check the stream is complete.
 pub struct Decompressor {
     state: BrotliState<StandardAlloc, StandardAlloc, StandardAlloc>,

@@ -116,12 +116,12 @@ impl ReportBuilder {
     }
 
     /// The report document.
-    pub fn build(&self) -> JsResult<JsValue> {
-        report_to_js(&self.0.build())
+    pub fn build(&mut self) -> JsResult<JsValue> {
+        self.0.with_report(report_to_js)
     }
 
     /// The report as the service stores it: JSON, Brotli quality 9.
-    pub fn encode(&self) -> Vec<u8> {
+    pub fn encode(&mut self) -> Vec<u8> {
         self.0.encode()
     }
 }

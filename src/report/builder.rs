@@ -1,5 +1,5 @@
-//! Incremental building of a report: environments and tests are looked up in hash maps, and the
-//! suite tree is assembled once in `build`, so adding 100,000 tests is linear.
+//! Incremental building of a report: environments, suites and tests are looked up in hash maps
+//! and the suite tree grows as tests arrive, so adding 100,000 tests is linear.
 
 use std::collections::HashMap;
 
@@ -61,19 +61,37 @@ pub struct AttachmentInput {
     pub data: Vec<u8>,
 }
 
-struct TestEntry {
-    suites: Vec<String>,
-    file: Option<String>,
-    test: Test,
+/// The suite node a test lives in: `TOP` for tests outside any suite, else an index into
+/// `ReportBuilder::nodes`.
+const TOP: u32 = u32::MAX;
+
+/// Where a test added by `add_test` is: its node and its position in that node's tests.
+#[derive(Clone, Copy)]
+struct TestSlot {
+    node: u32,
+    index: u32,
 }
 
-/// Builds a valid report step by step.
+/// Builds a valid report step by step. The suite tree is grown as tests arrive (suites and tests
+/// in first-seen order), so there is one copy of every test; `encode` serializes that tree
+/// straight into the Brotli encoder.
 pub struct ReportBuilder {
     init: ReportInit,
     environments: Vec<Environment>,
     env_index: HashMap<String, usize>,
-    tests: Vec<TestEntry>,
-    test_index: HashMap<(Option<String>, Vec<String>), usize>,
+    /// The top-level suites and the tests outside any suite.
+    suites: Vec<Suite>,
+    top_tests: Vec<Test>,
+    /// Per suite node, the child positions leading to it from `suites`.
+    nodes: Vec<Vec<u32>>,
+    /// (parent node, suite type, title) -> node.
+    node_index: HashMap<(u32, SuiteType, String), u32>,
+    tests: Vec<TestSlot>,
+    /// (node, test title) -> handle.
+    test_index: HashMap<(u32, String), usize>,
+    /// Smallest attempt start and largest attempt end, for the report's own timing.
+    first_start: Option<u64>,
+    last_end: Option<u64>,
     attachments: Vec<(Attachment, Vec<u8>)>,
     attachment_index: HashMap<String, usize>,
 }
@@ -93,8 +111,14 @@ impl ReportBuilder {
             init,
             environments: Vec::new(),
             env_index: HashMap::new(),
+            suites: Vec::new(),
+            top_tests: Vec::new(),
+            nodes: Vec::new(),
+            node_index: HashMap::new(),
             tests: Vec::new(),
             test_index: HashMap::new(),
+            first_start: None,
+            last_end: None,
             attachments: Vec::new(),
             attachment_index: HashMap::new(),
         })
@@ -116,29 +140,66 @@ impl ReportBuilder {
 
     /// Adds a test, or finds the one with the same title path and file; returns its handle.
     pub fn add_test(&mut self, input: TestInput) -> Result<usize> {
-        let Some((title, suites)) = input.title_path.split_last() else {
+        let TestInput { mut title_path, file, line, column, tags } = input;
+        let Some(title) = title_path.pop() else {
             return Err(Error::invalid_input("titlePath must hold at least the test's title"));
         };
-        if let Some(file) = &input.file {
+        if let Some(file) = &file {
             super::validate::check_path(file).map_err(|m| Error::invalid_input(format!("file: {m}")))?;
         }
-        let key = (input.file.clone(), input.title_path.clone());
-        if let Some(&h) = self.test_index.get(&key) {
+        let mut node = TOP;
+        if let Some(file) = &file {
+            node = self.child(node, SuiteType::File, file);
+        }
+        for suite in &title_path {
+            node = self.child(node, SuiteType::Suite, suite);
+        }
+        if let Some(&h) = self.test_index.get(&(node, title.clone())) {
             return Ok(h);
         }
-        let location = match (&input.file, input.line) {
-            (Some(file), Some(line)) if line >= 1 => {
-                Some(Location { file: file.clone(), line, column: input.column.unwrap_or(1).max(1) })
-            }
+        let location = match (file, line) {
+            (Some(file), Some(line)) if line >= 1 => Some(Location { file, line, column: column.unwrap_or(1).max(1) }),
             _ => None,
         };
-        self.tests.push(TestEntry {
-            suites: suites.to_vec(),
-            file: input.file,
-            test: Test { title: title.clone(), location, tags: input.tags.filter(|t| !t.is_empty()), attempts: Vec::new() },
-        });
-        self.test_index.insert(key, self.tests.len() - 1);
+        let test = Test { title: title.clone(), location, tags: tags.filter(|t| !t.is_empty()), attempts: Vec::new() };
+        let tests = self.tests_of(node);
+        tests.push(test);
+        let index = tests.len() as u32 - 1;
+        self.tests.push(TestSlot { node, index });
+        self.test_index.insert((node, title), self.tests.len() - 1);
         Ok(self.tests.len() - 1)
+    }
+
+    /// The node of the suite `kind`/`title` under `parent`, created (last) when missing.
+    fn child(&mut self, parent: u32, kind: SuiteType, title: &str) -> u32 {
+        let key = (parent, kind, title.to_string());
+        if let Some(&node) = self.node_index.get(&key) {
+            return node;
+        }
+        let suite = Suite { kind, title: title.to_string(), location: None, suites: None, tests: None };
+        let parent_path = self.nodes.get(parent as usize).map_or(&[][..], Vec::as_slice);
+        let siblings = match suite_at(&mut self.suites, parent_path) {
+            None => &mut self.suites,
+            Some(p) => p.suites.get_or_insert_with(Vec::new),
+        };
+        siblings.push(suite);
+        let position = siblings.len() as u32 - 1;
+        let mut path = if parent == TOP { Vec::new() } else { self.nodes[parent as usize].clone() };
+        path.push(position);
+        self.nodes.push(path);
+        let node = self.nodes.len() as u32 - 1;
+        self.node_index.insert(key, node);
+        node
+    }
+
+    /// The tests of `node`.
+    fn tests_of(&mut self, node: u32) -> &mut Vec<Test> {
+        let path = self.nodes.get(node as usize).map_or(&[][..], Vec::as_slice);
+        match suite_at(&mut self.suites, path) {
+            Some(suite) => suite.tests.get_or_insert_with(Vec::new),
+            // `TOP` (nodes are only created by `child`, so every other node has its suite).
+            None => &mut self.top_tests,
+        }
     }
 
     /// Records one run of a test.
@@ -151,11 +212,22 @@ impl ReportBuilder {
                 self.environments.len()
             )));
         }
-        let entry = self
+        let slot = *self
             .tests
-            .get_mut(handle)
+            .get(handle)
             .ok_or_else(|| Error::invalid_input(format!("unknown test handle {handle}: use the value addTest returned")))?;
-        entry.test.attempts.push(attempt);
+        if attempt.start_timestamp > 0 {
+            self.first_start = Some(self.first_start.map_or(attempt.start_timestamp, |s| s.min(attempt.start_timestamp)));
+        }
+        let end = attempt.start_timestamp + attempt.duration.unwrap_or(0);
+        self.last_end = Some(self.last_end.map_or(end, |e| e.max(end)));
+        let test = self.tests_of(slot.node).get_mut(slot.index as usize);
+        // Every handle points at the test `add_test` pushed.
+        if let Some(test) = test {
+            // Most tests run once: a default `Vec` would reserve room for 4 attempts (~0.5 KB).
+            test.attempts.reserve_exact(1);
+            test.attempts.push(attempt);
+        }
         Ok(())
     }
 
@@ -180,61 +252,22 @@ impl ReportBuilder {
 
     /// The report: tests grouped into a `file` suite per file and a `suite` per title level.
     pub fn build(&self) -> Report {
-        #[derive(Default)]
-        struct Node {
-            children: Vec<(SuiteType, String, Node)>,
-            index: HashMap<(SuiteType, String), usize>,
-            tests: Vec<Test>,
-        }
-        impl Node {
-            fn child(&mut self, kind: SuiteType, title: &str) -> &mut Node {
-                let key = (kind, title.to_string());
-                let i = match self.index.get(&key) {
-                    Some(&i) => i,
-                    None => {
-                        self.children.push((kind, title.to_string(), Node::default()));
-                        self.index.insert(key, self.children.len() - 1);
-                        self.children.len() - 1
-                    }
-                };
-                &mut self.children[i].2
-            }
-            fn into_suites(self) -> Vec<Suite> {
-                self.children
-                    .into_iter()
-                    .map(|(kind, title, node)| {
-                        let Node { children, index, tests } = node;
-                        let sub = Node { children, index, tests: Vec::new() }.into_suites();
-                        Suite {
-                            kind,
-                            title,
-                            location: None,
-                            suites: (!sub.is_empty()).then_some(sub),
-                            tests: (!tests.is_empty()).then_some(tests),
-                        }
-                    })
-                    .collect()
-            }
-        }
-        let mut root = Node::default();
-        for e in &self.tests {
-            let mut node = &mut root;
-            if let Some(file) = &e.file {
-                node = node.child(SuiteType::File, file);
-            }
-            for title in &e.suites {
-                node = node.child(SuiteType::Suite, title);
-            }
-            node.tests.push(e.test.clone());
-        }
-        let top_tests = std::mem::take(&mut root.tests);
-        let suites = root.into_suites();
+        self.report(self.suites.clone(), self.top_tests.clone())
+    }
 
-        let attempts = self.tests.iter().flat_map(|e| &e.test.attempts);
-        let start = self.init.start_timestamp.unwrap_or_else(|| {
-            attempts.clone().map(|a| a.start_timestamp).filter(|&t| t > 0).min().unwrap_or(0)
-        });
-        let end = attempts.map(|a| a.start_timestamp + a.duration.unwrap_or(0)).max().unwrap_or(start);
+    /// Runs `f` on the report without copying the tests: the tree moves into the report and back.
+    pub fn with_report<R>(&mut self, f: impl FnOnce(&Report) -> R) -> R {
+        let (suites, tests) = (std::mem::take(&mut self.suites), std::mem::take(&mut self.top_tests));
+        let report = self.report(suites, tests);
+        let result = f(&report);
+        self.suites = report.suites.unwrap_or_default();
+        self.top_tests = report.tests.unwrap_or_default();
+        result
+    }
+
+    fn report(&self, suites: Vec<Suite>, tests: Vec<Test>) -> Report {
+        let start = self.init.start_timestamp.unwrap_or(self.first_start.unwrap_or(0));
+        let end = self.last_end.unwrap_or(start);
         let i = &self.init;
         Report {
             category: i.category.clone(),
@@ -253,15 +286,26 @@ impl ReportBuilder {
             test_runner: i.test_runner.clone(),
             runtime: i.runtime.clone(),
             suites: (!suites.is_empty()).then_some(suites),
-            tests: (!top_tests.is_empty()).then_some(top_tests),
+            tests: (!tests.is_empty()).then_some(tests),
             cpu_count: i.cpu_count,
             ram_bytes: i.ram_bytes,
             ..Report::default()
         }
     }
 
-    /// `build()` encoded as the service stores it (JSON, Brotli quality 9).
-    pub fn encode(&self) -> Vec<u8> {
-        super::encode_report(&self.build())
+    /// The report encoded as the service stores it (JSON, Brotli quality 9), streamed from the
+    /// tree into the encoder.
+    pub fn encode(&mut self) -> Vec<u8> {
+        self.with_report(super::encode_report)
     }
+}
+
+/// The suite at `path` (child positions from the top level); `None` for an empty path.
+fn suite_at<'a>(suites: &'a mut [Suite], path: &[u32]) -> Option<&'a mut Suite> {
+    let (first, rest) = path.split_first()?;
+    let mut suite = suites.get_mut(*first as usize)?;
+    for &i in rest {
+        suite = suite.suites.as_mut()?.get_mut(i as usize)?;
+    }
+    Some(suite)
 }

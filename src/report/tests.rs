@@ -68,6 +68,18 @@ fn builder_is_linear_for_many_tests() {
     }
     let r = b.build();
     assert_eq!(r.tests_with_paths().len(), 100_000);
+    assert_eq!(r.suites.as_ref().unwrap().len(), 50, "one file suite per file, in first-seen order");
+    assert_eq!(r.suites.as_ref().unwrap()[0].title, "f0.js");
+    // Streaming the JSON into the encoder gives the bytes of compressing the whole text at once,
+    // and encoding leaves the builder as it was.
+    let encoded = b.encode();
+    assert_eq!(encoded, crate::codec::compress(&to_json(&r), Default::default()).unwrap());
+    assert_eq!(b.build(), r);
+    // A test added after encoding lands in its existing suite.
+    let h = b.add_test(test_input(&["suite 0", "test 0"], "f0.js")).unwrap();
+    b.add_attempt(h, attempt(0, 1)).unwrap();
+    assert_eq!(attempt_count(&b.build()), 100_001);
+    assert_eq!(b.build().tests_with_paths().len(), 100_000);
 }
 
 #[test]
@@ -181,3 +193,4 @@ proptest! {
         prop_assert_eq!(normalize(n.clone()), n);
     }
 }
+

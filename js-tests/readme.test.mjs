@@ -1,0 +1,236 @@
+// Every code block of README.md runs, in order, the way a new user would run it: the package is
+// packed from pkg/ and installed into a fresh project, the config blocks become the project's
+// config files, the shell blocks run in bash against a local service, the API blocks run in
+// Node and (the browser block) in headless Chromium. pkg-template/README.md (the npm README) is
+// generated from README.md: the test checks it is up to date, so its blocks are these blocks.
+//
+// A block says how it runs in its info string (GitHub shows only the language):
+//   ```sh run=install    `npm install` (the package name becomes the packed tarball: not published from here)
+//   ```sh dir=<runner>   bash in the project's <runner>/ folder (npx resolves the runners from the
+//                        repository's dev dependencies, shardwise from the project's install)
+//   ```sh run=serve      started in the background; its preview page and API must answer
+//   ```sh run=script     npm scripts of this repository (`npm test` is CI itself, `npm run demo`
+//                        is demo.test.mjs): the test checks they exist
+//   ```js file=<name>    written to the project; *.config.mjs into its runner's folder, api.* run by node
+//   ```js browser        a module in a page of headless Chromium, with `shardwise/browser` mapped
+//                        to the installed package
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from '../pkg/server/index.mjs';
+import { npmReadme, SOURCE, TARGET } from '../scripts/readme.mjs';
+import { serveStatic } from './helpers/static-server.mjs';
+import { launchChromium } from './helpers/chromium.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = path.join(root, 'js-tests/.out/readme');
+const project = path.join(work, 'project');
+const readme = fs.readFileSync(SOURCE, 'utf8');
+
+/** Fenced blocks: `{ lang, attrs, code, line }`. */
+export function codeBlocks(markdown) {
+  const blocks = [];
+  const re = /^```(\S*)([^\n]*)\n([\s\S]*?)^```$/gm;
+  for (let m; (m = re.exec(markdown));) {
+    const attrs = Object.fromEntries(m[2].trim().split(/\s+/).filter(Boolean).map((a) => {
+      const [k, v = true] = a.split('=');
+      return [k, v];
+    }));
+    blocks.push({ lang: m[1], info: `${m[1]}${m[2]}`.trim(), attrs, code: m[3], line: markdown.slice(0, m.index).split('\n').length });
+  }
+  return blocks;
+}
+
+// Small test files for each runner: durations differ so that the plan has something to balance.
+const WAITS = { alpha: 400, bravo: 50, charlie: 200, delta: 100 };
+const testFiles = {
+  playwright: Object.entries(WAITS).map(([name, ms]) => [`tests/${name}.spec.mjs`,
+    `import { test } from '@playwright/test';\n`
+    + `test('${name} waits', async () => { await new Promise((r) => setTimeout(r, ${ms})); });\n`
+    + `test('${name} is quick', () => {});\n`]),
+  jest: Object.entries(WAITS).map(([name, ms]) => [`${name}.test.js`,
+    `test('${name} waits', () => new Promise((r) => setTimeout(r, ${ms})));\n`]),
+  vitest: Object.entries(WAITS).map(([name, ms]) => [`${name}.test.mjs`,
+    `import { test } from 'vitest';\ntest('${name} waits', () => new Promise((r) => setTimeout(r, ${ms})));\n`]),
+};
+
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+let service;
+let env;
+
+before(async () => {
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'readme-project', private: true }, null, 2));
+  for (const [runner, files] of Object.entries(testFiles)) {
+    for (const [rel, text] of files) {
+      fs.mkdirSync(path.dirname(path.join(project, runner, rel)), { recursive: true });
+      fs.writeFileSync(path.join(project, runner, rel), text);
+    }
+  }
+  service = await createServer({ dataDir: path.join(work, 'service'), computeDelayMs: 50 });
+  env = {
+    ...process.env,
+    SERVICE_URL: service.baseUrl,
+    SERVICE_TOKEN: service.accessToken,
+    SHARDWISE_RUN_ID: `readme-${process.pid}`,
+    CI: '1',
+    FORCE_COLOR: '0',
+  };
+  for (const k of ['SHARDWISE_BASE_URL', 'SHARDWISE_ACCESS_TOKEN', 'SHARDWISE_TIMINGS_FILE', 'GITHUB_RUN_ID']) delete env[k];
+});
+
+after(async () => {
+  await service?.close();
+});
+
+// `npx <bin>` as the user's project would resolve it: its own install first, then (standing in for
+// the runners the user already has) the repository's dev dependencies.
+const bashPrelude = `set -euo pipefail
+npx() { local bin="$1"; shift
+  if [ -x "${project}/node_modules/.bin/$bin" ]; then "${project}/node_modules/.bin/$bin" "$@"
+  else "${root}node_modules/.bin/$bin" "$@"; fi; }
+`;
+
+// The shell blocks run as one terminal session: what one block exports, the next sees.
+const session = () => path.join(work, 'session.sh');
+function bash(code, cwd) {
+  const script = `${bashPrelude}[ -f '${session()}' ] && source '${session()}'\n${code}\nexport -p > '${session()}'\n`;
+  return runAsync('bash', ['-c', script], { cwd, env });
+}
+
+// Asynchronous: the local service runs in this process and must keep answering meanwhile.
+function runAsync(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill(), 180_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, out: `${stdout}\n${stderr}` });
+    });
+  });
+}
+
+const blocks = codeBlocks(readme);
+
+test('the npm README is README.md\'s user part, up to date', () => {
+  assert.equal(fs.readFileSync(TARGET, 'utf8'), npmReadme(readme),
+    'pkg-template/README.md is out of date: run node scripts/readme.mjs');
+  const npmBlocks = codeBlocks(fs.readFileSync(TARGET, 'utf8')).map((b) => b.code);
+  assert.ok(npmBlocks.length >= 10);
+  for (const code of npmBlocks) assert.ok(blocks.some((b) => b.code === code));
+});
+
+test('README blocks run in order, as a new user would', async (t) => {
+  // Every block, in document order, has exactly one way to run.
+  for (const b of blocks) {
+    const where = `README.md:${b.line} (\`\`\`${b.info})`;
+    await t.test(where, async () => {
+      if (b.lang === 'sh' && b.attrs.run === 'install') {
+        const packDir = path.join(work, 'pack');
+        fs.mkdirSync(packDir, { recursive: true });
+        const tgz = execFileSync('npm', ['pack', path.join(root, 'pkg'), '--pack-destination', packDir, '--silent'],
+          { env, encoding: 'utf8' }).trim().split('\n').pop();
+        const code = b.code.replace(/\bshardwise\b/, path.join(packDir, tgz));
+        const r = await bash(code.replace(/^npm install/m, 'npm install --no-audit --no-fund --offline'), project);
+        assert.equal(r.status, 0, r.out);
+        const installed = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+        assert.ok(installed.devDependencies?.shardwise, 'saved as a dev dependency');
+        assert.ok(fs.existsSync(path.join(project, 'node_modules/shardwise/wasm/shardwise_bg.wasm')));
+      } else if (b.lang === 'js' && /\.config\.mjs$/.test(b.attrs.file ?? '')) {
+        const runner = b.attrs.file.split('.')[0];
+        assert.ok(testFiles[runner], `no test project for ${b.attrs.file}`);
+        fs.writeFileSync(path.join(project, runner, b.attrs.file), b.code);
+      } else if (b.lang === 'sh' && b.attrs.dir) {
+        const r = await bash(b.code, path.join(project, b.attrs.dir));
+        assert.equal(r.status, 0, r.out);
+        for (const m of b.code.matchAll(/--shard=(\d+)\/(\d+)/g)) {
+          const fp = new RegExp(`\\[shardwise\\] shard ${m[1]}/${m[2]}: predicted .* fingerprint [0-9a-f]{16}`);
+          assert.match(r.out, fp, `the shard line of ${m[0]}`);
+          assert.doesNotMatch(r.out, /estimates only/, 'durations came from the service or the timings file');
+        }
+        if (/shardwise upload/.test(b.code)) assert.match(r.out, /\/preview\/|reportUrl|uploaded/i);
+        if (/shardwise durations/.test(b.code)) assert.ok(fs.existsSync(path.join(project, b.attrs.dir, 'shardwise-timings.json')));
+        assert.doesNotMatch(r.out, new RegExp(service.accessToken), 'the token is never printed');
+      } else if (b.lang === 'sh' && b.attrs.run === 'serve') {
+        const port = await freePort();
+        const cmd = b.code.trim().replace('--port 8787', `--port ${port}`);
+        const child = spawn('bash', ['-c', bashPrelude + cmd], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        try {
+          let out = '';
+          await new Promise((resolve, reject) => {
+            child.stdout.on('data', (d) => { out += d; if (/access token: \S+/.test(out)) resolve(); });
+            child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${out}`)));
+          });
+          assert.match(out, new RegExp(`listening on http://127\\.0\\.0\\.1:${port}`));
+          const preview = await fetch(`http://127.0.0.1:${port}/preview/`);
+          assert.equal(preview.status, 200);
+          assert.match(await preview.text(), /<html/i);
+          assert.ok(fs.existsSync(path.join(project, '.shardwise-service')), 'the data folder is used');
+        } finally {
+          process.kill(-child.pid);
+        }
+      } else if (b.lang === 'js' && /^api\.(mjs|cjs)$/.test(b.attrs.file ?? '')) {
+        fs.writeFileSync(path.join(project, b.attrs.file), b.code);
+        const r = await runAsync(process.execPath, [b.attrs.file], {
+          cwd: project, env: { ...env, SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken },
+        });
+        assert.equal(r.status, 0, r.stderr);
+        assert.doesNotMatch(r.stderr, /Assertion failed/, r.stderr);
+        if (b.attrs.file === 'api.mjs') assert.match(r.stdout, /uploaded: http:\/\/127\.0\.0\.1:\d+\//);
+      } else if (b.lang === 'js' && b.attrs.browser) {
+        await runInBrowser(b.code);
+      } else if (b.lang === 'sh' && b.attrs.run === 'script') {
+        const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
+        for (const line of b.code.trim().split('\n')) {
+          const name = /^npm (?:run (\S+)|(test))$/.exec(line.trim());
+          assert.ok(name, `not an npm script: ${line}`);
+          assert.ok(scripts[name[1] ?? name[2]], `package.json has no script ${line}`);
+        }
+        const runBy = { 'npm test': '.ci/run', 'npm run demo': 'js-tests/demo.test.mjs' }[b.code.trim()];
+        assert.ok(runBy && fs.readFileSync(path.join(root, runBy), 'utf8').includes(runBy === '.ci/run' ? 'npm test' : 'demo'));
+      } else {
+        assert.fail(`${where}: no way to run this block; give it one of the info-string attributes above`);
+      }
+    });
+  }
+});
+
+async function runInBrowser(code) {
+  const app = path.join(work, 'browser');
+  fs.mkdirSync(app, { recursive: true });
+  // A report of a run above, as a page would fetch it.
+  const saved = path.join(project, 'playwright/shardwise-report/report.json.br');
+  fs.copyFileSync(saved, path.join(app, 'report.json.br'));
+  fs.writeFileSync(path.join(app, 'block.mjs'), code);
+  fs.writeFileSync(path.join(app, 'index.html'), `<!doctype html><html><head>
+<script type="importmap">{"imports": {"shardwise/browser": "/pkg/browser.mjs"}}</script>
+<script type="module" src="block.mjs"></script></head><body>loading</body></html>`);
+  const server = await serveStatic({ '/app/': app, '/pkg/': path.join(project, 'node_modules/shardwise') });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e));
+    await page.goto(`${server.url}/app/index.html`);
+    await page.waitForFunction(() => /\d+ suites/.test(document.body.textContent), null, { timeout: 20_000 })
+      .catch((e) => { throw errors[0] ?? e; });
+    assert.deepEqual(errors, []);
+    assert.match(await page.textContent('body'), /^[1-9]\d* suites$/);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

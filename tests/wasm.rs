@@ -72,3 +72,32 @@ fn plan_fingerprint_matches_the_native_golden() {
     let e = shardwise::bindings::plan::plan_shards(opts(&[("shardCount", 0.into())])).unwrap_err();
     assert_eq!(get(&e, "code"), "INVALID_INPUT");
 }
+
+fn js(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
+    use shardwise::bindings::report::ReportBuilder;
+    let mut b = ReportBuilder::new(js(r#"{"category":"jest","commitId":"0123456789abcdef0123456789abcdef01234567","startTimestamp":5}"#)).unwrap();
+    assert_eq!(b.add_environment(js(r#"{"name":"node"}"#)).unwrap(), 0);
+    let h = b.add_test(js(r#"{"titlePath":["suite","t"],"file":"a.test.js","line":3}"#)).unwrap();
+    assert_eq!(b.add_test(js(r#"{"titlePath":["suite","t"],"file":"a.test.js"}"#)).unwrap(), h);
+    b.add_attempt(h, js(r#"{"startTimestamp":6,"duration":7,"status":"failed","errors":[{"message":"no \"x\""}]}"#)).unwrap();
+    for (bad, what) in [
+        (b.add_test(js(r#"{"titlePath":["t"],"fiel":"a.js"}"#)).unwrap_err(), "fiel"),
+        (b.add_test(JsValue::from_str("t")).unwrap_err(), "test must be an object"),
+        (b.add_attempt(h, js(r#"{"status":"green"}"#)).unwrap_err(), "green"),
+        (b.add_attempt(h, js(r#"{"environmentIdx":1}"#)).unwrap_err(), "environmentIdx 1 is out of range"),
+        (b.add_attempt(h + 1, js("{}")).unwrap_err(), "unknown test handle"),
+    ] {
+        assert_eq!(get(&bad, "code"), "INVALID_INPUT");
+        let message = get(&bad, "message").as_string().unwrap();
+        assert!(message.contains(what), "{message}");
+    }
+    let built = js_sys::JSON::stringify(&b.build().unwrap()).unwrap().as_string().unwrap();
+    let decoded = shardwise::bindings::codec::decompress(Uint8Array::from(&b.encode()[..]).into(), JsValue::UNDEFINED).unwrap();
+    assert_eq!(built.as_bytes(), &decoded[..]);
+    assert!(built.contains(r#""tests":[{"title":"t","location":{"file":"a.test.js","line":3,"column":1},"attempts":[{"status":"failed","startTimestamp":6,"duration":7,"errors":[{"message":"no \"x\""}]}]}]"#), "{built}");
+}

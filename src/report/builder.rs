@@ -1,7 +1,15 @@
 //! Incremental building of a report: environments, suites and tests are looked up in hash maps
 //! and the suite tree grows as tests arrive, so adding 100,000 tests is linear.
+//!
+//! Storage is compact, because a report of 100,000 tests must fit next to the Brotli encoder in
+//! a wasm memory that never shrinks: titles live in one byte arena, suites and tests are small
+//! fixed-size records linked in first-seen order, and each attempt is checked as a typed
+//! [`RunAttempt`] then kept as its compact JSON text. `encode` streams the JSON from these
+//! records into the encoder; `build` reads the typed report back from them.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::io::{self, Write};
 
 use serde::Deserialize;
 
@@ -61,34 +69,274 @@ pub struct AttachmentInput {
     pub data: Vec<u8>,
 }
 
-/// The suite node a test lives in: `TOP` for tests outside any suite, else an index into
-/// `ReportBuilder::nodes`.
-const TOP: u32 = u32::MAX;
+/// "No record": the end of a linked list, or no tags.
+const NONE: u32 = u32::MAX;
+/// The root of the suite tree: its children are the top-level suites, its tests the tests
+/// outside any suite.
+const ROOT: u32 = 0;
+/// Deepest JSON nesting an attempt may have: `build` reads attempts back with serde_json, whose
+/// limit is 128 levels.
+const MAX_ATTEMPT_DEPTH: usize = 120;
 
-/// Where a test added by `add_test` is: its node and its position in that node's tests.
-#[derive(Clone, Copy)]
-struct TestSlot {
-    node: u32,
-    index: u32,
+/// Where bytes are in an [`Arena`].
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    chunk: u32,
+    start: u32,
+    len: u32,
 }
 
-/// Builds a valid report step by step. The suite tree is grown as tests arrive (suites and tests
-/// in first-seen order), so there is one copy of every test; `encode` serializes that tree
-/// straight into the Brotli encoder.
+/// Append-only bytes in chunks that are never reallocated (no transient copy of the whole
+/// storage while it grows); chunks double from 4 KB to 1 MB.
+#[derive(Default)]
+struct Arena {
+    chunks: Vec<Vec<u8>>,
+}
+
+const ARENA_FIRST_CHUNK: usize = 4 << 10;
+const ARENA_MAX_CHUNK: usize = 1 << 20;
+
+impl Arena {
+    fn push(&mut self, bytes: &[u8]) -> Result<Span> {
+        let fits = self.chunks.last().is_some_and(|c| c.capacity() - c.len() >= bytes.len());
+        if !fits {
+            let next = self.chunks.last().map_or(ARENA_FIRST_CHUNK, |c| (c.capacity() * 2).min(ARENA_MAX_CHUNK));
+            self.chunks.push(Vec::with_capacity(next.max(bytes.len())));
+        }
+        let chunk = self.chunks.len() - 1;
+        let c = &mut self.chunks[chunk];
+        let start = c.len();
+        c.extend_from_slice(bytes);
+        let too_big = || Error::invalid_input("the report is too large (a single value over 4 GB)");
+        Ok(Span {
+            chunk: u32::try_from(chunk).map_err(|_| too_big())?,
+            start: u32::try_from(start).map_err(|_| too_big())?,
+            len: u32::try_from(bytes.len()).map_err(|_| too_big())?,
+        })
+    }
+
+    fn get(&self, s: Span) -> &[u8] {
+        self.chunks
+            .get(s.chunk as usize)
+            .and_then(|c| c.get(s.start as usize..s.start as usize + s.len as usize))
+            .unwrap_or(&[])
+    }
+
+    /// The text at `s` (always UTF-8: only `&str`s and serde_json output are pushed).
+    fn str(&self, s: Span) -> &str {
+        std::str::from_utf8(self.get(s)).unwrap_or_default()
+    }
+
+    fn bytes(&self) -> usize {
+        self.chunks.iter().map(Vec::capacity).sum()
+    }
+}
+
+/// Fragments frequent in attempts' JSON, kept as one byte each (`0x01` for the first): serde_json
+/// never writes a byte below `0x20` (control characters in strings are escaped), so the
+/// substitution is exactly reversible whatever an attempt holds. A fragment that starts like a
+/// later one comes first.
+const TOKENS: [&[u8]; 31] = [
+    b"{\"environmentIdx\":",
+    b",\"status\":\"passed\"",
+    b",\"status\":\"failed\"",
+    b"\"status\":",
+    b"\"expectedStatus\":",
+    b"\"startTimestamp\":",
+    b",\"duration\":",
+    b",\"timeout\":",
+    b",\"annotations\":[{\"type\":",
+    b",\"errors\":[{\"message\":",
+    b"\"message\":",
+    b"\"stack\":",
+    b"\"snippet\":",
+    b"\"location\":{\"file\":",
+    b",\"line\":",
+    b",\"column\":",
+    b",\"parallelIndex\":",
+    b",\"steps\":[{\"title\":",
+    b"{\"title\":",
+    b",\"stdio\":[{",
+    b"\"text\":",
+    b"\"dts\":",
+    b",\"attachments\":[{\"name\":",
+    b"{\"name\":",
+    b",\"contentType\":",
+    b",\"id\":\"",
+    b"\"description\":",
+    b"\"skipped\"",
+    b"\"timedOut\"",
+    b"\"passed\"",
+    b"\"failed\"",
+];
+
+/// `json` with the [`TOKENS`] replaced by their bytes.
+fn pack(json: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    'next: while i < json.len() {
+        let b = json[i];
+        if matches!(b, b'{' | b',' | b'"') {
+            for (k, t) in TOKENS.iter().enumerate() {
+                if json[i..].starts_with(t) {
+                    out.push(k as u8 + 1);
+                    i += t.len();
+                    continue 'next;
+                }
+            }
+        }
+        out.push(b);
+        i += 1;
+    }
+}
+
+/// Writes the JSON that [`pack`] packed.
+fn unpack<W: Write>(packed: &[u8], w: &mut W) -> io::Result<()> {
+    let mut start = 0;
+    for (i, &b) in packed.iter().enumerate() {
+        if b < 0x20 {
+            w.write_all(&packed[start..i])?;
+            w.write_all(TOKENS.get(usize::from(b).wrapping_sub(1)).copied().unwrap_or_default())?;
+            start = i + 1;
+        }
+    }
+    w.write_all(&packed[start..])
+}
+
+/// Records in fixed-size pages: growing never copies (or transiently doubles) the storage, and
+/// at most one page is unused.
+struct Paged<T> {
+    pages: Vec<Vec<T>>,
+    len: usize,
+}
+
+const PAGE: usize = 1024;
+
+impl<T> Default for Paged<T> {
+    fn default() -> Self {
+        Paged { pages: Vec::new(), len: 0 }
+    }
+}
+
+impl<T> Paged<T> {
+    fn push(&mut self, value: T) {
+        match self.pages.last_mut() {
+            Some(page) if page.len() < PAGE => page.push(value),
+            _ => {
+                let mut page = Vec::with_capacity(PAGE);
+                page.push(value);
+                self.pages.push(page);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn capacity(&self) -> usize {
+        self.pages.len() * PAGE
+    }
+}
+
+impl<T> std::ops::Index<usize> for Paged<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.pages[i / PAGE][i % PAGE]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Paged<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.pages[i / PAGE][i % PAGE]
+    }
+}
+
+/// A suite (or the root): its title, and its children and tests as linked lists.
+struct Node {
+    kind: SuiteType,
+    title: Span,
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
+    first_test: u32,
+    last_test: u32,
+    /// The next node whose key has the same hash.
+    same_hash: u32,
+}
+
+struct TestRec {
+    title: Span,
+    node: u32,
+    /// The next test of the same node.
+    next: u32,
+    /// 0 when the test has no location (no file, or no line).
+    line: u32,
+    column: u32,
+    /// Index into `ReportBuilder::tags`, or `NONE`.
+    tags: u32,
+    first_attempt: u32,
+    last_attempt: u32,
+    same_hash: u32,
+}
+
+struct AttemptRec {
+    /// The attempt's compact JSON, packed (see [`pack`]).
+    json: Span,
+    next: u32,
+}
+
+/// Hash-map keys are already hashes.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Hash -> first record with that hash (the rest follow `same_hash`).
+type HashIndex = HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>;
+
+fn key_hash(parent: u32, kind: u8, title: &[u8]) -> u64 {
+    // Fixed keys: the same input gives the same table on every run.
+    let mut h = std::hash::DefaultHasher::new();
+    parent.hash(&mut h);
+    kind.hash(&mut h);
+    title.hash(&mut h);
+    h.finish()
+}
+
+/// Builds a valid report step by step (see the module documentation for the storage).
 pub struct ReportBuilder {
     init: ReportInit,
     environments: Vec<Environment>,
     env_index: HashMap<String, usize>,
-    /// The top-level suites and the tests outside any suite.
-    suites: Vec<Suite>,
-    top_tests: Vec<Test>,
-    /// Per suite node, the child positions leading to it from `suites`.
-    nodes: Vec<Vec<u32>>,
-    /// (parent node, suite type, title) -> node.
-    node_index: HashMap<(u32, SuiteType, String), u32>,
-    tests: Vec<TestSlot>,
-    /// (node, test title) -> handle.
-    test_index: HashMap<(u32, String), usize>,
+    /// Titles of suites and tests.
+    text: Arena,
+    /// Attempts' JSON.
+    attempt_json: Arena,
+    /// `nodes[ROOT]` is the root; the others are suites, in creation order (a child always
+    /// comes after its parent).
+    nodes: Paged<Node>,
+    node_index: HashIndex,
+    tests: Paged<TestRec>,
+    test_index: HashIndex,
+    attempts: Paged<AttemptRec>,
+    tags: Vec<Vec<String>>,
+    /// Reused buffers for serializing and packing one attempt.
+    scratch: Vec<u8>,
+    packed: Vec<u8>,
     /// Smallest attempt start and largest attempt end, for the report's own timing.
     first_start: Option<u64>,
     last_end: Option<u64>,
@@ -107,16 +355,33 @@ impl ReportBuilder {
         if init.category.is_empty() || init.category.chars().count() > crate::limits::CATEGORY_MAX_LEN {
             return Err(Error::invalid_input("category must be 1 to 100 characters, e.g. \"playwright\""));
         }
+        let root = Node {
+            kind: SuiteType::Suite,
+            title: Span { chunk: 0, start: 0, len: 0 },
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            first_test: NONE,
+            last_test: NONE,
+            same_hash: NONE,
+        };
+        let mut nodes = Paged::default();
+        nodes.push(root);
         Ok(ReportBuilder {
             init,
             environments: Vec::new(),
             env_index: HashMap::new(),
-            suites: Vec::new(),
-            top_tests: Vec::new(),
-            nodes: Vec::new(),
-            node_index: HashMap::new(),
-            tests: Vec::new(),
-            test_index: HashMap::new(),
+            text: Arena::default(),
+            attempt_json: Arena::default(),
+            nodes,
+            node_index: HashIndex::default(),
+            tests: Paged::default(),
+            test_index: HashIndex::default(),
+            attempts: Paged::default(),
+            tags: Vec::new(),
+            scratch: Vec::new(),
+            packed: Vec::new(),
             first_start: None,
             last_end: None,
             attachments: Vec::new(),
@@ -140,66 +405,97 @@ impl ReportBuilder {
 
     /// Adds a test, or finds the one with the same title path and file; returns its handle.
     pub fn add_test(&mut self, input: TestInput) -> Result<usize> {
-        let TestInput { mut title_path, file, line, column, tags } = input;
-        let Some(title) = title_path.pop() else {
+        let TestInput { title_path, file, line, column, tags } = input;
+        let Some((title, suites)) = title_path.split_last() else {
             return Err(Error::invalid_input("titlePath must hold at least the test's title"));
         };
         if let Some(file) = &file {
             super::validate::check_path(file).map_err(|m| Error::invalid_input(format!("file: {m}")))?;
         }
-        let mut node = TOP;
+        let mut node = ROOT;
         if let Some(file) = &file {
-            node = self.child(node, SuiteType::File, file);
+            node = self.child(node, SuiteType::File, file)?;
         }
-        for suite in &title_path {
-            node = self.child(node, SuiteType::Suite, suite);
+        for suite in suites {
+            node = self.child(node, SuiteType::Suite, suite)?;
         }
-        if let Some(&h) = self.test_index.get(&(node, title.clone())) {
-            return Ok(h);
+        let hash = key_hash(node, 0, title.as_bytes());
+        let first = self.test_index.get(&hash).copied().unwrap_or(NONE);
+        let mut i = first;
+        while i != NONE {
+            let t = &self.tests[i as usize];
+            if t.node == node && self.text.get(t.title) == title.as_bytes() {
+                return Ok(i as usize);
+            }
+            i = t.same_hash;
         }
-        let location = match (file, line) {
-            (Some(file), Some(line)) if line >= 1 => Some(Location { file, line, column: column.unwrap_or(1).max(1) }),
-            _ => None,
+        let index = self.tests.len();
+        let id = u32::try_from(index).ok().filter(|&i| i != NONE).ok_or_else(|| Error::invalid_input("too many tests"))?;
+        let (line, column) = match (&file, line) {
+            (Some(_), Some(line)) if line >= 1 => (line, column.unwrap_or(1).max(1)),
+            _ => (0, 0),
         };
-        let test = Test { title: title.clone(), location, tags: tags.filter(|t| !t.is_empty()), attempts: Vec::new() };
-        let tests = self.tests_of(node);
-        tests.push(test);
-        let index = tests.len() as u32 - 1;
-        self.tests.push(TestSlot { node, index });
-        self.test_index.insert((node, title), self.tests.len() - 1);
-        Ok(self.tests.len() - 1)
+        let tags = match tags.filter(|t| !t.is_empty()) {
+            Some(t) => {
+                self.tags.push(t);
+                (self.tags.len() - 1) as u32
+            }
+            None => NONE,
+        };
+        let title = self.text.push(title.as_bytes())?;
+        self.tests.push(TestRec {
+            title,
+            node,
+            next: NONE,
+            line,
+            column,
+            tags,
+            first_attempt: NONE,
+            last_attempt: NONE,
+            same_hash: first,
+        });
+        self.test_index.insert(hash, id);
+        let n = &mut self.nodes[node as usize];
+        match n.last_test {
+            NONE => n.first_test = id,
+            last => self.tests[last as usize].next = id,
+        }
+        self.nodes[node as usize].last_test = id;
+        Ok(index)
     }
 
     /// The node of the suite `kind`/`title` under `parent`, created (last) when missing.
-    fn child(&mut self, parent: u32, kind: SuiteType, title: &str) -> u32 {
-        let key = (parent, kind, title.to_string());
-        if let Some(&node) = self.node_index.get(&key) {
-            return node;
+    fn child(&mut self, parent: u32, kind: SuiteType, title: &str) -> Result<u32> {
+        let hash = key_hash(parent, kind as u8 + 1, title.as_bytes());
+        let first = self.node_index.get(&hash).copied().unwrap_or(NONE);
+        let mut i = first;
+        while i != NONE {
+            let n = &self.nodes[i as usize];
+            if n.parent == parent && n.kind == kind && self.text.get(n.title) == title.as_bytes() {
+                return Ok(i);
+            }
+            i = n.same_hash;
         }
-        let suite = Suite { kind, title: title.to_string(), location: None, suites: None, tests: None };
-        let parent_path = self.nodes.get(parent as usize).map_or(&[][..], Vec::as_slice);
-        let siblings = match suite_at(&mut self.suites, parent_path) {
-            None => &mut self.suites,
-            Some(p) => p.suites.get_or_insert_with(Vec::new),
-        };
-        siblings.push(suite);
-        let position = siblings.len() as u32 - 1;
-        let mut path = if parent == TOP { Vec::new() } else { self.nodes[parent as usize].clone() };
-        path.push(position);
-        self.nodes.push(path);
-        let node = self.nodes.len() as u32 - 1;
-        self.node_index.insert(key, node);
-        node
-    }
-
-    /// The tests of `node`.
-    fn tests_of(&mut self, node: u32) -> &mut Vec<Test> {
-        let path = self.nodes.get(node as usize).map_or(&[][..], Vec::as_slice);
-        match suite_at(&mut self.suites, path) {
-            Some(suite) => suite.tests.get_or_insert_with(Vec::new),
-            // `TOP` (nodes are only created by `child`, so every other node has its suite).
-            None => &mut self.top_tests,
+        let id = u32::try_from(self.nodes.len()).ok().filter(|&i| i != NONE).ok_or_else(|| Error::invalid_input("too many suites"))?;
+        let title = self.text.push(title.as_bytes())?;
+        self.nodes.push(Node {
+            kind,
+            title,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            first_test: NONE,
+            last_test: NONE,
+            same_hash: first,
+        });
+        self.node_index.insert(hash, id);
+        match self.nodes[parent as usize].last_child {
+            NONE => self.nodes[parent as usize].first_child = id,
+            last => self.nodes[last as usize].next_sibling = id,
         }
+        self.nodes[parent as usize].last_child = id;
+        Ok(id)
     }
 
     /// Records one run of a test.
@@ -212,22 +508,49 @@ impl ReportBuilder {
                 self.environments.len()
             )));
         }
-        let slot = *self
-            .tests
-            .get(handle)
-            .ok_or_else(|| Error::invalid_input(format!("unknown test handle {handle}: use the value addTest returned")))?;
+        if handle >= self.tests.len() {
+            return Err(Error::invalid_input(format!("unknown test handle {handle}: use the value addTest returned")));
+        }
+        let mut json = std::mem::take(&mut self.scratch);
+        json.clear();
+        // Serializing plain data to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut json, &attempt);
+        let stored = self.store_attempt(handle, &attempt, &json);
+        self.scratch = json;
+        stored
+    }
+
+    /// Records one run of a test given as JSON text: it is read into a [`RunAttempt`] (so an
+    /// invalid attempt is an error here, not at `encode`), then kept as compact JSON.
+    pub fn add_attempt_json(&mut self, handle: usize, json: &str) -> Result<()> {
+        let attempt: RunAttempt =
+            serde_json::from_str(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        self.add_attempt(handle, attempt)
+    }
+
+    fn store_attempt(&mut self, handle: usize, attempt: &RunAttempt, json: &[u8]) -> Result<()> {
+        if json_depth(json) > MAX_ATTEMPT_DEPTH {
+            return Err(Error::invalid_input(format!("attempt: nested more than {MAX_ATTEMPT_DEPTH} levels deep")));
+        }
+        let id = u32::try_from(self.attempts.len()).ok().filter(|&i| i != NONE).ok_or_else(|| Error::invalid_input("too many attempts"))?;
+        let mut packed = std::mem::take(&mut self.packed);
+        packed.clear();
+        pack(json, &mut packed);
+        let span = self.attempt_json.push(&packed);
+        self.packed = packed;
+        let span = span?;
         if attempt.start_timestamp > 0 {
             self.first_start = Some(self.first_start.map_or(attempt.start_timestamp, |s| s.min(attempt.start_timestamp)));
         }
         let end = attempt.start_timestamp + attempt.duration.unwrap_or(0);
         self.last_end = Some(self.last_end.map_or(end, |e| e.max(end)));
-        let test = self.tests_of(slot.node).get_mut(slot.index as usize);
-        // Every handle points at the test `add_test` pushed.
-        if let Some(test) = test {
-            // Most tests run once: a default `Vec` would reserve room for 4 attempts (~0.5 KB).
-            test.attempts.reserve_exact(1);
-            test.attempts.push(attempt);
+        self.attempts.push(AttemptRec { json: span, next: NONE });
+        let test = &mut self.tests[handle];
+        match test.last_attempt {
+            NONE => test.first_attempt = id,
+            last => self.attempts[last as usize].next = id,
         }
+        self.tests[handle].last_attempt = id;
         Ok(())
     }
 
@@ -252,20 +575,84 @@ impl ReportBuilder {
 
     /// The report: tests grouped into a `file` suite per file and a `suite` per title level.
     pub fn build(&self) -> Report {
-        self.report(self.suites.clone(), self.top_tests.clone())
+        // Children come after their parents, so building from the last node back finds every
+        // child suite already built (no recursion, however deep the title paths).
+        let mut built: Vec<Option<Suite>> = Vec::new();
+        built.resize_with(self.nodes.len(), || None);
+        for i in (1..self.nodes.len()).rev() {
+            let n = &self.nodes[i];
+            let suites: Vec<Suite> = self.children(n).filter_map(|c| built[c as usize].take()).collect();
+            let tests = self.tests_of(n);
+            built[i] = Some(Suite {
+                kind: n.kind,
+                title: self.text.str(n.title).to_string(),
+                location: None,
+                suites: (!suites.is_empty()).then_some(suites),
+                tests: (!tests.is_empty()).then_some(tests),
+            });
+        }
+        let root = &self.nodes[ROOT as usize];
+        let suites: Vec<Suite> = self.children(root).filter_map(|c| built[c as usize].take()).collect();
+        let tests = self.tests_of(root);
+        Report { suites: (!suites.is_empty()).then_some(suites), tests: (!tests.is_empty()).then_some(tests), ..self.head() }
     }
 
-    /// Runs `f` on the report without copying the tests: the tree moves into the report and back.
-    pub fn with_report<R>(&mut self, f: impl FnOnce(&Report) -> R) -> R {
-        let (suites, tests) = (std::mem::take(&mut self.suites), std::mem::take(&mut self.top_tests));
-        let report = self.report(suites, tests);
-        let result = f(&report);
-        self.suites = report.suites.unwrap_or_default();
-        self.top_tests = report.tests.unwrap_or_default();
-        result
+    fn children<'a>(&'a self, n: &Node) -> impl Iterator<Item = u32> + 'a {
+        std::iter::successors(Some(n.first_child).filter(|&c| c != NONE), |&c| {
+            Some(self.nodes[c as usize].next_sibling).filter(|&s| s != NONE)
+        })
     }
 
-    fn report(&self, suites: Vec<Suite>, tests: Vec<Test>) -> Report {
+    fn test_ids<'a>(&'a self, n: &Node) -> impl Iterator<Item = u32> + 'a {
+        std::iter::successors(Some(n.first_test).filter(|&t| t != NONE), |&t| {
+            Some(self.tests[t as usize].next).filter(|&s| s != NONE)
+        })
+    }
+
+    fn attempt_ids<'a>(&'a self, t: &TestRec) -> impl Iterator<Item = u32> + 'a {
+        std::iter::successors(Some(t.first_attempt).filter(|&a| a != NONE), |&a| {
+            Some(self.attempts[a as usize].next).filter(|&s| s != NONE)
+        })
+    }
+
+    fn tests_of(&self, n: &Node) -> Vec<Test> {
+        self.test_ids(n)
+            .map(|t| {
+                let t = &self.tests[t as usize];
+                Test {
+                    title: self.text.str(t.title).to_string(),
+                    location: self.location(t).map(|(file, line, column)| Location { file: file.to_string(), line, column }),
+                    tags: self.tags.get(t.tags as usize).cloned(),
+                    attempts: self
+                        .attempt_ids(t)
+                        // Stored attempts were serialized from a `RunAttempt` and are not too deep.
+                        .map(|a| {
+                            let mut json = Vec::new();
+                            let _ = unpack(self.attempt_json.get(self.attempts[a as usize].json), &mut json);
+                            serde_json::from_slice(&json).unwrap_or_default()
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// `(file, line, column)` of a test: its file is the title of the `file` suite at the top
+    /// of its node's path.
+    fn location(&self, t: &TestRec) -> Option<(&str, u32, u32)> {
+        if t.line == 0 {
+            return None;
+        }
+        let mut n = t.node;
+        while self.nodes[n as usize].parent != ROOT {
+            n = self.nodes[n as usize].parent;
+        }
+        let top = &self.nodes[n as usize];
+        (top.kind == SuiteType::File).then(|| (self.text.str(top.title), t.line, t.column))
+    }
+
+    /// Everything but the suites and tests.
+    fn head(&self) -> Report {
         let start = self.init.start_timestamp.unwrap_or(self.first_start.unwrap_or(0));
         let end = self.last_end.unwrap_or(start);
         let i = &self.init;
@@ -285,27 +672,196 @@ impl ReportBuilder {
             })),
             test_runner: i.test_runner.clone(),
             runtime: i.runtime.clone(),
-            suites: (!suites.is_empty()).then_some(suites),
-            tests: (!tests.is_empty()).then_some(tests),
             cpu_count: i.cpu_count,
             ram_bytes: i.ram_bytes,
             ..Report::default()
         }
     }
 
+    /// Writes the report's JSON (the bytes `to_json(&self.build())` gives) from the records,
+    /// without building it.
+    pub fn write_json<W: Write>(&self, w: &mut W) -> io::Result<()> {
+        // The head's fields in the model's order: everything up to `runtime`, then (after
+        // `suites` and `tests`) `cpuCount` and `ramBytes`, the only later fields a builder sets.
+        let mut head = self.head();
+        let (cpu_count, ram_bytes) = (head.cpu_count.take(), head.ram_bytes.take());
+        let head = serde_json::to_vec(&head).map_err(io::Error::other)?;
+        w.write_all(&head[..head.len() - 1])?;
+        let root = &self.nodes[ROOT as usize];
+        if root.first_child != NONE {
+            w.write_all(b",\"suites\":[")?;
+            self.write_suites(w, root.first_child)?;
+            w.write_all(b"]")?;
+        }
+        if root.first_test != NONE {
+            w.write_all(b",\"tests\":")?;
+            self.write_tests(w, root)?;
+        }
+        if let Some(n) = cpu_count {
+            write!(w, ",\"cpuCount\":{n}")?;
+        }
+        if let Some(n) = ram_bytes {
+            write!(w, ",\"ramBytes\":{n}")?;
+        }
+        w.write_all(b"}")
+    }
+
+    /// The suites from `first` and its next siblings, depth first with an explicit stack.
+    fn write_suites<W: Write>(&self, w: &mut W, first: u32) -> io::Result<()> {
+        let mut open: Vec<u32> = Vec::new();
+        let mut cur = first;
+        loop {
+            let n = &self.nodes[cur as usize];
+            w.write_all(b"{\"type\":")?;
+            serde_json::to_writer(&mut *w, &n.kind)?;
+            w.write_all(b",\"title\":")?;
+            serde_json::to_writer(&mut *w, self.text.str(n.title))?;
+            if n.first_child != NONE {
+                w.write_all(b",\"suites\":[")?;
+                open.push(cur);
+                cur = n.first_child;
+                continue;
+            }
+            self.end_suite(w, cur)?;
+            loop {
+                let next = self.nodes[cur as usize].next_sibling;
+                if next != NONE {
+                    w.write_all(b",")?;
+                    cur = next;
+                    break;
+                }
+                let Some(parent) = open.pop() else { return Ok(()) };
+                w.write_all(b"]")?;
+                self.end_suite(w, parent)?;
+                cur = parent;
+            }
+        }
+    }
+
+    /// A suite's tests (if any) and its closing brace.
+    fn end_suite<W: Write>(&self, w: &mut W, node: u32) -> io::Result<()> {
+        let n = &self.nodes[node as usize];
+        if n.first_test != NONE {
+            w.write_all(b",\"tests\":")?;
+            self.write_tests(w, n)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn write_tests<W: Write>(&self, w: &mut W, n: &Node) -> io::Result<()> {
+        w.write_all(b"[")?;
+        for (k, t) in self.test_ids(n).enumerate() {
+            let t = &self.tests[t as usize];
+            if k > 0 {
+                w.write_all(b",")?;
+            }
+            w.write_all(b"{\"title\":")?;
+            serde_json::to_writer(&mut *w, self.text.str(t.title))?;
+            if let Some((file, line, column)) = self.location(t) {
+                w.write_all(b",\"location\":{\"file\":")?;
+                serde_json::to_writer(&mut *w, file)?;
+                write!(w, ",\"line\":{line},\"column\":{column}}}")?;
+            }
+            if let Some(tags) = self.tags.get(t.tags as usize) {
+                w.write_all(b",\"tags\":")?;
+                serde_json::to_writer(&mut *w, tags)?;
+            }
+            w.write_all(b",\"attempts\":[")?;
+            for (j, a) in self.attempt_ids(t).enumerate() {
+                if j > 0 {
+                    w.write_all(b",")?;
+                }
+                unpack(self.attempt_json.get(self.attempts[a as usize].json), w)?;
+            }
+            w.write_all(b"]}")?;
+        }
+        w.write_all(b"]")
+    }
+
+    /// The report's JSON text.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.write_json(&mut out);
+        out
+    }
+
     /// The report encoded as the service stores it (JSON, Brotli quality 9), streamed from the
-    /// tree into the encoder.
-    pub fn encode(&mut self) -> Vec<u8> {
-        self.with_report(super::encode_report)
+    /// records into the encoder.
+    pub fn encode(&self) -> Vec<u8> {
+        // The default options are valid and writing to the encoder cannot fail.
+        let Ok(mut writer) = crate::codec::CompressWriter::new(crate::codec::CompressOptions::default()) else {
+            return Vec::new();
+        };
+        if self.write_json(&mut writer).is_err() {
+            return Vec::new();
+        }
+        writer.finish().unwrap_or_default()
+    }
+
+    /// Bytes held by the records and arenas (capacity), for tests and benchmarks.
+    pub fn storage_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.text.bytes()
+            + self.attempt_json.bytes()
+            + self.nodes.capacity() * size_of::<Node>()
+            + self.tests.capacity() * size_of::<TestRec>()
+            + self.attempts.capacity() * size_of::<AttemptRec>()
+            + (self.node_index.capacity() + self.test_index.capacity()) * (size_of::<(u64, u32)>() + 1)
     }
 }
 
-/// The suite at `path` (child positions from the top level); `None` for an empty path.
-fn suite_at<'a>(suites: &'a mut [Suite], path: &[u32]) -> Option<&'a mut Suite> {
-    let (first, rest) = path.split_first()?;
-    let mut suite = suites.get_mut(*first as usize)?;
-    for &i in rest {
-        suite = suite.suites.as_mut()?.get_mut(i as usize)?;
+/// The deepest nesting of arrays and objects in JSON text.
+fn json_depth(json: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in json {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
-    Some(suite)
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn pack_then_unpack_is_identity(texts in prop::collection::vec(
+            prop::sample::select(vec!["passed", "\"status\":\"passed\"", ",\"duration\":", "\\", "\u{1}\n\t", "é", "{\"title\":", "x"]), 0..8)
+        ) {
+            let text = texts.concat();
+            let json = serde_json::to_vec(&serde_json::json!({"environmentIdx": 1, "status": text, "errors": [{"message": text}], "k": [text, "failed"]})).unwrap();
+            let mut packed = Vec::new();
+            pack(&json, &mut packed);
+            let mut back = Vec::new();
+            unpack(&packed, &mut back).unwrap();
+            prop_assert_eq!(back, json);
+        }
+    }
+
+    #[test]
+    fn a_typical_attempt_packs_to_a_third() {
+        let json = br#"{"environmentIdx":1,"status":"passed","startTimestamp":1760000013700,"duration":12345}"#;
+        let mut packed = Vec::new();
+        pack(json, &mut packed);
+        assert_eq!(packed.len(), 25, "from {}", json.len());
+    }
 }

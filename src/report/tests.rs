@@ -194,3 +194,132 @@ proptest! {
     }
 }
 
+
+/// What the builder should produce, built the obvious (quadratic) way from the same calls:
+/// a `file` suite per file, a `suite` per title level, all in first-seen order.
+fn reference_report(b: &ReportBuilder, calls: &[(TestInput, Vec<RunAttempt>)]) -> Report {
+    fn find<'a>(list: &'a mut Vec<Suite>, kind: SuiteType, title: &str) -> &'a mut Suite {
+        match list.iter().position(|s| s.kind == kind && s.title == title) {
+            Some(i) => &mut list[i],
+            None => {
+                list.push(Suite { kind, title: title.into(), location: None, suites: None, tests: None });
+                list.last_mut().unwrap()
+            }
+        }
+    }
+    let mut report = b.build();
+    let (mut suites, mut top) = (Vec::new(), Vec::new());
+    for (input, attempts) in calls {
+        let (title, path) = input.title_path.split_last().unwrap();
+        let mut levels: Vec<(SuiteType, &str)> = input.file.iter().map(|f| (SuiteType::File, f.as_str())).collect();
+        levels.extend(path.iter().map(|s| (SuiteType::Suite, s.as_str())));
+        let tests: &mut Vec<Test> = match levels.split_first() {
+            None => &mut top,
+            Some((first, rest)) => {
+                let mut s = find(&mut suites, first.0, first.1);
+                for l in rest {
+                    s = find(s.suites.get_or_insert_with(Vec::new), l.0, l.1);
+                }
+                s.tests.get_or_insert_with(Vec::new)
+            }
+        };
+        let i = match tests.iter().position(|t| &t.title == title) {
+            Some(i) => i,
+            None => {
+                let location = match (&input.file, input.line) {
+                    (Some(f), Some(l)) if l >= 1 => Some(Location { file: f.clone(), line: l, column: input.column.unwrap_or(1).max(1) }),
+                    _ => None,
+                };
+                tests.push(Test { title: title.clone(), location, tags: input.tags.clone().filter(|t| !t.is_empty()), attempts: vec![] });
+                tests.len() - 1
+            }
+        };
+        tests[i].attempts.extend(attempts.iter().cloned());
+    }
+    report.suites = (!suites.is_empty()).then_some(suites);
+    report.tests = (!top.is_empty()).then_some(top);
+    report
+}
+
+fn arb_calls() -> impl Strategy<Value = Vec<(TestInput, Vec<RunAttempt>)>> {
+    let attempt = (0u32..2, 0u64..5000, prop::option::of(prop::sample::select(vec![TestStatus::Passed, TestStatus::Failed])), any::<bool>())
+        .prop_map(|(env, d, status, err)| RunAttempt {
+            environment_idx: Some(env),
+            duration: Some(d),
+            status,
+            start_timestamp: 1_700_000_000_000 + d,
+            errors: err.then(|| vec![ReportError { message: Some("boom \"quoted\" \\ é\n".into()), ..Default::default() }]),
+            ..Default::default()
+        });
+    let input = (
+        prop::collection::vec(prop::sample::select(vec!["a", "b", "c d", "\"q\"", "é"]), 1..4),
+        prop::option::of(prop::sample::select(vec!["f1.js", "dir/f2.js"])),
+        prop::option::of(0u32..4),
+        prop::option::of(0u32..3),
+        prop::option::of(prop::collection::vec(prop::sample::select(vec!["@slow", "@x"]), 0..2)),
+    )
+        .prop_map(|(path, file, line, column, tags)| TestInput {
+            title_path: path.into_iter().map(String::from).collect(),
+            file: file.map(String::from),
+            line,
+            column,
+            tags: tags.map(|t| t.into_iter().map(String::from).collect()),
+        });
+    prop::collection::vec((input, prop::collection::vec(attempt, 0..3)), 0..25)
+}
+
+fn run_calls(calls: &[(TestInput, Vec<RunAttempt>)], cpu_count: Option<u64>) -> ReportBuilder {
+    let mut b = ReportBuilder::new(ReportInit { category: "jest".into(), commit_id: SHA.into(), cpu_count, ..Default::default() }).unwrap();
+    b.add_environment(Environment { name: "a".into(), ..Default::default() }).unwrap();
+    b.add_environment(Environment { name: "b".into(), ..Default::default() }).unwrap();
+    let handles: Vec<usize> = calls.iter().map(|(input, _)| b.add_test(input.clone()).unwrap()).collect();
+    // Attempts arrive after all the tests (and alternately through the JSON entry point), so
+    // each test's attempts are spread over the storage.
+    for (k, ((_, attempts), h)) in calls.iter().zip(&handles).enumerate() {
+        for a in attempts {
+            if k % 2 == 0 {
+                b.add_attempt(*h, a.clone()).unwrap();
+            } else {
+                b.add_attempt_json(*h, &serde_json::to_string(a).unwrap()).unwrap();
+            }
+        }
+    }
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    /// The compact storage gives the typed report of the obvious construction, its JSON is the
+    /// JSON of that report, and `encode` is `compress` of that JSON.
+    #[test]
+    fn builder_storage_matches_the_typed_report(calls in arb_calls(), cpu in prop::option::of(1u64..64)) {
+        let b = run_calls(&calls, cpu);
+        let r = b.build();
+        prop_assert_eq!(&r, &reference_report(&b, &calls));
+        prop_assert_eq!(String::from_utf8(b.to_json()).unwrap(), String::from_utf8(to_json(&r)).unwrap());
+        prop_assert_eq!(b.encode(), crate::codec::compress(&to_json(&r), Default::default()).unwrap());
+        prop_assert_eq!(decode_report(&b.encode()).unwrap(), r);
+    }
+}
+
+#[test]
+fn builder_handles_deep_title_paths_and_rejects_too_deep_attempts() {
+    let mut b = builder();
+    let path: Vec<String> = (0..1000).map(|i| format!("level {i}")).collect();
+    let h = b.add_test(TestInput { title_path: path.clone(), file: Some("deep.js".into()), line: Some(1), ..Default::default() }).unwrap();
+    b.add_attempt(h, attempt(0, 1)).unwrap();
+    assert_eq!(b.add_test(TestInput { title_path: path, file: Some("deep.js".into()), line: Some(1), ..Default::default() }).unwrap(), h);
+    let r = b.build();
+    assert_eq!(b.to_json(), to_json(&r));
+    assert_eq!(r.tests_with_paths()[0].suites.len(), 999);
+
+    let mut step = TestStep { title: "s".into(), duration: None, location: None, snippet: None, error: None, attachments: None, steps: None };
+    for _ in 0..100 {
+        step = TestStep { steps: Some(vec![step.clone()]), ..step };
+    }
+    let deep = RunAttempt { steps: Some(vec![step]), ..attempt(0, 1) };
+    assert_eq!(b.add_attempt(h, deep).unwrap_err().code, crate::ErrorCode::InvalidInput);
+    assert_eq!(b.build(), r, "a rejected attempt leaves the report as it was");
+    assert!(b.add_attempt_json(h, "{\"status\": \"unknown\"}").is_err());
+    assert!(b.add_attempt_json(99, "{}").is_err());
+}

@@ -10,9 +10,11 @@ node scripts/build.mjs
 echo; echo "== cargo test (native)"
 cargo test --quiet
 
-echo; echo "== cargo test --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"
+# --release: the dependencies are the ones `npm run build` compiled for wasm (release profile),
+# not a third full compilation; the tests run against the code as it ships.
+echo; echo "== cargo test --release --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
-  cargo test --target wasm32-unknown-unknown --test wasm
+  cargo test --release --target wasm32-unknown-unknown --test wasm
 
 echo; echo "== node --test js-tests (package through its exports, Node and headless Chromium)"
 node --test --test-reporter=spec js-tests/*.test.mjs js-tests/*.test.cjs

@@ -8,7 +8,7 @@
 //! records into the encoder; `build` reads the typed report back from them.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use serde::Deserialize;
@@ -176,8 +176,11 @@ fn pack(json: &[u8], out: &mut Vec<u8>) {
     'next: while i < json.len() {
         let b = json[i];
         if matches!(b, b'{' | b',' | b'"') {
+            let rest = &json[i..];
+            let second = rest.get(1).copied();
             for (k, t) in TOKENS.iter().enumerate() {
-                if json[i..].starts_with(t) {
+                // Most candidates differ at the second byte: skip the comparison call.
+                if t.get(1).copied() == second && rest.starts_with(t) {
                     out.push(k as u8 + 1);
                     i += t.len();
                     continue 'next;
@@ -287,7 +290,8 @@ struct AttemptRec {
     next: u32,
 }
 
-/// Hash-map keys are already hashes.
+/// Hash-map keys are already (well-mixed, 32-bit) hashes: the table's bucket bits and its
+/// control bits (the top ones) are taken from them as they are.
 #[derive(Default)]
 struct IdentityHasher(u64);
 
@@ -300,21 +304,37 @@ impl Hasher for IdentityHasher {
             self.0 = (self.0 << 8) | u64::from(b);
         }
     }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (u64::from(n) << 32) | u64::from(n);
     }
 }
 
-/// Hash -> first record with that hash (the rest follow `same_hash`).
-type HashIndex = HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>;
+/// Hash -> first record with that hash (the rest follow `same_hash`). 32-bit hashes keep an
+/// entry at 8 bytes; a collision only costs a comparison.
+type HashIndex = HashMap<u32, u32, BuildHasherDefault<IdentityHasher>>;
 
-fn key_hash(parent: u32, kind: u8, title: &[u8]) -> u64 {
-    // Fixed keys: the same input gives the same table on every run.
-    let mut h = std::hash::DefaultHasher::new();
-    parent.hash(&mut h);
-    kind.hash(&mut h);
-    title.hash(&mut h);
-    h.finish()
+/// A fast non-cryptographic hash of a suite or test key (a multiply-rotate over 8-byte words,
+/// then a final mix so every bit depends on every input bit); deterministic across runs.
+/// Collisions only cost a comparison: lookups compare the keys themselves.
+fn key_hash(parent: u32, kind: u8, title: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (u64::from(parent) << 8 | u64::from(kind)) ^ (title.len() as u64).wrapping_mul(K);
+    let mut words = title.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    }
+    let mut b = [0u8; 8];
+    b[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    // fmix64 (MurmurHash3)
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    (h ^ (h >> 32)) as u32
 }
 
 /// Builds a valid report step by step (see the module documentation for the storage).
@@ -807,7 +827,7 @@ impl ReportBuilder {
             + self.nodes.capacity() * size_of::<Node>()
             + self.tests.capacity() * size_of::<TestRec>()
             + self.attempts.capacity() * size_of::<AttemptRec>()
-            + (self.node_index.capacity() + self.test_index.capacity()) * (size_of::<(u64, u32)>() + 1)
+            + (self.node_index.capacity() + self.test_index.capacity()) * (size_of::<(u32, u32)>() + 1)
     }
 }
 

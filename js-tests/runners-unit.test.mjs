@@ -343,3 +343,38 @@ describe('durationsSource: timings file, else the live exchange', async () => {
     await assert.rejects(durationsSource({ api: {}, options: live, cwd: '/', testRunner: 'jest', lookup })(), /cannot list tests before running them/);
   });
 });
+
+describe('CLI progress', async () => {
+  const { progress, fmtBytes } = await import('../pkg-template/src/runner/progress.mjs');
+  const screen = (isTTY) => ({ isTTY, out: '', write(s) { this.out += s; } });
+  const last = (s) => s.out.split('\r\x1b[K').filter(Boolean).pop();
+
+  test('on a terminal: attachments stored out of the total, bytes sent, retries', () => {
+    const s = screen(true);
+    const p = progress(s, { attachments: 3 });
+    p.onEvent({ step: 'start', attempt: 1, status: 200, bytes: 10 });
+    p.onEvent({ step: 'upload-report', attempt: 1, status: 200, bytes: 2000 });
+    assert.equal(last(s), 'upload-report, 2.0 KB sent');
+    p.onEvent({ step: 'upload-attachment', attempt: 1, status: 200, bytes: 1024 * 1024 });
+    p.onEvent({ step: 'upload-attachment', attempt: 1, status: 503, bytes: 500 });
+    assert.equal(last(s), 'upload-attachment, 1/3 attachments, 1.0 MB sent, HTTP 503');
+    p.onEvent({ step: 'upload-attachment', attempt: 2 });
+    assert.equal(last(s), 'upload-attachment, 1/3 attachments, 1.0 MB sent, try 2, no answer');
+    p.onEvent({ step: 'upload-attachment', attempt: 3, status: 200, bytes: 500 });
+    assert.equal(last(s), 'upload-attachment, 2/3 attachments, 1.0 MB sent, try 3');
+    p.done();
+    assert.ok(s.out.endsWith('\r\x1b[K'), 'the line is cleared for the summary');
+  });
+
+  test('not a terminal: no events are asked for and nothing is written', () => {
+    const s = screen(false);
+    const p = progress(s, { attachments: 3 });
+    assert.equal(p.onEvent, undefined);
+    p.done();
+    assert.equal(s.out, '');
+  });
+
+  test('fmtBytes', () => {
+    assert.deepEqual([0, 1023, 1024, 1536 * 1024, 3 * 1024 ** 3].map(fmtBytes), ['0 B', '1023 B', '1.0 KB', '1.5 MB', '3.0 GB']);
+  });
+});

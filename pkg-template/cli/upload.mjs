@@ -33,7 +33,7 @@ export async function run(argv) {
     return 2;
   }
   const saved = readSaved(target);
-  const p = progress();
+  const p = progress(process.stderr, { attachments: saved.attachments.length });
   try {
     const r = await api.uploadReport({
       baseUrl: options.baseUrl, accessToken: options.accessToken, report: saved.bytes, attachments: saved.attachments,

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
-import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
-import { actualLine } from '../src/runner/plan.mjs';
+import { AttachmentStore, endRun } from '../src/runner/report.mjs';
 import { recordFileResult } from './translate.mjs';
 
 function jestVersion(rootDir) {
@@ -67,13 +66,8 @@ export default class ShardwiseJestReporter {
   }
 
   async onRunComplete() {
-    const p = globalThis[Symbol.for('shardwise.prediction')];
-    if (p && this.start) this.log(actualLine(p.index, p.count, p.predictedMs, Date.now() - this.start));
-    if (!this.builder) return;
     try {
-      const report = this.builder.build();
-      report.duration = Date.now() - this.start;
-      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log });
     } catch (e) {
       this.stop(e);
     }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles } from '../src/runner/files.mjs';
+import { setShardPrediction } from '../src/runner/plan.mjs';
 import { reporterOptions } from './translate.mjs';
 
 /** Jest's default sequencer, resolved from the project (Jest ships it), for `sort` and caching. */
@@ -33,7 +34,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
-    globalThis[Symbol.for('shardwise.prediction')] = { index: shardIndex, count: shardCount, predictedMs: planned.predictedMs };
+    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs });
     return tests.filter((t) => planned.paths.has(t.path));
   }
 }

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
-import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
-import { actualLine } from '../src/runner/plan.mjs';
+import { AttachmentStore, endRun } from '../src/runner/report.mjs';
 import { recordTestCase } from './translate.mjs';
 
 export default class ShardwiseVitestReporter {
@@ -59,13 +58,8 @@ export default class ShardwiseVitestReporter {
   }
 
   async onTestRunEnd() {
-    const p = globalThis[Symbol.for('shardwise.prediction')];
-    if (p && this.start) this.log(actualLine(p.index, p.count, p.predictedMs, Date.now() - this.start));
-    if (!this.builder) return;
     try {
-      const report = this.builder.build();
-      report.duration = Date.now() - this.start;
-      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log });
     } catch (e) {
       this.stop(e);
     }

@@ -5,6 +5,7 @@
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles } from '../src/runner/files.mjs';
+import { setShardPrediction } from '../src/runner/plan.mjs';
 import { reporterOptions } from './translate.mjs';
 
 export default class ShardwiseSequencer {
@@ -21,7 +22,7 @@ export default class ShardwiseSequencer {
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);
-    globalThis[Symbol.for('shardwise.prediction')] = { index, count, predictedMs: planned.predictedMs };
+    setShardPrediction({ index, count, predictedMs: planned.predictedMs });
     return files.filter((f) => planned.paths.has(f.moduleId));
   }
 

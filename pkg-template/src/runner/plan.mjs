@@ -62,3 +62,13 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
 /** The line printed at the end of a balanced shard. */
 export const actualLine = (shardIndex, shardCount, predictedMs, actualMs) =>
   `[shardwise] shard ${shardIndex}/${shardCount} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)})`;
+
+// Jest's and Vitest's sequencer (which plans) and reporter (which reports) are separate objects in
+// one process: the shard's prediction passes from one to the other here.
+const PREDICTION = Symbol.for('shardwise.prediction');
+
+/** @param {{index: number, count: number, predictedMs: number}} p */
+export const setShardPrediction = (p) => { globalThis[PREDICTION] = p; };
+
+/** @returns {{index: number, count: number, predictedMs: number} | undefined} */
+export const shardPrediction = () => globalThis[PREDICTION];

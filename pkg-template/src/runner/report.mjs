@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
+import { actualLine, shardPrediction } from './plan.mjs';
 
 export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';
@@ -93,4 +94,18 @@ export async function saveAndUpload({ api, report, store, options, log }) {
     log(`[shardwise] upload failed (${error?.code ?? 'ERROR'}: ${error?.message ?? error}); the report is saved in ${folder}: re-upload it with \`npx shardwise upload ${folder}\``);
     return { folder, error };
   }
+}
+
+/**
+ * The end of a Jest or Vitest run: the predicted-against-actual line of a balanced shard, then the
+ * report finished (`duration`), saved and uploaded.
+ * @param {{builder?: any, start?: number, api: any, store: AttachmentStore, options: object, log: (line: string) => void}} run
+ */
+export async function endRun({ builder, start, api, store, options, log }) {
+  const p = shardPrediction();
+  if (p && start) log(actualLine(p.index, p.count, p.predictedMs, Date.now() - start));
+  if (!builder) return;
+  const report = builder.build();
+  report.duration = Date.now() - start;
+  await saveAndUpload({ api, report, store, options, log });
 }

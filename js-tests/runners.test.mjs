@@ -165,6 +165,8 @@ for (const name of Object.keys(RUNNERS)) {
       console.log(`${name}: nominal ms per shard balanced ${b} (spread ${spread(b)}), native ${n} (spread ${spread(n)}); measured balanced ${measured(balanced)}, native ${measured(native)}`);
       assert.ok(spread(b) < spread(n), `balanced ${b} vs native ${n}`);
       for (const r of balanced) assert.match(r.text, /durations: timings file/);
+      // each balanced shard ends with its measured time against the plan's prediction
+      for (const [i, r] of balanced.entries()) assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+\\)`));
     });
   });
 }

@@ -148,7 +148,9 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.equal(r.status, 0, r.out);
         const installed = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
         assert.ok(installed.devDependencies?.shardwise, 'saved as a dev dependency');
-        assert.ok(fs.existsSync(path.join(project, 'node_modules/shardwise/wasm/shardwise_bg.wasm')));
+        for (const f of ['wasm/shardwise_bg.wasm', 'node.cjs', 'index.d.ts', 'README.md', 'LICENSE', 'bin/shardwise.mjs'])
+          assert.ok(fs.existsSync(path.join(project, 'node_modules/shardwise', f)), `the package ships ${f}`);
+        assert.equal(fs.readFileSync(path.join(project, 'node_modules/shardwise/README.md'), 'utf8'), fs.readFileSync(TARGET, 'utf8'));
       } else if (b.lang === 'js' && /\.config\.mjs$/.test(b.attrs.file ?? '')) {
         const runner = b.attrs.file.split('.')[0];
         assert.ok(testFiles[runner], `no test project for ${b.attrs.file}`);

@@ -18,6 +18,7 @@ run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(pkg, { recursive: true });
 cpSync(join(root, 'pkg-template'), pkg, { recursive: true });
+cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
 
 run(join(root, '.tools', 'bin', 'wasm-bindgen'), [
   'target/wasm32-unknown-unknown/release/shardwise.wasm',

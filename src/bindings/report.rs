@@ -122,7 +122,7 @@ impl ReportBuilder {
     }
 
     /// The report as the service stores it: JSON, Brotli quality 9.
-    pub fn encode(&self) -> Vec<u8> {
+    pub fn encode(&mut self) -> Vec<u8> {
         self.0.encode()
     }
 }

@@ -349,9 +349,12 @@ pub struct ReportBuilder {
     /// `nodes[ROOT]` is the root; the others are suites, in creation order (a child always
     /// comes after its parent).
     nodes: Paged<Node>,
+    /// The lookup indexes of suites and tests. `encode` drops them (the Brotli encoder needs
+    /// the room, and wasm memory never shrinks) and the next `add_test` rebuilds them.
     node_index: HashIndex,
     tests: Paged<TestRec>,
     test_index: HashIndex,
+    indexed: bool,
     attempts: Paged<AttemptRec>,
     tags: Vec<Vec<String>>,
     /// Reused buffers for serializing and packing one attempt.
@@ -398,6 +401,7 @@ impl ReportBuilder {
             node_index: HashIndex::default(),
             tests: Paged::default(),
             test_index: HashIndex::default(),
+            indexed: true,
             attempts: Paged::default(),
             tags: Vec::new(),
             scratch: Vec::new(),
@@ -432,6 +436,7 @@ impl ReportBuilder {
         if let Some(file) = &file {
             super::validate::check_path(file).map_err(|m| Error::invalid_input(format!("file: {m}")))?;
         }
+        self.ensure_indexed();
         let mut node = ROOT;
         if let Some(file) = &file {
             node = self.child(node, SuiteType::File, file)?;
@@ -806,9 +811,36 @@ impl ReportBuilder {
         out
     }
 
+    /// Rebuilds the lookup indexes after `encode` dropped them.
+    fn ensure_indexed(&mut self) {
+        if self.indexed {
+            return;
+        }
+        let (mut nodes, mut tests) = (HashIndex::default(), HashIndex::default());
+        nodes.reserve(self.nodes.len());
+        tests.reserve(self.tests.len());
+        for i in 1..self.nodes.len() {
+            let n = &self.nodes[i];
+            let hash = key_hash(n.parent, n.kind as u8 + 1, self.text.get(n.title));
+            let previous = nodes.insert(hash, i as u32).unwrap_or(NONE);
+            self.nodes[i].same_hash = previous;
+        }
+        for i in 0..self.tests.len() {
+            let t = &self.tests[i];
+            let hash = key_hash(t.node, 0, self.text.get(t.title));
+            let previous = tests.insert(hash, i as u32).unwrap_or(NONE);
+            self.tests[i].same_hash = previous;
+        }
+        (self.node_index, self.test_index, self.indexed) = (nodes, tests, true);
+    }
+
     /// The report encoded as the service stores it (JSON, Brotli quality 9), streamed from the
-    /// records into the encoder.
-    pub fn encode(&self) -> Vec<u8> {
+    /// records into the encoder. The lookup indexes are dropped first, so the encoder can reuse
+    /// their memory; the next `add_test` rebuilds them.
+    pub fn encode(&mut self) -> Vec<u8> {
+        self.node_index = HashIndex::default();
+        self.test_index = HashIndex::default();
+        self.indexed = false;
         // The default options are valid and writing to the encoder cannot fail.
         let Ok(mut writer) = crate::codec::CompressWriter::new(crate::codec::CompressOptions::default()) else {
             return Vec::new();

@@ -287,18 +287,44 @@ fn run_calls(calls: &[(TestInput, Vec<RunAttempt>)], cpu_count: Option<u64>) -> 
     b
 }
 
+/// The handle `run_calls` gave `input`: tests are numbered in first-seen order of their key.
+fn run_calls_handle(calls: &[(TestInput, Vec<RunAttempt>)], input: &TestInput) -> usize {
+    let key = |t: &TestInput| (t.file.clone(), t.title_path.clone());
+    let mut seen: Vec<(Option<String>, Vec<String>)> = Vec::new();
+    for (t, _) in calls {
+        if !seen.contains(&key(t)) {
+            seen.push(key(t));
+        }
+    }
+    seen.iter().position(|k| *k == key(input)).unwrap()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
     /// The compact storage gives the typed report of the obvious construction, its JSON is the
     /// JSON of that report, and `encode` is `compress` of that JSON.
     #[test]
-    fn builder_storage_matches_the_typed_report(calls in arb_calls(), cpu in prop::option::of(1u64..64)) {
-        let b = run_calls(&calls, cpu);
+    fn builder_storage_matches_the_typed_report(calls in arb_calls(), more in arb_calls(), cpu in prop::option::of(1u64..64)) {
+        let mut b = run_calls(&calls, cpu);
         let r = b.build();
         prop_assert_eq!(&r, &reference_report(&b, &calls));
         prop_assert_eq!(String::from_utf8(b.to_json()).unwrap(), String::from_utf8(to_json(&r)).unwrap());
         prop_assert_eq!(b.encode(), crate::codec::compress(&to_json(&r), Default::default()).unwrap());
         prop_assert_eq!(decode_report(&b.encode()).unwrap(), r);
+        // After encode (which drops the lookup indexes), the same tests are found again and new
+        // ones land where they belong.
+        let all: Vec<_> = calls.iter().chain(&more).cloned().collect();
+        let handles: Vec<usize> = all.iter().map(|(input, _)| b.add_test(input.clone()).unwrap()).collect();
+        let firsts: Vec<usize> = calls.iter().map(|(input, _)| run_calls_handle(&calls, input)).collect();
+        prop_assert_eq!(&handles[..calls.len()], &firsts[..]);
+        for ((_, attempts), h) in more.iter().zip(&handles[calls.len()..]) {
+            for a in attempts {
+                b.add_attempt(*h, a.clone()).unwrap();
+            }
+        }
+        let r = b.build();
+        prop_assert_eq!(&r, &reference_report(&b, &all));
+        prop_assert_eq!(b.encode(), crate::codec::compress(&to_json(&r), Default::default()).unwrap());
     }
 }
 

@@ -203,3 +203,43 @@ test('shardwise plan: help, usage errors and invalid values', (t) => {
   assert.equal(garbage.status, 1);
   assert.match(garbage.stderr, /INVALID_INPUT: .*not JSON/);
 });
+
+test('the columnar fast path for opts.units gives exactly the JSON path\'s plan or error', async () => {
+  // the general path: the wasm export the glue falls back to (same module instance as the package's)
+  const { planShards: planShardsJson } = await import('../pkg/wasm/shardwise.js');
+  const outcome = (f, opts) => {
+    try {
+      return { plan: JSON.stringify(f(opts)) };
+    } catch (e) {
+      return { error: `${e.name} ${e.code} ${e.message}` };
+    }
+  };
+  class Unit { constructor(id) { this.id = id; } }
+  const cases = [
+    golden.input,
+    { ...golden.input, unit: 'file' },
+    { units: [], shardCount: 3 },
+    { units: [{ id: 'b', file: 'f › é.ts', durationMs: 2.5 }, { id: 'a › 😀', file: null, group: 'g' }, { id: 'c', group: 'g', durationMs: -1 }], shardCount: 2 },
+    { units: [{ id: 'a', durationMs: NaN }, { id: 'b', durationMs: Infinity }, { id: 'c', durationMs: -0 }], shardCount: 2 },
+    { units: [{ id: 'a', durationMs: 1e300 }], shardCount: 1 },
+    { units: [{ id: '' }], shardCount: 1 },
+    { units: [{ id: 'x' }, { id: 'y' }, { id: 'x' }, { id: 'y' }], shardCount: 1 },
+    { units: [{ id: 'a', extra: 1 }], shardCount: 1 },
+    { units: [{ id: 'a', extra: undefined, file: undefined }], shardCount: 1 },
+    { units: [{ id: 1 }], shardCount: 1 },
+    { units: [{ id: 'a', file: 3 }], shardCount: 1 },
+    { units: [{ id: 'a', durationMs: '5' }], shardCount: 1 },
+    { units: [{ id: '\ud800' }], shardCount: 1 },
+    { units: [new Unit('a')], shardCount: 1 },
+    { units: [{ id: 'a' }, , { id: 'b' }], shardCount: 1 }, // eslint-disable-line no-sparse-arrays
+    { units: [{ id: 'a' }], shardCount: 1, environment: 'x' },
+    { units: [{ id: 'a' }], shardCount: 1, report: pastRun() },
+    { units: [{ id: 'a' }], shardCount: 1, shards: 2 },
+    { units: [{ id: 'a' }], shardCount: '1' },
+    { units: [{ id: 'a' }] },
+    { units: [{ id: 'a', durationMs: 1e10 }, { id: 'b', durationMs: 1e10 }], shardCount: 1, perShardOverheadMs: 1e10, workers: 3 },
+  ];
+  for (const opts of cases) {
+    assert.deepEqual(outcome(planShards, opts), outcome(planShardsJson, opts), JSON.stringify(opts));
+  }
+});

@@ -1,10 +1,12 @@
 //! `planShards`.
 
+use std::borrow::Cow;
+
 use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, PlanInput};
+use crate::plan::{self, CompactPlan, PlanInput, Unit};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
 /// deterministic: the same input gives a bit-identical plan on every host.
@@ -14,4 +16,127 @@ pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
     let json = stringify(&opts, "planShards options")?;
     let input = PlanInput::from_json(&json)?;
     to_js(&plan::plan_shards(input)?)
+}
+
+/// The fast path of `planShards(opts)` for `opts.units`, called by the package's glue
+/// (`src/api.js`), not public: the units cross as columns instead of JSON, and the plan comes
+/// back as input indices (see [`CompactPlan`]) that the glue turns into the documented shape.
+///
+/// - `rest`: the other options as JSON text (checked here, as in [`plan_shards`]);
+/// - `ids`: the ids concatenated, `id_lens` their lengths in UTF-16 code units (JS `length`);
+/// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
+///   index of its name (`0xFFFFFFFF`: none);
+/// - `durations`: per unit, `durationMs`, or NaN when absent (JSON would give `null`).
+///
+/// The glue only comes here with structurally valid units (plain objects, a string `id`,
+/// string or absent `file`/`group`, a number or absent `durationMs`, no other key, well-formed
+/// strings), so every check left is on values and happens in the same Rust code as on the JSON
+/// path, with the same messages. Returns `undefined` when the glue must take the JSON path
+/// instead (inconsistent columns; a number the result cannot hold exactly, which the JSON path
+/// reports).
+#[wasm_bindgen(js_name = "__planShardsColumns")]
+#[allow(clippy::too_many_arguments)]
+pub fn plan_shards_columns(
+    rest: &str,
+    ids: &str,
+    id_lens: &[u32],
+    files: &str,
+    file_lens: &[u32],
+    file_of: &[u32],
+    groups: &str,
+    group_lens: &[u32],
+    group_of: &[u32],
+    durations: &[f64],
+) -> JsResult<JsValue> {
+    let n = id_lens.len();
+    let (Some(ids), Some(files), Some(groups)) =
+        (split_utf16(ids, id_lens), split_utf16(files, file_lens), split_utf16(groups, group_lens))
+    else {
+        return Ok(JsValue::UNDEFINED);
+    };
+    if file_of.len() != n || group_of.len() != n || durations.len() != n {
+        return Ok(JsValue::UNDEFINED);
+    }
+    fn pick<'s>(names: &[&'s str], i: u32) -> Option<Option<Cow<'s, str>>> {
+        if i == u32::MAX {
+            Some(None)
+        } else {
+            names.get(i as usize).map(|&s| Some(Cow::Borrowed(s)))
+        }
+    }
+    let mut units = Vec::with_capacity(n);
+    for i in 0..n {
+        let (Some(file), Some(group)) = (pick(&files, file_of[i]), pick(&groups, group_of[i])) else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let d = durations[i];
+        units.push(Unit { id: Cow::Borrowed(ids[i]), file, group, duration_ms: d.is_finite().then_some(d) });
+    }
+    let mut input = PlanInput::from_json(rest)?;
+    if input.units.is_some() || input.report.is_some() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    input.units = Some(units);
+    let plan = plan::plan_shards_compact(input)?;
+    compact_to_js(&plan)
+}
+
+/// Largest integer a JavaScript number holds exactly.
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
+    if p.lower_bound_ms > MAX_SAFE || p.makespan_ms > MAX_SAFE || p.predicted_ms.iter().any(|&v| v > MAX_SAFE) {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let o = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| js_sys::Reflect::set(&o, &JsValue::from_str(k), &v).map(|_| ());
+    set("fingerprint", JsValue::from_str(&p.fingerprint))?;
+    set("lowerBoundMs", JsValue::from(p.lower_bound_ms as f64))?;
+    set("makespanMs", JsValue::from(p.makespan_ms as f64))?;
+    set("estimated", JsValue::from(p.estimated))?;
+    let predicted: Vec<f64> = p.predicted_ms.iter().map(|&v| v as f64).collect();
+    set("predictedMs", js_sys::Float64Array::from(&predicted[..]).into())?;
+    set("unitCounts", js_sys::Uint32Array::from(&p.unit_counts[..]).into())?;
+    set("units", js_sys::Uint32Array::from(&p.units[..]).into())?;
+    set("fileCounts", js_sys::Uint32Array::from(&p.file_counts[..]).into())?;
+    set("files", js_sys::Uint32Array::from(&p.files[..]).into())?;
+    Ok(o.into())
+}
+
+/// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
+/// when the lengths do not add up to `s` or cut a character.
+fn split_utf16<'s>(s: &'s str, lens: &[u32]) -> Option<Vec<&'s str>> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(lens.len());
+    let mut pos = 0usize;
+    for &len in lens {
+        let start = pos;
+        let mut need = len as usize;
+        while need > 0 {
+            if need >= 8 && pos + 8 <= b.len() {
+                let w = u64::from_le_bytes([b[pos], b[pos + 1], b[pos + 2], b[pos + 3], b[pos + 4], b[pos + 5], b[pos + 6], b[pos + 7]]);
+                if w & HIGH == 0 {
+                    // 8 ASCII bytes: 8 code units
+                    pos += 8;
+                    need -= 8;
+                    continue;
+                }
+            }
+            let (bytes, units) = match *b.get(pos)? {
+                0x00..=0x7f => (1, 1),
+                0xc0..=0xdf => (2, 1),
+                0xe0..=0xef => (3, 1),
+                0xf0..=0xf7 => (4, 2),
+                _ => return None,
+            };
+            if units > need {
+                return None;
+            }
+            pos += bytes;
+            need -= units;
+        }
+        out.push(s.get(start..pos)?);
+    }
+    (pos == b.len()).then_some(out)
 }

@@ -89,10 +89,13 @@ pub(super) fn assign(groups: &[Group], s: &Settings) -> Vec<Assigned> {
         // cost = sum, so the least cost after adding is the least sum: a heap of (sum, index)
         let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..bins.len()).map(|i| Reverse((0, i))).collect();
         for &(w, id) in &order {
-            let Some(Reverse((sum, i))) = heap.pop() else { break };
+            // the least (sum, index) gets the group: updated in place (one sift instead of a pop
+            // and a push; the entries are distinct, so the order of choices is the same)
+            let Some(mut top) = heap.peek_mut() else { break };
+            let Reverse((sum, i)) = *top;
             bins[i].items.push((w, id));
             bins[i].sum = sum + w;
-            heap.push(Reverse((sum + w, i)));
+            *top = Reverse((sum + w, i));
         }
     } else {
         for &(w, id) in &order {
@@ -111,6 +114,8 @@ pub(super) fn assign(groups: &[Group], s: &Settings) -> Vec<Assigned> {
         }
     }
     for b in &mut bins {
+        // pushed heaviest first: reversed, only ties of weight are out of order
+        b.items.reverse();
         b.items.sort_unstable();
     }
 
@@ -156,10 +161,16 @@ fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, worke
     let (hb, sb) = (&bins[h], &bins[to]);
     let (wa, ga) = hb.items[a];
     let (wb, gb) = b.map_or((0, usize::MAX), |p| sb.items[p]);
-    let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers);
-    let s_largest = b.map_or(sb.largest(), |p| sb.largest_without(p));
-    let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers);
-    Change { new_max: h_cost.max(s_cost), to, a, b, key: (ga, gb) }
+    let new_max = if workers == 1 {
+        // one worker: a shard's cost is its sum (every item is at most the sum)
+        (hb.sum - wa + wb).max(sb.sum - wb + wa)
+    } else {
+        let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers);
+        let s_largest = b.map_or(sb.largest(), |p| sb.largest_without(p));
+        let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers);
+        h_cost.max(s_cost)
+    };
+    Change { new_max, to, a, b, key: (ga, gb) }
 }
 
 /// Repeatedly applies the best move or swap that lowers the heaviest shard's cost while keeping
@@ -202,6 +213,10 @@ fn improve(bins: &mut [Bin], workers: u64) {
                 continue;
             }
             let hs = &bins[h].items;
+            let ts = &bins[to].items;
+            // the targets `hs[a].0 - half` only grow with `a`: `at` (what `near` would find by
+            // binary search) only moves forward
+            let mut at = 0;
             for a in hs.partition_point(|x| x.0 <= half)..hs.len() {
                 if evaluations >= MAX_EVALUATIONS {
                     break;
@@ -209,8 +224,16 @@ fn improve(bins: &mut [Bin], workers: u64) {
                 if a > 0 && hs[a - 1].0 == hs[a].0 {
                     continue; // same weight as the previous item: same outcomes
                 }
-                for b in near(&bins[to].items, hs[a].0 - half) {
-                    consider(evaluate(bins, h, to, a, Some(b), workers));
+                let target = hs[a].0 - half;
+                while at < ts.len() && ts[at].0 < target {
+                    at += 1;
+                }
+                if at > 0 {
+                    consider(evaluate(bins, h, to, a, Some(at - 1), workers));
+                    evaluations += 1;
+                }
+                if at < ts.len() {
+                    consider(evaluate(bins, h, to, a, Some(at), workers));
                     evaluations += 1;
                 }
             }

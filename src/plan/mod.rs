@@ -101,41 +101,173 @@ pub fn plan_shards(input: PlanInput) -> Result<ShardPlan> {
     plan_units(&units, &settings)
 }
 
+/// [`plan_shards`], with the result as input indices ([`CompactPlan`]; for a report, indices of
+/// its tests in the order [`from_report::units_from_report`] lists them).
+pub fn plan_shards_compact(input: PlanInput) -> Result<CompactPlan> {
+    let (source, settings) = input.validate()?;
+    let units = match source {
+        options::Source::Units(units) => units,
+        options::Source::Report(report, env) => from_report::units_from_report(&report, env.as_ref())?,
+    };
+    plan_units_compact(&units, &settings)
+}
+
 /// Plans already-built units with checked settings.
 pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
+    let core = plan_core(input, settings)?;
+    let canon = &core.canon;
+    let shards = (0..core.predicted_ms.len())
+        .map(|s| Shard {
+            index: s as u32 + 1,
+            predicted_ms: core.predicted_ms[s],
+            units: core.shard_units(s).iter().map(|&u| canon.units[u as usize].id.to_owned()).collect(),
+            files: core.shard_files(s).iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
+        })
+        .collect();
+    Ok(ShardPlan {
+        fingerprint: core.fingerprint,
+        lower_bound_ms: core.lower_bound_ms,
+        makespan_ms: core.makespan_ms,
+        shards,
+        estimated: core.estimated,
+    })
+}
+
+/// A [`ShardPlan`] in indices into the input, for the bindings' fast path: no id or file is
+/// copied out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactPlan {
+    pub fingerprint: String,
+    pub lower_bound_ms: u64,
+    pub makespan_ms: u64,
+    pub estimated: u32,
+    /// Per shard (in index order).
+    pub predicted_ms: Vec<u64>,
+    /// Per shard, how many units (of `units`) and files (of `files`) it has.
+    pub unit_counts: Vec<u32>,
+    pub file_counts: Vec<u32>,
+    /// Shard after shard, the input indices of its units, in id order.
+    pub units: Vec<u32>,
+    /// Shard after shard, for each of its files (in file-name order), the input index of one of
+    /// its units with that file.
+    pub files: Vec<u32>,
+}
+
+/// [`plan_units`], with the result as input indices ([`CompactPlan`]).
+pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<CompactPlan> {
+    let core = plan_core(input, settings)?;
+    let canon = &core.canon;
+    // a unit of each file (the first in id order): any one names the file
+    let mut unit_of_file = vec![u32::MAX; canon.files.len()];
+    for (u, cu) in canon.units.iter().enumerate().rev() {
+        if cu.file != units::NONE {
+            unit_of_file[cu.file as usize] = canon.order[u];
+        }
+    }
+    let n = core.predicted_ms.len();
+    Ok(CompactPlan {
+        units: core.unit_list.iter().map(|&u| canon.order[u as usize]).collect(),
+        files: core.file_list.iter().map(|&f| unit_of_file[f as usize]).collect(),
+        unit_counts: (0..n).map(|s| core.unit_ends[s + 1] - core.unit_ends[s]).collect(),
+        file_counts: (0..n).map(|s| core.file_ends[s + 1] - core.file_ends[s]).collect(),
+        fingerprint: core.fingerprint,
+        lower_bound_ms: core.lower_bound_ms,
+        makespan_ms: core.makespan_ms,
+        estimated: core.estimated,
+        predicted_ms: core.predicted_ms,
+    })
+}
+
+/// The plan in canonical indices.
+struct Core<'a> {
+    canon: units::Canon<'a>,
+    fingerprint: String,
+    lower_bound_ms: u64,
+    makespan_ms: u64,
+    estimated: u32,
+    predicted_ms: Vec<u64>,
+    /// Shard `s` holds canonical units `unit_list[unit_ends[s]..unit_ends[s + 1]]` (ascending)
+    /// and canonical files `file_list[file_ends[s]..file_ends[s + 1]]` (ascending).
+    unit_list: Vec<u32>,
+    unit_ends: Vec<u32>,
+    file_list: Vec<u32>,
+    file_ends: Vec<u32>,
+}
+
+impl Core<'_> {
+    fn shard_units(&self, s: usize) -> &[u32] {
+        &self.unit_list[self.unit_ends[s] as usize..self.unit_ends[s + 1] as usize]
+    }
+    fn shard_files(&self, s: usize) -> &[u32] {
+        &self.file_list[self.file_ends[s] as usize..self.file_ends[s + 1] as usize]
+    }
+}
+
+fn plan_core<'a>(input: &'a [Unit], settings: &Settings) -> Result<Core<'a>> {
     let canon = units::canonical(input)?;
     let durations = estimate::resolve(&canon, settings.default_duration_ms);
     let groups = groups::build(&canon, &durations.ms, settings.unit);
     let assignment = assign::assign(&groups, settings);
 
-    let mut shard_of = vec![0u32; canon.units.len()];
-    let mut file_seen = vec![u32::MAX; canon.files.len()];
-    let mut shards = Vec::with_capacity(assignment.len());
+    let n = canon.units.len();
+    // shard_of[u]: 1-based shard of canonical unit u; a counting sort by shard then gives every
+    // shard's units in canonical (id) order
+    let mut shard_of = vec![0u32; n];
     for (i, shard) in assignment.iter().enumerate() {
-        let index = i as u32 + 1;
-        let mut ids: Vec<usize> = shard.groups.iter().flat_map(|&g| groups[g].units.iter().copied()).collect();
-        ids.sort_unstable();
-        // canonical order is id order, and file indices are in file-name order
-        let mut files: Vec<u32> = Vec::new();
-        for &u in &ids {
-            shard_of[u] = index;
-            let f = canon.units[u].file;
-            if f != units::NONE && file_seen[f as usize] != index {
-                file_seen[f as usize] = index;
-                files.push(f);
+        for &g in &shard.groups {
+            for &u in &groups[g].units {
+                shard_of[u] = i as u32 + 1;
             }
         }
-        files.sort_unstable();
-        let predicted_ms = if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(shard.cost) };
-        shards.push(Shard {
-            index,
-            predicted_ms,
-            units: ids.iter().map(|&u| canon.units[u].id.to_owned()).collect(),
-            files: files.iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
-        });
     }
-    let makespan_ms = shards.iter().map(|s| s.predicted_ms).max().unwrap_or(0);
+    let shards = assignment.len();
+    let mut unit_ends = vec![0u32; shards + 1];
+    for &s in &shard_of {
+        unit_ends[s as usize] += 1;
+    }
+    for s in 0..shards {
+        unit_ends[s + 1] += unit_ends[s];
+    }
+    let mut next: Vec<u32> = unit_ends[..shards].to_vec();
+    let mut unit_list = vec![0u32; n];
+    for (u, &s) in shard_of.iter().enumerate() {
+        let at = &mut next[s as usize - 1];
+        unit_list[*at as usize] = u as u32;
+        *at += 1;
+    }
+    // canonical order is id order, and file indices are in file-name order
+    let mut file_seen = vec![u32::MAX; canon.files.len()];
+    let mut file_list: Vec<u32> = Vec::new();
+    let mut file_ends = Vec::with_capacity(shards + 1);
+    file_ends.push(0u32);
+    let mut predicted_ms = Vec::with_capacity(shards);
+    for (s, shard) in assignment.iter().enumerate() {
+        let from = file_list.len();
+        let ids = &unit_list[unit_ends[s] as usize..unit_ends[s + 1] as usize];
+        for &u in ids {
+            let f = canon.units[u as usize].file;
+            if f != units::NONE && file_seen[f as usize] != s as u32 {
+                file_seen[f as usize] = s as u32;
+                file_list.push(f);
+            }
+        }
+        file_list[from..].sort_unstable();
+        file_ends.push(file_list.len() as u32);
+        predicted_ms.push(if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(shard.cost) });
+    }
+    let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups, settings);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of);
-    Ok(ShardPlan { fingerprint, lower_bound_ms, makespan_ms, shards, estimated: durations.estimated })
+    Ok(Core {
+        canon,
+        fingerprint,
+        lower_bound_ms,
+        makespan_ms,
+        estimated: durations.estimated,
+        predicted_ms,
+        unit_list,
+        unit_ends,
+        file_list,
+        file_ends,
+    })
 }

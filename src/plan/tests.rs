@@ -173,6 +173,26 @@ proptest! {
         prop_assert_eq!(plan_units(&reversed, &s).unwrap(), p);
     }
 
+    /// The bindings' fast path: the compact plan names the same units, files and numbers.
+    #[test]
+    fn the_compact_plan_is_the_same_plan(units in arb_units(60), s in arb_settings()) {
+        let p = plan_units(&units, &s).unwrap();
+        let c = plan_units_compact(&units, &s).unwrap();
+        prop_assert_eq!(&c.fingerprint, &p.fingerprint);
+        prop_assert_eq!((c.lower_bound_ms, c.makespan_ms, c.estimated), (p.lower_bound_ms, p.makespan_ms, p.estimated));
+        let (mut at_unit, mut at_file) = (0usize, 0usize);
+        for (i, sh) in p.shards.iter().enumerate() {
+            prop_assert_eq!(c.predicted_ms[i], sh.predicted_ms);
+            let ids: Vec<String> = c.units[at_unit..at_unit + c.unit_counts[i] as usize].iter().map(|&k| units[k as usize].id.to_string()).collect();
+            let files: Vec<String> = c.files[at_file..at_file + c.file_counts[i] as usize].iter().map(|&k| units[k as usize].file.as_deref().unwrap().to_owned()).collect();
+            prop_assert_eq!(&ids, &sh.units);
+            prop_assert_eq!(&files, &sh.files);
+            at_unit += c.unit_counts[i] as usize;
+            at_file += c.file_counts[i] as usize;
+        }
+        prop_assert_eq!((at_unit, at_file), (c.units.len(), c.files.len()));
+    }
+
     #[test]
     fn the_same_input_gives_the_same_fingerprint(units in arb_units(40), s in arb_settings()) {
         let a = plan_units(&units, &s).unwrap();

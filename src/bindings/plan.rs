@@ -1,12 +1,10 @@
 //! `planShards`.
 
-use std::borrow::Cow;
-
 use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, CompactPlan, PlanInput, Unit};
+use crate::plan::{self, CompactPlan, PlanInput, UnitColumns};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
 /// deterministic: the same input gives a bit-identical plan on every host.
@@ -57,28 +55,24 @@ pub fn plan_shards_columns(
     if file_of.len() != n || group_of.len() != n || durations.len() != n {
         return Ok(JsValue::UNDEFINED);
     }
-    fn pick<'s>(names: &[&'s str], i: u32) -> Option<Option<Cow<'s, str>>> {
-        if i == u32::MAX {
-            Some(None)
-        } else {
-            names.get(i as usize).map(|&s| Some(Cow::Borrowed(s)))
-        }
+    let in_range = |of: &[u32], names: usize| of.iter().all(|&i| i == u32::MAX || (i as usize) < names);
+    if !in_range(file_of, files.len()) || !in_range(group_of, groups.len()) {
+        return Ok(JsValue::UNDEFINED);
     }
-    let mut units = Vec::with_capacity(n);
-    for i in 0..n {
-        let (Some(file), Some(group)) = (pick(&files, file_of[i]), pick(&groups, group_of[i])) else {
-            return Ok(JsValue::UNDEFINED);
-        };
-        let d = durations[i];
-        units.push(Unit { id: Cow::Borrowed(ids[i]), file, group, duration_ms: d.is_finite().then_some(d) });
-    }
-    let mut input = PlanInput::from_json(rest)?;
+    let input = PlanInput::from_json(rest)?;
     if input.units.is_some() || input.report.is_some() {
         return Ok(JsValue::UNDEFINED);
     }
-    input.units = Some(units);
-    let plan = plan::plan_shards_compact(input)?;
-    compact_to_js(&plan)
+    let columns = UnitColumns {
+        ids,
+        // absent or not finite (JSON would say null): unknown
+        durations: durations.iter().map(|&d| d.is_finite().then_some(d)).collect(),
+        file_names: files,
+        file_of: file_of.to_vec(),
+        group_names: groups,
+        group_of: group_of.to_vec(),
+    };
+    compact_to_js(&plan::plan_columns_compact(input, &columns)?)
 }
 
 /// Largest integer a JavaScript number holds exactly.

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 
 pub use options::{EnvironmentSelector, PlanInput, Settings, UnitKind};
+pub use units::UnitColumns;
 
 /// Largest accepted prediction for one unit (about 115 days), so that sums over a million units
 /// stay exact in a JavaScript number.
@@ -114,7 +115,7 @@ pub fn plan_shards_compact(input: PlanInput) -> Result<CompactPlan> {
 
 /// Plans already-built units with checked settings.
 pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
-    let core = plan_core(input, settings)?;
+    let core = plan_core(units::canonical(input)?, settings);
     let canon = &core.canon;
     let shards = (0..core.predicted_ms.len())
         .map(|s| Shard {
@@ -155,7 +156,19 @@ pub struct CompactPlan {
 
 /// [`plan_units`], with the result as input indices ([`CompactPlan`]).
 pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<CompactPlan> {
-    let core = plan_core(input, settings)?;
+    Ok(compact(plan_core(units::canonical(input)?, settings)))
+}
+
+/// `planShards` for units given as columns (the bindings' fast path): `input` holds the other
+/// options (its `units`, if any, are ignored), checked exactly as by [`plan_shards`]. The
+/// result's indices are indices of the columns.
+pub fn plan_columns_compact(mut input: PlanInput, columns: &UnitColumns) -> Result<CompactPlan> {
+    input.units = Some(Vec::new());
+    let (_, settings) = input.validate()?;
+    Ok(compact(plan_core(units::canonical_columns(columns)?, &settings)))
+}
+
+fn compact(core: Core) -> CompactPlan {
     let canon = &core.canon;
     // a unit of each file (the first in id order): any one names the file
     let mut unit_of_file = vec![u32::MAX; canon.files.len()];
@@ -165,7 +178,7 @@ pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<Compact
         }
     }
     let n = core.predicted_ms.len();
-    Ok(CompactPlan {
+    CompactPlan {
         units: core.unit_list.iter().map(|&u| canon.order[u as usize]).collect(),
         files: core.file_list.iter().map(|&f| unit_of_file[f as usize]).collect(),
         unit_counts: (0..n).map(|s| core.unit_ends[s + 1] - core.unit_ends[s]).collect(),
@@ -175,7 +188,7 @@ pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<Compact
         makespan_ms: core.makespan_ms,
         estimated: core.estimated,
         predicted_ms: core.predicted_ms,
-    })
+    }
 }
 
 /// The plan in canonical indices.
@@ -203,8 +216,7 @@ impl Core<'_> {
     }
 }
 
-fn plan_core<'a>(input: &'a [Unit], settings: &Settings) -> Result<Core<'a>> {
-    let canon = units::canonical(input)?;
+fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let durations = estimate::resolve(&canon, settings.default_duration_ms);
     let groups = groups::build(&canon, &durations.ms, settings.unit);
     let assignment = assign::assign(&groups, settings);
@@ -258,7 +270,7 @@ fn plan_core<'a>(input: &'a [Unit], settings: &Settings) -> Result<Core<'a>> {
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups, settings);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of);
-    Ok(Core {
+    Core {
         canon,
         fingerprint,
         lower_bound_ms,
@@ -269,5 +281,5 @@ fn plan_core<'a>(input: &'a [Unit], settings: &Settings) -> Result<Core<'a>> {
         unit_ends,
         file_list,
         file_ends,
-    })
+    }
 }

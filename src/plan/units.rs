@@ -76,7 +76,19 @@ impl Fx {
     }
 }
 
-/// Distinct strings sorted, and each input's index among them.
+/// Units as columns, strings borrowed: each file and group name listed once, and per unit the
+/// index of its name, or [`NONE`]. What the bindings' fast path builds without a [`Unit`].
+#[derive(Debug, Clone, Default)]
+pub struct UnitColumns<'a> {
+    pub ids: Vec<&'a str>,
+    pub durations: Vec<Option<f64>>,
+    pub file_names: Vec<&'a str>,
+    pub file_of: Vec<u32>,
+    pub group_names: Vec<&'a str>,
+    pub group_of: Vec<u32>,
+}
+
+/// Distinct strings in order of first appearance, and each input's index among them.
 fn intern<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Vec<&'a str>, Vec<u32>) {
     let mut index: HashMap<&'a str, u32, BuildHasherDefault<Fx>> = HashMap::default();
     let mut distinct: Vec<&'a str> = Vec::new();
@@ -89,27 +101,51 @@ fn intern<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Vec<&'a str>, V
             }),
         })
         .collect();
-    let mut order: Vec<u32> = (0..distinct.len() as u32).collect();
-    order.sort_unstable_by_key(|&i| distinct[i as usize]);
-    let mut rank = vec![0u32; distinct.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i as usize] = r as u32;
+    (distinct, raw)
+}
+
+/// `names` sorted without repeats, and each name's index in that list.
+fn rank<'a>(names: &[&'a str]) -> (Vec<&'a str>, Vec<u32>) {
+    let mut order: Vec<u32> = (0..names.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| names[i as usize]);
+    let mut sorted: Vec<&'a str> = Vec::with_capacity(names.len());
+    let mut ranks = vec![0u32; names.len()];
+    for &i in &order {
+        let name = names[i as usize];
+        if sorted.last() != Some(&name) {
+            sorted.push(name);
+        }
+        ranks[i as usize] = sorted.len() as u32 - 1;
     }
-    let sorted = order.iter().map(|&i| distinct[i as usize]).collect();
-    (sorted, raw.into_iter().map(|i| if i == NONE { NONE } else { rank[i as usize] }).collect())
+    (sorted, ranks)
 }
 
 /// Checks the units (non-empty, unique ids; finite durations) and sorts them by id, the total
 /// key that makes the plan independent of input order.
 pub(super) fn canonical<'a>(input: &'a [Unit<'_>]) -> Result<Canon<'a>> {
-    let mut known = Vec::with_capacity(input.len());
-    for (i, u) in input.iter().enumerate() {
-        if u.id.is_empty() {
+    // interned in input order (memory order: fewer cache misses than id order)
+    let (file_names, file_of) = intern(input.iter().map(|u| u.file.as_deref()));
+    let (group_names, group_of) = intern(input.iter().map(|u| u.group.as_deref()));
+    canonical_columns(&UnitColumns {
+        ids: input.iter().map(|u| &*u.id).collect(),
+        durations: input.iter().map(|u| u.duration_ms).collect(),
+        file_names,
+        file_of,
+        group_names,
+        group_of,
+    })
+}
+
+/// [`canonical`] for units as columns (`file_of` and `group_of` must index their name lists).
+pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
+    let mut known = Vec::with_capacity(c.ids.len());
+    for (i, (&id, &d)) in c.ids.iter().zip(&c.durations).enumerate() {
+        if id.is_empty() {
             return Err(Error::invalid_input(format!("units[{i}].id is empty; every unit needs a unique id")));
         }
-        known.push(to_ms(u.duration_ms, &u.id)?);
+        known.push(to_ms(d, id)?);
     }
-    let mut keyed: Vec<(&str, u32)> = input.iter().enumerate().map(|(i, u)| (&*u.id, i as u32)).collect();
+    let mut keyed: Vec<(&'a str, u32)> = c.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
     // the radix sort sees every pair of equal ids; a sorted input is checked below
     let maybe_twice = keyed.is_sorted() || sort_keyed(&mut keyed);
     let order: Vec<u32> = keyed.iter().map(|k| k.1).collect();
@@ -118,18 +154,23 @@ pub(super) fn canonical<'a>(input: &'a [Unit<'_>]) -> Result<Canon<'a>> {
         if w[0].0 == w[1].0 {
             return Err(Error::invalid_input(format!(
                 "unit id {:?} appears twice (units[{}] and units[{}]); ids must be unique",
-                input[a].id,
+                c.ids[a],
                 a.min(b),
                 a.max(b)
             )));
         }
     }
-    // interned in input order (memory order: fewer cache misses than id order)
-    let (files, file_ix) = intern(input.iter().map(|u| u.file.as_deref()));
-    let (groups, group_ix) = intern(input.iter().map(|u| u.group.as_deref()));
+    let (files, file_rank) = rank(&c.file_names);
+    let (groups, group_rank) = rank(&c.group_names);
+    let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
     let units = keyed
         .iter()
-        .map(|&(id, i)| CanonUnit { id, file: file_ix[i as usize], group: group_ix[i as usize], known_ms: known[i as usize] })
+        .map(|&(id, i)| CanonUnit {
+            id,
+            file: at(&file_rank, c.file_of[i as usize]),
+            group: at(&group_rank, c.group_of[i as usize]),
+            known_ms: known[i as usize],
+        })
         .collect();
     Ok(Canon { units, order, files, groups })
 }

@@ -29,22 +29,8 @@ pub(crate) fn report_from_js(value: &JsValue) -> JsResult<Report> {
     let json = stringify(value, "report")?;
     let doc: serde_json::Value =
         serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
-    check_valid(&doc)?;
+    report::ensure_valid(&doc)?;
     serde_json::from_value(doc).map_err(|e| Error::invalid_input(format!("report: {e}")).into())
-}
-
-/// `INVALID_INPUT` listing the first problems when `doc` is not a valid report.
-pub(crate) fn check_valid(doc: &serde_json::Value) -> Result<(), Error> {
-    let issues = report::validate_json(doc);
-    if issues.is_empty() {
-        return Ok(());
-    }
-    let shown: Vec<String> = issues.iter().take(5).map(|i| format!("{}: {}", i.path, i.message)).collect();
-    let more = if issues.len() > 5 { format!(" (and {} more)", issues.len() - 5) } else { String::new() };
-    Err(Error::invalid_input(format!(
-        "the report is not valid: {}{more}; validateReport(report) lists every problem",
-        shown.join("; ")
-    )))
 }
 
 fn report_to_js(report: &Report) -> JsResult<JsValue> {

@@ -37,7 +37,7 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
             if codec::looks_like_json(b) {
                 encode_document(&doc)
             } else {
-                check_valid(&doc)?;
+                report::ensure_valid(&doc)?;
                 Ok(b.clone())
             }
         }
@@ -45,28 +45,11 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
 }
 
 fn encode_document(doc: &ReportDocument) -> Result<Vec<u8>, Error> {
-    check_valid(doc)?;
+    report::ensure_valid(doc)?;
     // read the typed report straight from the borrowed document: no second copy of a large one
     let typed = <report::Report as serde::Deserialize>::deserialize(doc)
         .map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
     Ok(report::encode_report(&typed))
-}
-
-/// `INVALID_INPUT` listing the first problems when `doc` is not a valid report.
-fn check_valid(doc: &ReportDocument) -> Result<(), Error> {
-    if !doc.is_object() {
-        return Err(Error::invalid_input("report must be a report document (a JSON object)"));
-    }
-    let issues = report::validate_json(doc);
-    if issues.is_empty() {
-        return Ok(());
-    }
-    let shown: Vec<String> = issues.iter().take(5).map(|i| format!("{}: {}", i.path, i.message)).collect();
-    let more = if issues.len() > 5 { format!(" (and {} more)", issues.len() - 5) } else { String::new() };
-    Err(Error::invalid_input(format!(
-        "report is not valid: {}{more}; validateReport(report) lists every problem",
-        shown.join("; ")
-    )))
 }
 
 /// A downloaded report: plain JSON or Brotli-compressed JSON. `content_encoding` is the

@@ -9,7 +9,7 @@ mod validate;
 pub use builder::{AttachmentInput, ReportBuilder, ReportInit, TestInput};
 pub use model::*;
 pub use normalize::normalize;
-pub use validate::{validate, validate_json, Issue};
+pub use validate::{ensure_valid, validate, validate_json, Issue};
 
 use crate::codec::{self, CompressOptions, DecompressOptions};
 use crate::error::{Error, ErrorCode, Result};

@@ -19,6 +19,25 @@ pub fn validate(report: &Report) -> Vec<Issue> {
     validate_json(&serde_json::to_value(report).unwrap_or(Value::Null))
 }
 
+/// `INVALID_INPUT` naming the first problems when `doc` is not a valid report: the check every
+/// API that takes a report (the exchanges, `encodeReport`) makes before using it.
+pub fn ensure_valid(doc: &Value) -> Result<(), crate::error::Error> {
+    if !doc.is_object() {
+        return Err(crate::error::Error::invalid_input("report must be a report document (a JSON object)"));
+    }
+    let issues = validate_json(doc);
+    if issues.is_empty() {
+        return Ok(());
+    }
+    const SHOWN: usize = 5;
+    let shown: Vec<String> = issues.iter().take(SHOWN).map(|i| format!("{}: {}", i.path, i.message)).collect();
+    let more = if issues.len() > SHOWN { format!(" (and {} more)", issues.len() - SHOWN) } else { String::new() };
+    Err(crate::error::Error::invalid_input(format!(
+        "report is not valid: {}{more}; validateReport(report) lists every problem",
+        shown.join("; ")
+    )))
+}
+
 /// Validates a report given as JSON. Empty when valid.
 pub fn validate_json(doc: &Value) -> Vec<Issue> {
     let mut v = Validator { issues: Vec::new(), envs: 0 };

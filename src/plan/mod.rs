@@ -94,22 +94,24 @@ pub struct Shard {
 
 /// `planShards(opts)`: checks the options, turns a report into units when given one, and plans.
 pub fn plan_shards(input: PlanInput) -> Result<ShardPlan> {
+    let (units, settings) = checked_units(input)?;
+    plan_units(&units, &settings)
+}
+
+/// The checked settings, and the units: as given, or a report's tests.
+fn checked_units(input: PlanInput) -> Result<(Vec<Unit>, Settings)> {
     let (source, settings) = input.validate()?;
     let units = match source {
         options::Source::Units(units) => units,
         options::Source::Report(report, env) => from_report::units_from_report(&report, env.as_ref())?,
     };
-    plan_units(&units, &settings)
+    Ok((units, settings))
 }
 
 /// [`plan_shards`], with the result as input indices ([`CompactPlan`]; for a report, indices of
 /// its tests in the order [`from_report::units_from_report`] lists them).
 pub fn plan_shards_compact(input: PlanInput) -> Result<CompactPlan> {
-    let (source, settings) = input.validate()?;
-    let units = match source {
-        options::Source::Units(units) => units,
-        options::Source::Report(report, env) => from_report::units_from_report(&report, env.as_ref())?,
-    };
+    let (units, settings) = checked_units(input)?;
     plan_units_compact(&units, &settings)
 }
 

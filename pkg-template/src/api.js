@@ -22,6 +22,13 @@ export function planShards(opts) {
 }
 
 const NONE = 0xffffffff;
+
+/** The index of `value` in `list` (appended when new); `index` maps values to indices. */
+function intern(value, list, index) {
+  let ix = index.get(value);
+  if (ix === undefined) { ix = list.length; list.push(value); index.set(value, ix); }
+  return ix;
+}
 const canCheckStrings = typeof ''.isWellFormed === 'function';
 
 function planColumns(opts) {
@@ -50,21 +57,13 @@ function planColumns(opts) {
     ids[i] = id;
     idLens[i] = id.length;
     const file = u.file;
-    if (typeof file === 'string') {
-      let ix = fileIx.get(file);
-      if (ix === undefined) { ix = files.length; files.push(file); fileIx.set(file, ix); }
-      fileOf[i] = ix;
-    } else if (file === undefined || file === null) {
-      fileOf[i] = NONE;
-    } else return undefined;
+    if (typeof file === 'string') fileOf[i] = intern(file, files, fileIx);
+    else if (file === undefined || file === null) fileOf[i] = NONE;
+    else return undefined;
     const group = u.group;
-    if (typeof group === 'string') {
-      let ix = groupIx.get(group);
-      if (ix === undefined) { ix = groups.length; groups.push(group); groupIx.set(group, ix); }
-      groupOf[i] = ix;
-    } else if (group === undefined || group === null) {
-      groupOf[i] = NONE;
-    } else return undefined;
+    if (typeof group === 'string') groupOf[i] = intern(group, groups, groupIx);
+    else if (group === undefined || group === null) groupOf[i] = NONE;
+    else return undefined;
     const d = u.durationMs;
     if (typeof d === 'number') durations[i] = Number.isFinite(d) ? d : NaN; // JSON: null
     else if (d === undefined || d === null) durations[i] = NaN;

@@ -3,7 +3,7 @@
 // shared planning flow and its printed line, the saved folder and the upload fallback.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { playwrightSuite, FakeBuilder, fakePlanShards } from './helpers/fakes.mjs';
@@ -14,7 +14,7 @@ import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../p
 import { recordTestCase, titlePathOf } from '../pkg-template/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg-template/src/runner/timings.mjs';
 import { planShard, shardLine } from '../pkg-template/src/runner/plan.mjs';
-import { unitsFromFiles } from '../pkg-template/src/runner/files.mjs';
+import { unitsFromFiles, testListFromSources } from '../pkg-template/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg-template/src/runner/report.mjs';
 import { resolveOptions, relativePosix } from '../pkg-template/src/runner/options.mjs';
 import PlaywrightReporter from 'shardwise/playwright';
@@ -188,6 +188,32 @@ describe('timings (a report document) -> durations', () => {
   });
 });
 
+describe('Jest/Vitest files -> the test list of the durations exchange', () => {
+  test('one unit per file, with every environment it runs in', () => {
+    const units = unitsFromFiles([{ path: '/r/a.js', environment: 'e1' }, { path: '/r/a.js', environment: 'e2' }, { path: '/r/b.js', environment: 'e1' }], '/r');
+    assert.deepEqual(units.map(({ id, environments }) => [id, environments]), [['a.js', ['e1', 'e2']], ['b.js', ['e1']]]);
+  });
+  test('the tests each source declares (Rust discover), as the reporters name them', async () => {
+    const shardwise = await import('shardwise');
+    const { __discoverTests: discoverTests } = await import('../pkg/wasm/shardwise.js');
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'a.spec.js'), "describe('A', () => { test('one', () => {}); describe(`in`, () => { it('two', () => {}); }); });\ntest.each([1])('n %i', () => {});");
+    writeFileSync(path.join(dir, 'b.spec.js'), "const t = 'x'; test(t, () => {});");
+    const units = unitsFromFiles([
+      { path: path.join(dir, 'a.spec.js'), environment: 'jest' }, { path: path.join(dir, 'b.spec.js'), environment: 'jest' },
+      { path: path.join(dir, 'gone.spec.js'), environment: 'jest' },
+    ], dir);
+    const listed = testListFromSources({ api: shardwise, discoverTests, units, category: 'jest', commitId: 'c'.repeat(40) });
+    assert.deepEqual({ tests: listed.tests, unnamed: listed.unnamed, files: listed.files }, { tests: 2, unnamed: 2, files: 1 });
+    assert.deepEqual(listed.report.environments.map((e) => e.name), ['jest']);
+    assert.equal(durationsFromReport(listed.report).length, 0, 'no attempts: a list, not durations');
+    const titles = [];
+    const walk = (s, t) => { for (const x of s.tests ?? []) titles.push([...t, x.title].join(' > ')); for (const c of s.suites ?? []) walk(c, c.type === 'file' ? t : [...t, c.title]); };
+    for (const s of listed.report.suites) walk(s, [s.location?.file ?? s.title]);
+    assert.deepEqual(titles.sort(), ['a.spec.js > A > in > two', 'a.spec.js > A > one']);
+  });
+});
+
 describe('planShard: the shared flow and its one line', () => {
   const api = { planShards: fakePlanShards };
   const units = unitsFromFiles(['/r/a.js', '/r/b.js', '/r/c.js', '/r/d.js'], '/r');
@@ -340,7 +366,9 @@ describe('durationsSource: timings file, else the live exchange', async () => {
   test('no source: rejects with the reason (the shard then plans on estimates)', async () => {
     await assert.rejects(durationsSource({ api: {}, options: resolveOptions({}, {}), cwd: '/', testRunner: 'jest', lookup })(), /no timingsFile/);
     const live = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok' }, {});
-    await assert.rejects(durationsSource({ api: {}, options: live, cwd: '/', testRunner: 'jest', lookup })(), /cannot list tests before running them/);
+    const noTests = () => { throw new Error('no test titles found'); };
+    await assert.rejects(durationsSource({ api: {}, options: live, cwd: '/', testRunner: 'jest', lookup, testList: noTests })(), /no commit id/);
+    await assert.rejects(durationsSource({ api: {}, options: { ...live, commitId: 'c'.repeat(40) }, cwd: '/', testRunner: 'jest', lookup, testList: noTests })(), /no test titles found/);
   });
 });
 

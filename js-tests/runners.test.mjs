@@ -1,20 +1,24 @@
 // The runner integrations run for real: the fixture projects under fixtures/ with the real
-// Playwright, Jest and Vitest binaries, as separate processes. For each runner: an unsharded run,
-// then 3 shards (balanced by shardwise, using the unsharded run's saved report as timings file),
-// then 3 shards with the runner's native sharding for comparison. What ran is read from the
-// runner's own JSON report, independent of shardwise.
-import { test, describe, before } from 'node:test';
+// Playwright, Jest and Vitest binaries, as separate processes, against the local service (in this
+// process). For each runner: an unsharded run that uploads its report (the service's history),
+// then 3 shards balanced by shardwise with durations from the live exchange (Jest and Vitest list
+// the tests from the files' sources), then 3 shards with the runner's native sharding for
+// comparison. What ran is read from the runner's own JSON report, independent of shardwise.
+// (The timings-file path is run by readme.test.mjs.)
+import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
+import { createServer } from '../pkg/server/index.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = path.join(ROOT, 'js-tests', 'fixtures');
 const OUT = path.join(ROOT, 'js-tests', '.out', 'runners');
 const SHARDS = 3;
+const RUN_ID = `runners-${process.pid}-${Date.now()}`; // one CI run: the shards share the durations request
 
 const HAS_PLAN = typeof api.planShards === 'function';
 const HAS_REPORT = typeof api.ReportBuilder === 'function' && typeof api.decodeReport === 'function' && typeof api.encodeReport === 'function';
@@ -77,8 +81,12 @@ const RUNNERS = {
   },
 };
 
+let service;
+before(async () => { service = await createServer({ dataDir: path.join(OUT, 'service'), computeDelayMs: 50 }); });
+after(() => service?.close());
+
 /** Runs one fixture invocation; resolves with its output, what ran, and the printed fingerprint. */
-function run(name, label, { shard, native = false, timingsFile } = {}) {
+function run(name, label, { shard, native = false } = {}) {
   const dir = path.join(OUT, name);
   mkdirSync(dir, { recursive: true });
   const json = path.join(dir, `${label}.json`);
@@ -86,8 +94,8 @@ function run(name, label, { shard, native = false, timingsFile } = {}) {
   rmSync(json, { force: true });
   rmSync(output, { recursive: true, force: true });
   const env = { ...process.env, SW_JSON: json, SW_OUTPUT: output, SW_NATIVE: native ? '1' : '0', FORCE_COLOR: '0', NO_COLOR: '1' };
-  for (const k of ['SHARDWISE_BASE_URL', 'SHARDWISE_ACCESS_TOKEN', 'SHARDWISE_TIMINGS_FILE', 'CI']) delete env[k];
-  if (timingsFile) env.SHARDWISE_TIMINGS_FILE = timingsFile;
+  for (const k of ['SHARDWISE_TIMINGS_FILE', 'CI', 'GITHUB_RUN_ID']) delete env[k];
+  Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: RUN_ID });
   return new Promise((resolve) => {
     execFile(process.execPath, RUNNERS[name].argv({ shard, json }), { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 300_000 }, (error, stdout, stderr) => {
       const text = `${stdout}\n${stderr}`;
@@ -111,9 +119,7 @@ for (const name of Object.keys(RUNNERS)) {
     let native;
     before(async () => {
       full = await run(name, 'full');
-      const report = path.join(full.output, 'report.json.br');
-      const timingsFile = HAS_REPORT && existsSync(report) ? report : undefined;
-      balanced = await Promise.all([1, 2, 3].map((i) => run(name, `shard-${i}`, { shard: i, timingsFile })));
+      balanced = await Promise.all([1, 2, 3].map((i) => run(name, `shard-${i}`, { shard: i })));
       native = await Promise.all([1, 2, 3].map((i) => run(name, `native-${i}`, { shard: i, native: true })));
     });
 
@@ -122,20 +128,39 @@ for (const name of Object.keys(RUNNERS)) {
       assert.equal(full.executed.size, 2 * table.size, full.text);
     });
 
-    test('the unsharded run saves its report, which matches what ran and passes the published schema', { skip: NO_REPORT }, async () => {
-      const report = api.decodeReport(new Uint8Array(readFileSync(path.join(full.output, 'report.json.br'))));
-      if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
+    /** The report a run saved (a shard's in its shard-i-of-n folder). */
+    const savedReport = (r, shard) => api.decodeReport(new Uint8Array(readFileSync(
+      path.join(r.output, ...(shard ? [`shard-${shard}-of-${SHARDS}`] : []), 'report.json.br'))));
+
+    test('every shardwise run saves its report, which matches what ran and passes the published schema', { skip: NO_REPORT }, async () => {
       const { Schema } = await import('@flakiness/flakiness-report');
-      const parsed = Schema.Report.safeParse(report);
-      assert.ok(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 5)));
       const { durationsFromReport } = await import('../pkg-template/src/runner/timings.mjs');
-      const inReport = new Set(durationsFromReport(report).map((d) => [d.file, ...d.titlePath].join(' > ')));
-      assert.deepEqual([...inReport].sort(), [...full.executed.keys()].sort());
+      for (const [shard, r] of [[0, full], ...balanced.map((b, i) => [i + 1, b])]) {
+        const report = savedReport(r, shard);
+        if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
+        const parsed = Schema.Report.safeParse(report);
+        assert.ok(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 5)));
+        const inReport = new Set(durationsFromReport(report).map((d) => [d.file, ...d.titlePath].join(' > ')));
+        assert.deepEqual([...inReport].sort(), [...r.executed.keys()].sort(), `run ${shard || 'full'}`);
+      }
       if (name === 'playwright') {
         const saved = JSON.parse(readFileSync(path.join(full.output, 'attachments.json'), 'utf8'));
         assert.equal(saved.length, 1, 'the fixture attachment is saved next to the report');
         assert.equal(readFileSync(path.join(full.output, 'attachments', saved[0].id), 'utf8'), 'an attachment from the fixture');
       }
+    });
+
+    test('every shardwise run uploaded its report to the service, identical to the saved one', { skip: NO_REPORT }, async () => {
+      const list = await (await fetch(`${service.baseUrl}/api/reports`)).json();
+      const uploaded = [];
+      for (const { id } of list) {
+        const res = await fetch(`${service.baseUrl}/api/reports/${id}/report.json.br`);
+        const report = api.decodeReport(new Uint8Array(await res.arrayBuffer()));
+        if (report.category === name) uploaded.push(report);
+      }
+      const saved = [savedReport(full), ...balanced.map((r, i) => savedReport(r, i + 1))];
+      const key = (r) => JSON.stringify(r);
+      assert.deepEqual(uploaded.map(key).sort(), saved.map(key).sort());
     });
 
     test(`${SHARDS} shards run as separate processes: disjoint, and together they cover every test`, () => {
@@ -164,7 +189,12 @@ for (const name of Object.keys(RUNNERS)) {
       const measured = (runs) => runs.map((r) => Math.round([...r.executed.values()].reduce((a, x) => a + x, 0)));
       console.log(`${name}: nominal ms per shard balanced ${b} (spread ${spread(b)}), native ${n} (spread ${spread(n)}); measured balanced ${measured(balanced)}, native ${measured(native)}`);
       assert.ok(spread(b) < spread(n), `balanced ${b} vs native ${n}`);
-      for (const r of balanced) assert.match(r.text, /durations: timings file/);
+      // durations from the live exchange; Jest and Vitest read the test list from the sources
+      // (14 titles in 7 files; foxtrot's `test.each` is one call with run-time titles)
+      for (const r of balanced) {
+        assert.match(r.text, name === 'playwright' ? /durations: service\)/
+          : /durations: service for 14 tests read from 7 files \(1 test call with run-time titles not counted\)\)/, r.text);
+      }
       // each balanced shard ends with its measured time against the plan's prediction
       for (const [i, r] of balanced.entries()) assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+\\)`));
     });

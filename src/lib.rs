@@ -4,9 +4,11 @@
 //! (`bindings`, compiled for wasm32 only) that owns every JavaScript <-> Rust conversion.
 //!
 //! - [`codec`]: Brotli, one-shot and streaming, with output limits.
+//! - [`discover`]: the tests a Jest or Vitest file declares, read from its source.
 //! - [`error`]: the one error type, with the codes and steps of the public API.
 
 pub mod codec;
+pub mod discover;
 pub mod error;
 pub mod exchange;
 pub mod limits;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
-import { recordFileResult } from './translate.mjs';
+import { ENVIRONMENT, recordFileResult } from './translate.mjs';
 
 function jestVersion(rootDir) {
   try {
@@ -51,7 +51,7 @@ export default class ShardwiseJestReporter {
       ...(version ? { testRunner: { name: 'jest', version } } : {}),
     });
     const environmentIdx = this.builder.addEnvironment({
-      name: 'jest', systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
+      name: ENVIRONMENT, systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
     });
     this.ctx = { root, environmentIdx, store: new AttachmentStore(folder) };
   }

@@ -10,6 +10,9 @@ export function reporterOptions(globalConfig) {
   return {};
 }
 
+/** The report environment of a Jest run (one: Jest runs each file once). */
+export const ENVIRONMENT = 'jest';
+
 const STATUS = { passed: 'passed', failed: 'failed' };
 
 /** Jest's assertion status -> the report's status (pending, todo, disabled, ... are skips). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
-import { recordTestCase } from './translate.mjs';
+import { environmentName, recordTestCase } from './translate.mjs';
 
 export default class ShardwiseVitestReporter {
   /** @param {import('../types/vitest').ShardwiseVitestOptions} [options] */
@@ -42,7 +42,7 @@ export default class ShardwiseVitestReporter {
     const systemData = { osName: os.type(), osVersion: os.release(), osArch: os.arch() };
     const envIndex = new Map();
     for (const p of ctx.projects ?? [{ name: '' }]) {
-      const name = p.name || 'default';
+      const name = environmentName(p);
       envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
     }
     this.ctx = { root, envIndex, store: new AttachmentStore(folder) };

@@ -10,6 +10,9 @@ export function reporterOptions(config) {
   return {};
 }
 
+/** The report environment of a Vitest project (one per project). */
+export const environmentName = (project) => project?.name || 'default';
+
 /** Suite names between the module and the test, then the test's name. */
 export function titlePathOf(testCase) {
   const titles = [testCase.name];
@@ -44,7 +47,7 @@ export function recordTestCase(builder, ctx, testCase) {
   }
   if (testCase.tags?.length) test.tags = [...testCase.tags];
   const handle = builder.addTest(test);
-  const environmentIdx = ctx.envIndex.get(testCase.project?.name || 'default') ?? 0;
+  const environmentIdx = ctx.envIndex.get(environmentName(testCase.project)) ?? 0;
   const status = result.state === 'skipped' ? 'skipped' : result.state;
   const expectedStatus = status === 'skipped' ? 'skipped' : testCase.options?.fails ? 'failed' : 'passed';
   const startTimestamp = Math.max(0, Math.round(diag?.startTime ?? 0));

@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 
 pub mod codec;
+pub mod discover;
 pub mod exchange;
 pub mod plan;
 pub mod report;

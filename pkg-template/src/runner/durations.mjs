@@ -11,8 +11,7 @@ import { readTimingsFile } from './timings.mjs';
  * @param {object} p.options resolved options
  * @param {string} p.cwd base of a relative `timingsFile`
  * @param {string} p.testRunner `playwright` | `jest` | `vitest`
- * @param {(() => object) | undefined} p.testList builds the test list report for the live exchange
- *   (undefined when the runner cannot list tests before running them)
+ * @param {() => object} p.testList builds the test list report for the live exchange (may throw: no durations)
  * @param {(report: object) => (unit: object) => number|undefined} p.lookup
  * @param {string} [p.config] distinguishes configurations in the shard group key
  */
@@ -24,15 +23,14 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
     }
     if (!canReachService(options))
       throw new Error('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
-    if (!testList)
-      throw new Error(`${testRunner} cannot list tests before running them: give a timingsFile (npx shardwise durations)`);
     if (!options.commitId) throw new Error('no commit id (not a git checkout; set SHARDWISE_COMMIT_ID)');
+    const list = testList();
     const report = await api.fetchDurations({
       baseUrl: options.baseUrl,
       accessToken: options.accessToken,
       commitId: options.commitId,
       shardGroupKey: api.shardGroupKeyFor(defined({ commitId: options.commitId, runId: options.runId, testRunner, config })),
-      report: testList(),
+      report: list,
     });
     return { durationOf: lookup(report), source: 'service' };
   };

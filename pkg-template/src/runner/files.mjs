@@ -1,35 +1,103 @@
-// Balancing for runners that shard whole test files (Jest, Vitest): paths in, this shard's paths out.
+// Balancing for runners that shard whole test files (Jest, Vitest): files in, this shard's files out.
+//
+// Durations come from a timings file, or live from the durations exchange. For the live exchange
+// the test list is read from the files' sources: Rust's `discover` lists the tests each file
+// declares (describe/test/it titles), as the runner will name them in its report. A file's
+// predicted time is the sum of its tests' predictions; files with none are estimated.
+import { readFileSync } from 'node:fs';
 import { relativePosix, gitInfo } from './options.mjs';
 import { planShard } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 
-/** Absolute test file paths -> planner units (one indivisible unit per file; id = repo-relative path). */
-export const unitsFromFiles = (paths, root) => [...new Set(paths)].map((p) => {
-  const file = relativePosix(root, p);
-  return { id: file, file, path: p };
-});
+/**
+ * Test files -> planner units (one indivisible unit per file; id = repo-relative path).
+ * @param {Array<string | {path: string, environment?: string}>} files absolute paths, or paths
+ *   with the environment (report environment name) the runner reports them under
+ */
+export function unitsFromFiles(files, root) {
+  const byFile = new Map();
+  for (const f of files) {
+    const { path: p, environment } = typeof f === 'string' ? { path: f } : f;
+    const file = relativePosix(root, p);
+    const u = byFile.get(file) ?? { id: file, file, path: p, environments: [] };
+    if (environment !== undefined && !u.environments.includes(environment)) u.environments.push(environment);
+    byFile.set(file, u);
+  }
+  return [...byFile.values()];
+}
+
+/**
+ * The durations exchange's test list for `units`, from their sources: every test each file
+ * declares, under each environment the file runs in.
+ * @param {object} p
+ * @param {{ReportBuilder: Function}} p.api
+ * @param {(source: string) => {tests: string[][], unnamed: number}} p.discoverTests Rust's `discover`
+ * @returns {{report: object, tests: number, unnamed: number, files: number}} `files`: files with tests found
+ */
+export function testListFromSources({ api, discoverTests, units, category, commitId }) {
+  const builder = new api.ReportBuilder({ category, commitId });
+  const envIdx = new Map();
+  let tests = 0;
+  let unnamed = 0;
+  let files = 0;
+  for (const u of units) {
+    for (const name of u.environments) if (!envIdx.has(name)) envIdx.set(name, builder.addEnvironment({ name }));
+    let source;
+    try {
+      source = readFileSync(u.path, 'utf8');
+    } catch {
+      continue; // gone since the runner listed it: estimated like a new file
+    }
+    const found = discoverTests(source);
+    unnamed += found.unnamed;
+    if (found.tests.length) files += 1;
+    for (const titlePath of found.tests) {
+      builder.addTest({ titlePath, file: u.file });
+      tests += 1;
+    }
+  }
+  return { report: builder.build(), tests, unnamed, files };
+}
 
 /**
  * Plans the files of one shard. Never throws: when planning itself fails (for example an old
  * build without `planShards`) it says so and returns `undefined`, and the caller shards natively.
+ * @param {object} p
+ * @param {object} p.api the package namespace, plus `discoverTests` (Rust's `discover`) for the live path
+ * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @returns {Promise<{paths: Set<string>, predictedMs: number} | undefined>}
  */
-export async function planFiles({ api, paths, shardIndex, shardCount, options, cwd, testRunner, log }) {
+export async function planFiles({ api, files, shardIndex, shardCount, options, cwd, testRunner, log }) {
   try {
     const { root, commitId } = gitInfo(cwd, options.commitId);
-    const units = unitsFromFiles(paths, root);
-    const getDurations = durationsSource({
-      api, options: { ...options, commitId }, cwd, testRunner, testList: undefined,
+    const units = unitsFromFiles(files, root);
+    let listed;
+    const fromService = durationsSource({
+      api, options: { ...options, commitId }, cwd, testRunner,
+      testList: () => {
+        listed = testListFromSources({ api, discoverTests: api.discoverTests, units, category: testRunner, commitId });
+        if (listed.tests === 0)
+          throw new Error(`no test titles found in the sources of ${units.length} files (give a timingsFile: npx shardwise durations)`);
+        return listed.report;
+      },
       lookup: (report) => {
         const byFile = durationsByFile(report);
         return (u) => byFile.get(u.file);
       },
     });
+    const getDurations = async () => {
+      const d = await fromService();
+      if (listed) {
+        d.source += ` for ${listed.tests} tests read from ${listed.files} files`
+          + (listed.unnamed ? ` (${listed.unnamed} test call${listed.unnamed === 1 ? '' : 's'} with run-time titles not counted)` : '');
+      }
+      return d;
+    };
     const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files' });
     log(planned.line);
-    const paths_ = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
-    return { paths: paths_, predictedMs: planned.shard.predictedMs };
+    const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
+    return { paths, predictedMs: planned.shard.predictedMs };
   } catch (e) {
     log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); ${testRunner} shards natively`);
     return undefined;

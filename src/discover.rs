@@ -1,0 +1,568 @@
+//! Static discovery of the tests in a Jest or Vitest test file, for the durations exchange.
+//!
+//! Jest and Vitest hand their sequencer test *files*, and learn a file's tests only by running
+//! it, but the durations exchange predicts per *test* (file, suite titles, title). So the
+//! sequencers read each file's source and list the tests it declares: calls of `describe`,
+//! `test` and `it` (and their `only`, `skip`, `todo`, `concurrent`, ... forms, `fit`, `xit`,
+//! `xdescribe`, Vitest's `suite` and `skipIf(..)`/`runIf(..)`) whose title is a string literal,
+//! nested by the calls' brackets, exactly as the runners name them in their reports.
+//!
+//! This is a tokenizer, not a parser: it skips comments, strings, template literals and regular
+//! expression literals correctly, and otherwise only counts brackets. What it cannot name (a
+//! title built at run time, `test.each`, a `describe` whose title is not a literal, and every
+//! test inside such a `describe`) is counted in [`Discovered::unnamed`] and left to the planner's
+//! estimates. Never fails: any input gives a (possibly empty) list.
+
+/// The tests one source file declares.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Discovered {
+    /// Title paths (suite titles, then the test's title), in source order, duplicates kept.
+    pub tests: Vec<Vec<String>>,
+    /// Test calls whose title path is not known before running (computed titles, `each`).
+    pub unnamed: u32,
+}
+
+/// Lists the tests `source` (JavaScript or TypeScript) declares; see the module documentation.
+pub fn discover_tests(source: &str) -> Discovered {
+    let tokens = tokenize(source);
+    let mut out = Discovered::default();
+    // Open suites: (title, or None when not a literal; the bracket depth inside its call).
+    let mut suites: Vec<(Option<String>, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            Tok::Open(_) => depth += 1,
+            Tok::Close => {
+                depth = depth.saturating_sub(1);
+                while suites.last().is_some_and(|s| s.1 > depth) {
+                    suites.pop();
+                }
+            }
+            Tok::Ident(name) if !matches!(i.checked_sub(1).map(|p| &tokens[p]), Some(Tok::Dot)) => {
+                if let Some(kind) = kind_of(name) {
+                    if let Some(call) = read_call(&tokens, i + 1) {
+                        let known = suites.iter().all(|s| s.0.is_some());
+                        match kind {
+                            Kind::Suite => {
+                                // the call's "(" is the next token: the suite lives inside it
+                                suites.push((call.title.filter(|_| known), depth + 1));
+                            }
+                            Kind::Test => match call.title {
+                                Some(title) if known => {
+                                    let mut path: Vec<String> = suites.iter().filter_map(|s| s.0.clone()).collect();
+                                    path.push(title);
+                                    out.tests.push(path);
+                                }
+                                _ => out.unnamed += 1,
+                            },
+                        }
+                        i = call.open;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Suite,
+    Test,
+}
+
+fn kind_of(name: &str) -> Option<Kind> {
+    match name {
+        "describe" | "fdescribe" | "xdescribe" | "suite" => Some(Kind::Suite),
+        "test" | "it" | "fit" | "xit" | "xtest" => Some(Kind::Test),
+        _ => None,
+    }
+}
+
+/// A recognised call: its title when the first argument is a lone string literal, and the index
+/// of the token of the call's "(" (the caller resumes there, so its bracket is counted).
+struct Call {
+    title: Option<String>,
+    open: usize,
+}
+
+/// After `describe` / `test` / ...: modifiers, then `(`. `None` when this is not a test call
+/// (e.g. `test.describe`, `it = 1`); a title of `None` for `each` tables and computed titles.
+fn read_call(tokens: &[Tok], mut i: usize) -> Option<Call> {
+    let mut each = false;
+    while let Some(Tok::Dot) = tokens.get(i) {
+        let Some(Tok::Ident(m)) = tokens.get(i + 1) else { return None };
+        i += 2;
+        match m.as_str() {
+            "only" | "skip" | "todo" | "concurrent" | "sequential" | "fails" | "failing" | "shuffle" => {}
+            // `.skipIf(cond)` / `.runIf(cond)`: skip the condition's brackets
+            "skipIf" | "runIf" => i = after_group(tokens, i)?,
+            // `.each(table)` / `.for(table)`: the title that follows is a format, not a name
+            "each" | "for" => {
+                each = true;
+                i = after_group(tokens, i)?;
+                // tagged-template tables: test.each`a | b`(...)
+            }
+            _ => return None,
+        }
+    }
+    if each {
+        if let Some(Tok::Str(_)) = tokens.get(i) {
+            i += 1; // test.each`table`
+        }
+    }
+    if !matches!(tokens.get(i), Some(Tok::Open('('))) {
+        return None;
+    }
+    let title = match (tokens.get(i + 1), tokens.get(i + 2)) {
+        (Some(Tok::Str(Some(s))), Some(Tok::Comma | Tok::Close)) if !each => Some(s.clone()),
+        _ => None,
+    };
+    Some(Call { title, open: i })
+}
+
+/// `i` at an opening bracket: the index after its matching close (`None` if not an opening).
+fn after_group(tokens: &[Tok], i: usize) -> Option<usize> {
+    if !matches!(tokens.get(i), Some(Tok::Open(_))) {
+        // `.each` with a tagged template: no brackets
+        return matches!(tokens.get(i), Some(Tok::Str(_))).then_some(i);
+    }
+    let mut depth = 0usize;
+    for (k, t) in tokens.iter().enumerate().skip(i) {
+        match t {
+            Tok::Open(_) => depth += 1,
+            Tok::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Ident(String),
+    /// A string or template literal: its value, or `None` for a template with substitutions.
+    Str(Option<String>),
+    Open(char),
+    Close,
+    Dot,
+    Comma,
+    /// Any other punctuator, number or keyword-like token that matters only as "something".
+    Other,
+}
+
+/// Tokens of `src`. Comments and whitespace vanish; `(`, `[`, `{` are `Open`, their closers
+/// `Close`; regular expression literals and numbers are `Other`.
+fn tokenize(src: &str) -> Vec<Tok> {
+    let mut lx = Lexer { s: src.as_bytes(), src, pos: 0, out: Vec::new() };
+    lx.run(false);
+    lx.out
+}
+
+struct Lexer<'a> {
+    s: &'a [u8],
+    src: &'a str,
+    pos: usize,
+    out: Vec<Tok>,
+}
+
+impl Lexer<'_> {
+    /// Lexes until the end, or (`in_template`) until the `}` that closes a `${` substitution.
+    fn run(&mut self, in_template: bool) {
+        let mut braces = 0usize;
+        while self.pos < self.s.len() {
+            let c = self.s[self.pos];
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                b'/' if self.s.get(self.pos + 1) == Some(&b'/') => {
+                    while self.pos < self.s.len() && self.s[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
+                }
+                b'/' if self.s.get(self.pos + 1) == Some(&b'*') => {
+                    self.pos = self.src[self.pos + 2..].find("*/").map_or(self.s.len(), |k| self.pos + 2 + k + 2);
+                }
+                b'/' if self.regex_allowed() => {
+                    self.skip_regex();
+                    self.out.push(Tok::Other);
+                }
+                b'\'' | b'"' => {
+                    let v = self.string(c);
+                    self.out.push(Tok::Str(v));
+                }
+                b'`' => {
+                    let v = self.template();
+                    self.out.push(Tok::Str(v));
+                }
+                b'(' | b'[' | b'{' => {
+                    if c == b'{' {
+                        braces += 1;
+                    }
+                    self.pos += 1;
+                    self.out.push(Tok::Open(c as char));
+                }
+                b')' | b']' | b'}' => {
+                    if c == b'}' {
+                        if in_template && braces == 0 {
+                            self.pos += 1;
+                            return;
+                        }
+                        braces = braces.saturating_sub(1);
+                    }
+                    self.pos += 1;
+                    self.out.push(Tok::Close);
+                }
+                b'.' if !self.s.get(self.pos + 1).is_some_and(u8::is_ascii_digit) => {
+                    // `...` spread is Other; `?.` optional chaining is a Dot too
+                    if self.s[self.pos..].starts_with(b"...") {
+                        self.pos += 3;
+                        self.out.push(Tok::Other);
+                    } else {
+                        self.pos += 1;
+                        self.out.push(Tok::Dot);
+                    }
+                }
+                b',' => {
+                    self.pos += 1;
+                    self.out.push(Tok::Comma);
+                }
+                b'?' if self.s.get(self.pos + 1) == Some(&b'.') && !self.s.get(self.pos + 2).is_some_and(u8::is_ascii_digit) => {
+                    self.pos += 1; // the `.` follows as a Dot
+                }
+                _ if is_ident_start(c) => {
+                    let start = self.pos;
+                    while self.pos < self.s.len() && is_ident_part(self.s[self.pos]) {
+                        self.pos += 1;
+                    }
+                    self.out.push(Tok::Ident(self.src[start..self.pos].to_string()));
+                }
+                b'0'..=b'9' | b'.' => {
+                    while self.pos < self.s.len() && (is_ident_part(self.s[self.pos]) || self.s[self.pos] == b'.') {
+                        self.pos += 1;
+                    }
+                    self.out.push(Tok::Other);
+                }
+                _ => {
+                    self.pos += 1;
+                    self.out.push(Tok::Other);
+                }
+            }
+        }
+    }
+
+    /// Whether a `/` here starts a regular expression literal rather than a division: after an
+    /// operator, an opening bracket, a comma, or a keyword that ends no expression.
+    fn regex_allowed(&self) -> bool {
+        match self.out.last() {
+            None | Some(Tok::Open(_) | Tok::Comma) => true,
+            Some(Tok::Other) => !self.prev_is_value(),
+            Some(Tok::Ident(k)) => matches!(
+                k.as_str(),
+                "return" | "typeof" | "instanceof" | "in" | "of" | "new" | "delete" | "void" | "throw" | "case" | "do" | "else" | "yield" | "await"
+            ),
+            Some(Tok::Close | Tok::Str(_) | Tok::Dot) => false,
+        }
+    }
+
+    /// `Other` covers numbers, regexes and `++`/`--` (after which `/` divides) as well as
+    /// operators (after which it starts a regex): look at the source before the token.
+    fn prev_is_value(&self) -> bool {
+        let before = self.src[..self.pos].trim_end();
+        let last = before.as_bytes().last().copied().unwrap_or(b';');
+        last.is_ascii_alphanumeric() || last == b'_' || last == b'$' || before.ends_with("++") || before.ends_with("--")
+    }
+
+    fn skip_regex(&mut self) {
+        self.pos += 1;
+        let mut class = false;
+        while self.pos < self.s.len() {
+            match self.s[self.pos] {
+                b'\\' => self.pos += 1,
+                b'[' => class = true,
+                b']' => class = false,
+                b'/' if !class => break,
+                b'\n' => return, // not a regex after all; resume at the line end
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.pos += 1;
+        while self.pos < self.s.len() && is_ident_part(self.s[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    /// A quoted string from its opening quote; its value, `None` if it is not terminated.
+    fn string(&mut self, quote: u8) -> Option<String> {
+        self.pos += 1;
+        let mut v = String::new();
+        while self.pos < self.s.len() {
+            let c = self.s[self.pos];
+            if c == quote {
+                self.pos += 1;
+                return Some(v);
+            }
+            if c == b'\n' {
+                return None;
+            }
+            if c == b'\\' {
+                self.escape(&mut v);
+            } else {
+                let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                v.push(ch);
+                self.pos += ch.len_utf8();
+            }
+        }
+        None
+    }
+
+    /// A template literal from its backquote; its value when it has no `${...}`.
+    fn template(&mut self) -> Option<String> {
+        self.pos += 1;
+        let mut v = Some(String::new());
+        while self.pos < self.s.len() {
+            match self.s[self.pos] {
+                b'`' => {
+                    self.pos += 1;
+                    return v;
+                }
+                b'\\' => {
+                    let mut tmp = String::new();
+                    self.escape(&mut tmp);
+                    if let Some(v) = v.as_mut() {
+                        v.push_str(&tmp);
+                    }
+                }
+                b'$' if self.s.get(self.pos + 1) == Some(&b'{') => {
+                    self.pos += 2;
+                    v = None;
+                    // the substitution's tokens do not belong to the outer stream
+                    let mut inner = Lexer { s: self.s, src: self.src, pos: self.pos, out: Vec::new() };
+                    inner.run(true);
+                    self.pos = inner.pos;
+                }
+                _ => {
+                    let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                    if let Some(v) = v.as_mut() {
+                        v.push(ch);
+                    }
+                    self.pos += ch.len_utf8();
+                }
+            }
+        }
+        None
+    }
+
+    /// At a backslash: appends the escaped character(s) and moves past the escape.
+    fn escape(&mut self, v: &mut String) {
+        self.pos += 1;
+        let Some(&c) = self.s.get(self.pos) else { return };
+        self.pos += 1;
+        match c {
+            b'n' => v.push('\n'),
+            b't' => v.push('\t'),
+            b'r' => v.push('\r'),
+            b'b' => v.push('\u{8}'),
+            b'f' => v.push('\u{c}'),
+            b'v' => v.push('\u{b}'),
+            b'0' if !self.s.get(self.pos).is_some_and(u8::is_ascii_digit) => v.push('\0'),
+            b'\r' => {
+                if self.s.get(self.pos) == Some(&b'\n') {
+                    self.pos += 1;
+                }
+            }
+            b'\n' => {}
+            b'x' => self.hex(v, 2),
+            b'u' if self.s.get(self.pos) == Some(&b'{') => {
+                let end = self.src[self.pos..].find('}').map(|k| self.pos + k);
+                if let Some(end) = end {
+                    if let Some(ch) = u32::from_str_radix(&self.src[self.pos + 1..end], 16).ok().and_then(char::from_u32) {
+                        v.push(ch);
+                    }
+                    self.pos = end + 1;
+                }
+            }
+            b'u' => {
+                let hi = self.hex_value(4);
+                match hi {
+                    Some(hi @ 0xd800..=0xdbff) if self.src[self.pos..].starts_with("\\u") => {
+                        let save = self.pos;
+                        self.pos += 2;
+                        match self.hex_value(4) {
+                            Some(lo @ 0xdc00..=0xdfff) => {
+                                v.extend(char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)));
+                            }
+                            _ => {
+                                self.pos = save;
+                                v.push('\u{fffd}');
+                            }
+                        }
+                    }
+                    Some(x) => v.push(char::from_u32(x).unwrap_or('\u{fffd}')),
+                    None => {}
+                }
+            }
+            _ => {
+                // any other character stands for itself (a multi-byte one whole)
+                self.pos -= 1;
+                let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                v.push(ch);
+                self.pos += ch.len_utf8();
+            }
+        }
+    }
+
+    fn hex(&mut self, v: &mut String, n: usize) {
+        if let Some(x) = self.hex_value(n) {
+            v.push(char::from_u32(x).unwrap_or('\u{fffd}'));
+        }
+    }
+
+    fn hex_value(&mut self, n: usize) -> Option<u32> {
+        let digits = self.src.get(self.pos..self.pos + n)?;
+        let x = u32::from_str_radix(digits, 16).ok()?;
+        self.pos += n;
+        Some(x)
+    }
+}
+
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80
+}
+
+fn is_ident_part(c: u8) -> bool {
+    is_ident_start(c) || c.is_ascii_digit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titles(src: &str) -> Vec<String> {
+        discover_tests(src).tests.iter().map(|p| p.join(" > ")).collect()
+    }
+
+    #[test]
+    fn nested_describes_and_tests() {
+        let src = r#"
+            const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+            describe('outer', () => {
+              test('a', async () => { await sleep(10); });
+              describe("inner", function () {
+                it(`b`, () => {});
+                it.only('c', () => {});
+              });
+              test.skip('d', () => {});
+            });
+            test('top', () => {});
+        "#;
+        assert_eq!(titles(src), ["outer > a", "outer > inner > b", "outer > inner > c", "outer > d", "top"]);
+        assert_eq!(discover_tests(src).unnamed, 0);
+    }
+
+    #[test]
+    fn modifiers_and_aliases() {
+        let src = r#"
+            fit('f', () => {}); xit('x', () => {}); xtest('xt'); test.todo('later');
+            describe.concurrent('c', () => { test.concurrent.skip('y', async () => {}); });
+            xdescribe('xd', () => { it('z') }); fdescribe('fd', () => {});
+            suite('s', () => { test.skipIf(process.env.CI)('w', () => {}); test.runIf(a(b))('v', () => {}); });
+            test.fails('fails', () => {}); it.failing('failing', () => {});
+        "#;
+        assert_eq!(titles(src), ["f", "x", "xt", "later", "c > y", "xd > z", "s > w", "s > v", "fails", "failing"]);
+    }
+
+    #[test]
+    fn computed_titles_and_each_are_unnamed() {
+        let src = r#"
+            const name = 'n';
+            test(name, () => {});
+            test('a' + name, () => {});
+            test(`t ${name}`, () => {});
+            test.each([[1], [2]])('each %i', () => {});
+            it.each`a | b ${1} | ${2}`('tagged $a', () => {});
+            describe.each([1, 2])('d %i', () => { test('inside', () => {}); });
+            describe(SomeClass, () => { test('in class', () => {}); });
+            test('known', () => {});
+        "#;
+        let d = discover_tests(src);
+        assert_eq!(titles(src), ["known"]);
+        assert_eq!(d.unnamed, 7);
+    }
+
+    #[test]
+    fn not_test_calls() {
+        let src = r#"
+            expect.test('no'); obj.it('no'); const test2 = 1; my_test('no');
+            function test(name, fn) { return it(name, fn); }
+            class A { it() { return 1 } }
+            test.describe('pw', () => { test('pw test', () => {}) });
+        "#;
+        // `test.describe` is not a Jest/Vitest suite: the tests inside still count, without it
+        assert_eq!(titles(src), ["pw test"]);
+    }
+
+    #[test]
+    fn strings_comments_templates_and_regexes_do_not_confuse_the_brackets() {
+        let src = r#"
+            // test('commented out')
+            /* describe('also not', () => { */
+            describe('d', () => {
+              const s = "test('in a string') )))";
+              const t = `template ${ fn({ a: "}" }) } test('no') ${`nested ${1}`}`;
+              const r = /[)(]test\('x'\)/g, q = a / b / c;
+              const u = x++ / 2;
+              test('real', () => { expect(s).toMatch(/\)/); });
+            });
+            test('after', () => {});
+        "#;
+        assert_eq!(titles(src), ["d > real", "after"]);
+    }
+
+    #[test]
+    fn escapes_are_decoded_like_javascript() {
+        let src = r#"test('it\'s \u00e9 \x41 \u{1F600} \uD83D\uDE00 "q" \\', () => {}); test("line\
+continued", () => {});"#;
+        assert_eq!(titles(src), ["it's é A 😀 😀 \"q\" \\", "linecontinued"]);
+    }
+
+    #[test]
+    fn typescript_sources() {
+        let src = r#"
+            import { describe, it, expect } from 'vitest';
+            interface Foo { a: number }
+            describe('ts', () => {
+              it('typed', async (): Promise<void> => { const x: Foo = { a: 1 }; expect(x.a as number).toBe(1); });
+            });
+        "#;
+        assert_eq!(titles(src), ["ts > typed"]);
+    }
+
+    #[test]
+    fn unbalanced_or_truncated_input_never_fails() {
+        for src in ["describe('a', () => { test('b'", ")))}}}]] test('c', () => {})", "test('unterminated", "`${", "/* x", "describe(", "'\\"] {
+            let _ = discover_tests(src);
+        }
+        assert_eq!(titles(")))}}}]] test('c', () => {})"), ["c"]);
+        assert_eq!(titles("describe('a', () => { test('b', () => {"), ["a > b"]);
+    }
+
+    proptest::proptest! {
+        /// Any text, and especially text made of the characters the lexer treats specially,
+        /// gives a list (no panic, no endless loop).
+        #[test]
+        fn never_fails(src in "[ a-z()\\[\\]{}'\"`$/*\\\\.,?+\n\u{e9}\u{1F600}]{0,200}", any in ".{0,100}") {
+            let _ = discover_tests(&src);
+            let _ = discover_tests(&any);
+        }
+    }
+}

@@ -101,3 +101,11 @@ fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
     assert_eq!(built.as_bytes(), &decoded[..]);
     assert!(built.contains(r#""tests":[{"title":"t","location":{"file":"a.test.js","line":3,"column":1},"attempts":[{"status":"failed","startTimestamp":6,"duration":7,"errors":[{"message":"no \"x\""}]}]}]"#), "{built}");
 }
+
+#[wasm_bindgen_test]
+fn discover_returns_title_paths_and_the_unnamed_count() {
+    let v = shardwise::bindings::discover::discover_tests("describe('a', () => { test('b', () => {}); test(x, () => {}); });").unwrap();
+    let tests: Vec<Vec<String>> = serde_wasm_bindgen::from_value(get(&v, "tests")).unwrap();
+    assert_eq!(tests, vec![vec!["a".to_string(), "b".to_string()]]);
+    assert_eq!(get(&v, "unnamed").as_f64(), Some(1.0));
+}

@@ -1,6 +1,7 @@
-// The runner integrations' translation code, against fakes (no wasm, no runner): Playwright's
-// suite tree -> units and groups, runner results -> ReportBuilder calls, timings files, the
-// shared planning flow and its printed line, the saved folder and the upload fallback.
+// The runner integrations' translation code in the built package, against fakes (no runner):
+// Playwright's suite tree -> units and groups, runner results -> ReportBuilder calls, timings
+// files and the Jest/Vitest test list (through the wasm), the shared planning flow and its
+// printed line, the saved folder and the upload fallback.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -9,14 +10,14 @@ import path from 'node:path';
 import { playwrightSuite, FakeBuilder, fakePlanShards } from './helpers/fakes.mjs';
 import {
   unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, environmentFor,
-} from '../pkg-template/playwright/translate.mjs';
-import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg-template/jest/translate.mjs';
-import { recordTestCase, titlePathOf } from '../pkg-template/vitest/translate.mjs';
-import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg-template/src/runner/timings.mjs';
-import { planShard, shardLine } from '../pkg-template/src/runner/plan.mjs';
-import { unitsFromFiles, testListFromSources } from '../pkg-template/src/runner/files.mjs';
-import { AttachmentStore, saveAndUpload, readSaved } from '../pkg-template/src/runner/report.mjs';
-import { resolveOptions, relativePosix } from '../pkg-template/src/runner/options.mjs';
+} from '../pkg/playwright/translate.mjs';
+import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
+import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
+import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
+import { planShard, shardLine } from '../pkg/src/runner/plan.mjs';
+import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
+import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
+import { resolveOptions, relativePosix } from '../pkg/src/runner/options.mjs';
 import PlaywrightReporter from 'shardwise/playwright';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'shardwise-runners-'));
@@ -195,7 +196,6 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
   });
   test('the tests each source declares (Rust discover), as the reporters name them', async () => {
     const shardwise = await import('shardwise');
-    const { __discoverTests: discoverTests } = await import('../pkg/wasm/shardwise.js');
     const dir = tmp();
     writeFileSync(path.join(dir, 'a.spec.js'), "describe('A', () => { test('one', () => {}); describe(`in`, () => { it('two', () => {}); }); });\ntest.each([1])('n %i', () => {});");
     writeFileSync(path.join(dir, 'b.spec.js'), "const t = 'x'; test(t, () => {});");
@@ -203,7 +203,7 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
       { path: path.join(dir, 'a.spec.js'), environment: 'jest' }, { path: path.join(dir, 'b.spec.js'), environment: 'jest' },
       { path: path.join(dir, 'gone.spec.js'), environment: 'jest' },
     ], dir);
-    const listed = testListFromSources({ api: shardwise, discoverTests, units, category: 'jest', commitId: 'c'.repeat(40) });
+    const listed = testListFromSources({ api: shardwise, units, category: 'jest', commitId: 'c'.repeat(40) });
     assert.deepEqual({ tests: listed.tests, unnamed: listed.unnamed, files: listed.files }, { tests: 2, unnamed: 2, files: 1 });
     assert.deepEqual(listed.report.environments.map((e) => e.name), ['jest']);
     assert.equal(durationsFromReport(listed.report).length, 0, 'no attempts: a list, not durations');
@@ -336,7 +336,7 @@ test('Playwright reporter: planning failure falls back to native sharding and sa
 });
 
 describe('durationsSource: timings file, else the live exchange', async () => {
-  const { durationsSource } = await import('../pkg-template/src/runner/durations.mjs');
+  const { durationsSource } = await import('../pkg/src/runner/durations.mjs');
   const { writeFileSync } = await import('node:fs');
   const annotated = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.pw.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }] }] };
   const lookup = (report) => { const m = durationsByTest(report); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
@@ -373,7 +373,7 @@ describe('durationsSource: timings file, else the live exchange', async () => {
 });
 
 describe('CLI progress', async () => {
-  const { progress, fmtBytes } = await import('../pkg-template/src/runner/progress.mjs');
+  const { progress, fmtBytes } = await import('../pkg/src/runner/progress.mjs');
   const screen = (isTTY) => ({ isTTY, out: '', write(s) { this.out += s; } });
   const last = (s) => s.out.split('\r\x1b[K').filter(Boolean).pop();
 

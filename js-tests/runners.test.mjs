@@ -82,7 +82,10 @@ const RUNNERS = {
 };
 
 let service;
-before(async () => { service = await createServer({ dataDir: path.join(OUT, 'service'), computeDelayMs: 50 }); });
+before(async () => {
+  rmSync(path.join(OUT, 'service'), { recursive: true, force: true }); // no history from an earlier run
+  service = await createServer({ dataDir: path.join(OUT, 'service'), computeDelayMs: 50 });
+});
 after(() => service?.close());
 
 /** Runs one fixture invocation; resolves with its output, what ran, and the printed fingerprint. */
@@ -134,7 +137,7 @@ for (const name of Object.keys(RUNNERS)) {
 
     test('every shardwise run saves its report, which matches what ran and passes the published schema', { skip: NO_REPORT }, async () => {
       const { Schema } = await import('@flakiness/flakiness-report');
-      const { durationsFromReport } = await import('../pkg-template/src/runner/timings.mjs');
+      const { durationsFromReport } = await import('../pkg/src/runner/timings.mjs');
       for (const [shard, r] of [[0, full], ...balanced.map((b, i) => [i + 1, b])]) {
         const report = savedReport(r, shard);
         if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);

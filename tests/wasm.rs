@@ -104,8 +104,18 @@ fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
 
 #[wasm_bindgen_test]
 fn discover_returns_title_paths_and_the_unnamed_count() {
-    let v = shardwise::bindings::discover::discover_tests("describe('a', () => { test('b', () => {}); test(x, () => {}); });").unwrap();
+    let v = shardwise::bindings::runner::discover_tests("describe('a', () => { test('b', () => {}); test(x, () => {}); });").unwrap();
     let tests: Vec<Vec<String>> = serde_wasm_bindgen::from_value(get(&v, "tests")).unwrap();
     assert_eq!(tests, vec![vec!["a".to_string(), "b".to_string()]]);
     assert_eq!(get(&v, "unnamed").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+fn test_durations_reads_a_report_and_rejects_a_non_object() {
+    let report = js(r#"{"environments":[{"name":"e"}],"suites":[{"type":"file","title":"f.js","tests":[{"title":"t","attempts":[{"duration":7}]}]}]}"#);
+    let v = shardwise::bindings::runner::test_durations_of(report).unwrap();
+    let got: serde_json::Value = serde_wasm_bindgen::from_value(v).unwrap();
+    assert_eq!(got, serde_json::json!([{"environment": "e", "file": "f.js", "titlePath": ["t"], "durationMs": 7}]));
+    let e = shardwise::bindings::runner::test_durations_of(JsValue::from_str("x")).unwrap_err();
+    assert_eq!(get(&e, "code"), "INVALID_INPUT");
 }

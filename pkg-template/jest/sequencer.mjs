@@ -4,7 +4,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
-import { __discoverTests as discoverTests } from '../wasm/shardwise.js';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles } from '../src/runner/files.mjs';
 import { setShardPrediction } from '../src/runner/plan.mjs';
@@ -31,8 +30,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
     const options = resolveOptions(reporterOptions(this.globalConfig));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
     const planned = await planFiles({
-      api: { ...shardwise, discoverTests },
-      files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
+      api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });

@@ -3,7 +3,6 @@
 //   test: { sequence: { sequencer: ShardwiseSequencer } }   (import ShardwiseSequencer from 'shardwise/vitest/sequencer')
 // Options come from the `shardwise/vitest` reporter entry in `reporters`, else SHARDWISE_* variables.
 import * as shardwise from '../node.mjs';
-import { __discoverTests as discoverTests } from '../wasm/shardwise.js';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles } from '../src/runner/files.mjs';
 import { setShardPrediction } from '../src/runner/plan.mjs';
@@ -19,8 +18,7 @@ export default class ShardwiseSequencer {
     const options = resolveOptions(reporterOptions(this.ctx.config));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
     const planned = await planFiles({
-      api: { ...shardwise, discoverTests },
-      files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
+      api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);

@@ -14,10 +14,10 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 
 pub mod codec;
-pub mod discover;
 pub mod exchange;
 pub mod plan;
 pub mod report;
+pub mod runner;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 

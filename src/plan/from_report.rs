@@ -206,3 +206,112 @@ pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSe
         .map(|(id, (file, ms))| Unit { id: id.into(), file: file.map(Into::into), group: None, duration_ms: (ms > 0.0).then_some(ms) })
         .collect())
 }
+
+/// One test's duration in one environment: the sum of its attempts' `duration` there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestDuration {
+    /// The environment's name (`""` when it has none).
+    pub environment: String,
+    /// The test's file, by the rule of this module.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The titles of the enclosing non-`file` suites, then the test's own: exactly as the runners
+    /// name the test (empty titles kept), so a runner can look its tests up.
+    pub title_path: Vec<String>,
+    pub duration_ms: f64,
+}
+
+/// Every (environment, test) of a report that has at least one attempt with a finite `duration`
+/// in that environment, in document order: what a timings file or the durations exchange says
+/// about each test, for runners that match the report's tests to their own (the Playwright
+/// reporter per test and project, the Jest and Vitest sequencers summed per file). Attempts whose
+/// `environmentIdx` is not an environment of the report are ignored.
+pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
+    struct Lister<'a> {
+        envs: Vec<String>,
+        path: Vec<&'a str>,
+        out: Vec<TestDuration>,
+    }
+    impl<'a> Lister<'a> {
+        fn test(&mut self, t: &'a TestView, file: Option<&'a str>) {
+            let file = location_file(&t.location).or(file);
+            let mut sums: Vec<Option<f64>> = vec![None; self.envs.len()];
+            for a in t.attempts.iter().flatten() {
+                let idx = a.environment_idx.unwrap_or(0.0);
+                let Some(d) = a.duration.filter(|d| d.is_finite()) else { continue };
+                if idx.fract() == 0.0 && idx >= 0.0 && (idx as usize) < sums.len() {
+                    *sums[idx as usize].get_or_insert(0.0) += d;
+                }
+            }
+            for (env, sum) in self.envs.iter().zip(sums) {
+                let Some(duration_ms) = sum else { continue };
+                let mut title_path: Vec<String> = self.path.iter().map(|s| s.to_string()).collect();
+                title_path.push(t.title.clone().unwrap_or_default());
+                self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms });
+            }
+        }
+        fn suite(&mut self, s: &'a SuiteView, file: Option<&'a str>, suite_file: Option<&'a str>) {
+            let title = s.title.as_deref().unwrap_or("");
+            let is_file = s.kind.as_deref() == Some("file");
+            let file = if is_file { location_file(&s.location).or(Some(title).filter(|t| !t.is_empty())) } else { file };
+            let suite_file = location_file(&s.location).or(suite_file);
+            if !is_file {
+                self.path.push(title);
+            }
+            for t in s.tests.iter().flatten() {
+                self.test(t, file.or(suite_file));
+            }
+            for child in s.suites.iter().flatten() {
+                self.suite(child, file, suite_file);
+            }
+            if !is_file {
+                self.path.pop();
+            }
+        }
+    }
+    let envs = report.environments.iter().flatten().map(|e| e.name.clone().unwrap_or_default()).collect();
+    let mut l = Lister { envs, path: Vec::new(), out: Vec::new() };
+    for t in report.tests.iter().flatten() {
+        l.test(t, None);
+    }
+    for s in report.suites.iter().flatten() {
+        l.suite(s, None, None);
+    }
+    l.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn durations(json: &str) -> Vec<(String, Option<String>, String, f64)> {
+        let r: ReportView = serde_json::from_str(json).unwrap();
+        test_durations(&r).into_iter().map(|d| (d.environment, d.file, d.title_path.join(" > "), d.duration_ms)).collect()
+    }
+
+    #[test]
+    fn per_environment_sums_with_the_runners_title_paths() {
+        let json = r#"{
+          "environments": [{"name": "chromium"}, {"name": "firefox"}],
+          "suites": [{"type": "file", "title": "a.spec.ts", "location": {"file": "a.spec.ts", "line": 1, "column": 1},
+            "suites": [{"type": "describe", "title": "d", "suites": [{"type": "describe", "title": "",
+              "tests": [{"title": "t", "attempts": [
+                {"environmentIdx": 0, "duration": 100}, {"environmentIdx": 0, "duration": 50.5},
+                {"environmentIdx": 1, "duration": 0}, {"environmentIdx": 7, "duration": 9}, {"duration": null}]}]}]}],
+            "tests": [{"title": "top", "location": {"file": "other.ts"}, "attempts": [{"duration": 5}]},
+                      {"title": "new", "attempts": []}]}],
+          "tests": [{"title": "loose", "attempts": [{"environmentIdx": 1, "duration": 3}]}]
+        }"#;
+        let s = |x: &str| x.to_string();
+        assert_eq!(
+            durations(json),
+            [
+                (s("firefox"), None, s("loose"), 3.0),
+                (s("chromium"), Some(s("other.ts")), s("top"), 5.0),
+                (s("chromium"), Some(s("a.spec.ts")), s("d >  > t"), 150.5),
+                (s("firefox"), Some(s("a.spec.ts")), s("d >  > t"), 0.0),
+            ]
+        );
+    }
+}

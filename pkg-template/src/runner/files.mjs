@@ -5,6 +5,7 @@
 // declares (describe/test/it titles), as the runner will name them in its report. A file's
 // predicted time is the sum of its tests' predictions; files with none are estimated.
 import { readFileSync } from 'node:fs';
+import { __discoverTests } from '../../wasm/shardwise.js';
 import { relativePosix, gitInfo } from './options.mjs';
 import { planShard } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
@@ -32,10 +33,9 @@ export function unitsFromFiles(files, root) {
  * declares, under each environment the file runs in.
  * @param {object} p
  * @param {{ReportBuilder: Function}} p.api
- * @param {(source: string) => {tests: string[][], unnamed: number}} p.discoverTests Rust's `discover`
  * @returns {{report: object, tests: number, unnamed: number, files: number}} `files`: files with tests found
  */
-export function testListFromSources({ api, discoverTests, units, category, commitId }) {
+export function testListFromSources({ api, units, category, commitId }) {
   const builder = new api.ReportBuilder({ category, commitId });
   const envIdx = new Map();
   let tests = 0;
@@ -49,7 +49,7 @@ export function testListFromSources({ api, discoverTests, units, category, commi
     } catch {
       continue; // gone since the runner listed it: estimated like a new file
     }
-    const found = discoverTests(source);
+    const found = __discoverTests(source); // Rust `discover`
     unnamed += found.unnamed;
     if (found.tests.length) files += 1;
     for (const titlePath of found.tests) {
@@ -64,7 +64,7 @@ export function testListFromSources({ api, discoverTests, units, category, commi
  * Plans the files of one shard. Never throws: when planning itself fails (for example an old
  * build without `planShards`) it says so and returns `undefined`, and the caller shards natively.
  * @param {object} p
- * @param {object} p.api the package namespace, plus `discoverTests` (Rust's `discover`) for the live path
+ * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @returns {Promise<{paths: Set<string>, predictedMs: number} | undefined>}
  */
@@ -76,7 +76,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
     const fromService = durationsSource({
       api, options: { ...options, commitId }, cwd, testRunner,
       testList: () => {
-        listed = testListFromSources({ api, discoverTests: api.discoverTests, units, category: testRunner, commitId });
+        listed = testListFromSources({ api, units, category: testRunner, commitId });
         if (listed.tests === 0)
           throw new Error(`no test titles found in the sources of ${units.length} files (give a timingsFile: npx shardwise durations)`);
         return listed.report;

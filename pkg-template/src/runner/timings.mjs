@@ -7,35 +7,15 @@
 // `environmentIdx`. A saved run report (`report.json.br`) is therefore also a valid timings file:
 // its attempts are measured times.
 import { readFileSync } from 'node:fs';
+import { __testDurations } from '../../wasm/shardwise.js';
 
 /**
- * Every (environment, file, titlePath) of a report with its duration in ms.
+ * Every (environment, file, titlePath) of a report with its duration in ms (Rust
+ * `plan::from_report::test_durations`: the file and title rules are the planner's).
  * @param {any} report a decoded report document
- * @returns {Array<{environment: string, file: string|undefined, titlePath: string[], durationMs: number}>}
+ * @returns {Array<{environment: string, file?: string, titlePath: string[], durationMs: number}>}
  */
-export function durationsFromReport(report) {
-  const envNames = (report?.environments ?? []).map((e) => e?.name);
-  const out = [];
-  const visitTest = (test, file, titles) => {
-    const perEnv = new Map();
-    for (const a of test?.attempts ?? []) {
-      const env = envNames[a?.environmentIdx ?? 0];
-      if (env === undefined || !Number.isFinite(a?.duration)) continue;
-      perEnv.set(env, (perEnv.get(env) ?? 0) + a.duration);
-    }
-    for (const [environment, durationMs] of perEnv)
-      out.push({ environment, file: test?.location?.file ?? file, titlePath: [...titles, test.title], durationMs });
-  };
-  const visitSuite = (suite, file, titles) => {
-    if (suite?.type === 'file') file = suite.location?.file ?? suite.title;
-    else titles = [...titles, suite?.title ?? ''];
-    for (const t of suite?.tests ?? []) visitTest(t, file, titles);
-    for (const s of suite?.suites ?? []) visitSuite(s, file, titles);
-  };
-  for (const t of report?.tests ?? []) visitTest(t, undefined, []);
-  for (const s of report?.suites ?? []) visitSuite(s, undefined, []);
-  return out;
-}
+export const durationsFromReport = (report) => __testDurations(report);
 
 /** The lookup key of one test in one environment. */
 export const testKey = (environment, file, titlePath) => JSON.stringify([environment, file ?? '', ...titlePath]);

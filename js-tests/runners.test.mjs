@@ -192,6 +192,9 @@ for (const name of Object.keys(RUNNERS)) {
       const measured = (runs) => runs.map((r) => Math.round([...r.executed.values()].reduce((a, x) => a + x, 0)));
       console.log(`${name}: nominal ms per shard balanced ${b} (spread ${spread(b)}), native ${n} (spread ${spread(n)}); measured balanced ${measured(balanced)}, native ${measured(native)}`);
       assert.ok(spread(b) < spread(n), `balanced ${b} vs native ${n}`);
+      // and as measured (the tests' own durations as the runner reported them: timers, so the
+      // machine's load moves them by milliseconds, not by the seconds between the two splits)
+      assert.ok(spread(measured(balanced)) < spread(measured(native)), `measured balanced ${measured(balanced)} vs native ${measured(native)}`);
       // durations from the live exchange; Jest and Vitest read the test list from the sources
       // (14 titles in 7 files; foxtrot's `test.each` is one call with run-time titles)
       for (const r of balanced) {

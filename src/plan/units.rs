@@ -219,7 +219,7 @@ const COMPARISON_SORT_MAX: usize = 64;
 fn sort_keyed(items: &mut [(&str, u32)]) -> bool {
     let mut equal = false;
     let mut keys: Vec<Keyed> = Vec::new();
-    let mut spare: Vec<Keyed> = Vec::new();
+    let mut spare = vec![Keyed { hi: 0, lo: 0, at: 0 }; items.len()];
     let mut moved: Vec<(&str, u32)> = Vec::new();
     // runs of items that share their first `depth` bytes, each in index order among equal ids
     let mut todo: Vec<(usize, usize, usize)> = vec![(0, items.len(), 0)];
@@ -231,9 +231,7 @@ fn sort_keyed(items: &mut [(&str, u32)]) -> bool {
             Keyed { hi, lo, at: i as u32 }
         }));
         // keys start in run order, which is index order among equal ids
-        spare.clear();
-        spare.resize(keys.len(), Keyed { hi: 0, lo: 0, at: 0 });
-        radix_sort(&mut keys, &mut spare);
+        radix_sort(&mut keys, &mut spare[..run.len()]);
         moved.clear();
         moved.extend(keys.iter().map(|k| run[k.at as usize]));
         run.copy_from_slice(&moved);

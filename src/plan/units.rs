@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{Unit, MAX_DURATION_MS};
+use super::{fingerprint, Unit, MAX_DURATION_MS};
 use crate::error::{Error, Result};
 
 /// "No file" / "no group" in [`Canon::file`] and [`Canon::group`].
@@ -30,6 +30,8 @@ pub(super) struct Canon<'a> {
     pub order: Vec<u32>,
     pub files: Vec<&'a str>,
     pub groups: Vec<&'a str>,
+    /// `hashes[i]`: the fingerprint's hash of input unit `i` ([`fingerprint::unit_hashes`]).
+    pub hashes: Vec<[u8; 16]>,
 }
 
 /// A prediction in whole milliseconds: positive values round to the nearest millisecond (half
@@ -163,16 +165,18 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
     let (files, file_rank) = rank(&c.file_names);
     let (groups, group_rank) = rank(&c.group_names);
     let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
-    let units = keyed
-        .iter()
-        .map(|&(id, i)| CanonUnit {
-            id,
-            file: at(&file_rank, c.file_of[i as usize]),
-            group: at(&group_rank, c.group_of[i as usize]),
-            known_ms: known[i as usize],
+    // in input order first: the order the ids lie in memory, for the fingerprint's hashes
+    let input: Vec<CanonUnit> = (0..c.ids.len())
+        .map(|i| CanonUnit {
+            id: c.ids[i],
+            file: at(&file_rank, c.file_of[i]),
+            group: at(&group_rank, c.group_of[i]),
+            known_ms: known[i],
         })
         .collect();
-    Ok(Canon { units, order, files, groups })
+    let hashes = fingerprint::unit_hashes(&input);
+    let units = order.iter().map(|&i| input[i as usize]).collect();
+    Ok(Canon { units, order, files, groups, hashes })
 }
 
 /// Bytes of an id one radix key covers: 15 of its bytes and, in the 16th, how many of them exist.

@@ -230,6 +230,7 @@ test('the columnar fast path for opts.units gives exactly the JSON path\'s plan 
     { units: [{ id: 'a', file: 3 }], shardCount: 1 },
     { units: [{ id: 'a', durationMs: '5' }], shardCount: 1 },
     { units: [{ id: '\ud800' }], shardCount: 1 },
+    { units: [{ id: 'a', file: 'f\udc00', group: 'g' }, { id: 'b\ufffd', file: 'f\ufffd', group: 'g\ud800' }], shardCount: 2 },
     { units: [new Unit('a')], shardCount: 1 },
     { units: [{ id: 'a' }, , { id: 'b' }], shardCount: 1 }, // eslint-disable-line no-sparse-arrays
     { units: [{ id: 'a' }], shardCount: 1, environment: 'x' },

@@ -23,10 +23,14 @@ export function planShards(opts) {
 
 const NONE = 0xffffffff;
 
-/** The index of `value` in `list` (appended when new); `index` maps values to indices. */
+/**
+ * The index of `value` in `list` (appended when new); `index`, an object without prototype, maps
+ * values to indices: property lookups are about twice as fast as a Map's for strings like paths
+ * (V8 internalizes the key once and then compares pointers).
+ */
 function intern(value, list, index) {
-  let ix = index.get(value);
-  if (ix === undefined) { ix = list.length; list.push(value); index.set(value, ix); }
+  let ix = index[value];
+  if (ix === undefined) { ix = list.length; list.push(value); index[value] = ix; }
   return ix;
 }
 const canCheckStrings = typeof ''.isWellFormed === 'function';
@@ -44,8 +48,8 @@ function planColumns(opts) {
   const fileOf = new Uint32Array(n);
   const groupOf = new Uint32Array(n);
   const durations = new Float64Array(n);
-  const files = [], fileIx = new Map();
-  const groups = [], groupIx = new Map();
+  const files = [], fileIx = Object.create(null);
+  const groups = [], groupIx = Object.create(null);
   for (let i = 0; i < n; i++) {
     const u = units[i];
     if (u === null || typeof u !== 'object' || Object.getPrototypeOf(u) !== proto || u.toJSON !== undefined) return undefined;

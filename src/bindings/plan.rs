@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, CompactPlan, PlanInput, UnitColumns};
+use crate::plan::{self, split_utf16, CompactPlan, PlanInput, UnitColumns};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
 /// deterministic: the same input gives a bit-identical plan on every host.
@@ -95,42 +95,4 @@ fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
     set("fileCounts", js_sys::Uint32Array::from(&p.file_counts[..]).into())?;
     set("files", js_sys::Uint32Array::from(&p.files[..]).into())?;
     Ok(o.into())
-}
-
-/// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
-/// when the lengths do not add up to `s` or cut a character.
-fn split_utf16<'s>(s: &'s str, lens: &[u32]) -> Option<Vec<&'s str>> {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(lens.len());
-    let mut pos = 0usize;
-    for &len in lens {
-        let start = pos;
-        let mut need = len as usize;
-        while need > 0 {
-            if need >= 8 && pos + 8 <= b.len() {
-                let w = u64::from_le_bytes([b[pos], b[pos + 1], b[pos + 2], b[pos + 3], b[pos + 4], b[pos + 5], b[pos + 6], b[pos + 7]]);
-                if w & HIGH == 0 {
-                    // 8 ASCII bytes: 8 code units
-                    pos += 8;
-                    need -= 8;
-                    continue;
-                }
-            }
-            let (bytes, units) = match *b.get(pos)? {
-                0x00..=0x7f => (1, 1),
-                0xc0..=0xdf => (2, 1),
-                0xe0..=0xef => (3, 1),
-                0xf0..=0xf7 => (4, 2),
-                _ => return None,
-            };
-            if units > need {
-                return None;
-            }
-            pos += bytes;
-            need -= units;
-        }
-        out.push(s.get(start..pos)?);
-    }
-    (pos == b.len()).then_some(out)
 }

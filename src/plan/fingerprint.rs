@@ -5,7 +5,7 @@
 //! 1. the header, compact JSON: `{"v":3,"shardCount":N,"unit":"test"|"file","defaultDurationMs":D,
 //!    "perShardOverheadMs":O,"workers":W,"files":[...],"groups":[...]}` with the distinct files and
 //!    groups sorted (bytewise UTF-8);
-//! 2. per unit, in id order: the 128-bit [`unit_hash`] of `id, 0xFF, file index (u32, or
+//! 2. per unit, in id order: the 128-bit hash ([`unit_hashes`]) of `id, 0xFF, file index (u32, or
 //!    0xFFFFFFFF), group index (u32, or 0xFFFFFFFF), knownMs (u64, or u64::MAX when unknown)`
 //!    (`0xFF` never occurs in UTF-8, so the id ends there), then the unit's 1-based shard (u32).
 //!
@@ -59,15 +59,23 @@ fn hash128(bytes: &[u8]) -> [u8; 16] {
     out
 }
 
-/// The 128-bit hash of one unit's canonical bytes (see the module documentation).
-fn unit_hash(u: &CanonUnit, buf: &mut Vec<u8>) -> [u8; 16] {
-    buf.clear();
-    buf.extend_from_slice(u.id.as_bytes());
-    buf.push(0xff);
-    buf.extend_from_slice(&u.file.to_le_bytes());
-    buf.extend_from_slice(&u.group.to_le_bytes());
-    buf.extend_from_slice(&u.known_ms.unwrap_or(u64::MAX).to_le_bytes());
-    hash128(buf)
+/// The 128-bit hash of each unit's canonical bytes (see the module documentation), in the
+/// units' order. [`Canon`] has them for its units in input order, where the ids lie in memory
+/// one after another (in id order, reading them is mostly cache misses).
+pub(super) fn unit_hashes(units: &[CanonUnit]) -> Vec<[u8; 16]> {
+    let mut buf = Vec::new();
+    units
+        .iter()
+        .map(|u| {
+            buf.clear();
+            buf.extend_from_slice(u.id.as_bytes());
+            buf.push(0xff);
+            buf.extend_from_slice(&u.file.to_le_bytes());
+            buf.extend_from_slice(&u.group.to_le_bytes());
+            buf.extend_from_slice(&u.known_ms.unwrap_or(u64::MAX).to_le_bytes());
+            hash128(&buf)
+        })
+        .collect()
 }
 
 /// `shard_of[i]`: the 1-based shard of canonical unit `i`.
@@ -85,10 +93,9 @@ pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> Stri
     let mut sha = sha1_smol::Sha1::new();
     // Serializing strings, integers and sequences cannot fail.
     sha.update(&serde_json::to_vec(&header).unwrap_or_default());
-    let mut buf = Vec::new();
     let mut block = Vec::with_capacity(20 * 1024);
-    for (u, &shard) in canon.units.iter().zip(shard_of) {
-        block.extend_from_slice(&unit_hash(u, &mut buf));
+    for (&i, &shard) in canon.order.iter().zip(shard_of) {
+        block.extend_from_slice(&canon.hashes[i as usize]);
         block.extend_from_slice(&shard.to_le_bytes());
         if block.len() >= 20 * 1024 {
             sha.update(&block);

@@ -4,13 +4,13 @@
 use super::options::UnitKind;
 use super::units::{Canon, NONE};
 
-/// Units that always share a shard. `units` are canonical indices, ascending.
+/// Units that always share a shard, numbered in order of their first (canonical) unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Group {
-    pub units: Vec<usize>,
-    pub weight: u64,
-    /// Index in the vector [`build`] returns (groups are ordered by their first unit).
-    pub id: usize,
+pub(super) struct Groups {
+    /// Per group, the sum of its units' durations.
+    pub weights: Vec<u64>,
+    /// Per canonical unit, its group.
+    pub of_unit: Vec<u32>,
 }
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -31,8 +31,8 @@ fn union(parent: &mut [usize], a: usize, b: usize) {
     }
 }
 
-/// Groups in order of their first unit; `Group::id` is the index in the returned vector.
-pub(super) fn build(canon: &Canon, ms: &[u64], kind: UnitKind) -> Vec<Group> {
+/// The groups of `canon`'s units (`ms`: their durations).
+pub(super) fn build(canon: &Canon, ms: &[u64], kind: UnitKind) -> Groups {
     let n = canon.units.len();
     let mut parent: Vec<usize> = (0..n).collect();
     let mut first_of_group = vec![usize::MAX; canon.groups.len()];
@@ -53,17 +53,19 @@ pub(super) fn build(canon: &Canon, ms: &[u64], kind: UnitKind) -> Vec<Group> {
             union(&mut parent, *first, i);
         }
     }
-    let mut group_of_root = vec![usize::MAX; n];
-    let mut groups: Vec<Group> = Vec::new();
+    // a root is its group's first unit (the smallest index), so it comes before its members
+    let mut of_unit = vec![0u32; n];
+    let mut weights: Vec<u64> = Vec::new();
     for (i, &w) in ms.iter().enumerate().take(n) {
         let root = find(&mut parent, i);
-        if group_of_root[root] == usize::MAX {
-            group_of_root[root] = groups.len();
-            groups.push(Group { units: Vec::new(), weight: 0, id: groups.len() });
-        }
-        let g = &mut groups[group_of_root[root]];
-        g.units.push(i);
-        g.weight = g.weight.saturating_add(w);
+        let g = if root == i {
+            weights.push(0);
+            weights.len() - 1
+        } else {
+            of_unit[root] as usize
+        };
+        of_unit[i] = g as u32;
+        weights[g] = weights[g].saturating_add(w);
     }
-    groups
+    Groups { weights, of_unit }
 }

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 
 pub use options::{EnvironmentSelector, PlanInput, Settings, UnitKind};
-pub use units::UnitColumns;
+pub use units::{split_utf16, UnitColumns};
 
 /// Largest accepted prediction for one unit (about 115 days), so that sums over a million units
 /// stay exact in a JavaScript number.
@@ -221,20 +221,13 @@ impl Core<'_> {
 fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let durations = estimate::resolve(&canon, settings.default_duration_ms);
     let groups = groups::build(&canon, &durations.ms, settings.unit);
-    let assignment = assign::assign(&groups, settings);
+    let assignment = assign::assign(&groups.weights, settings);
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u; a counting sort by shard then gives every
     // shard's units in canonical (id) order
-    let mut shard_of = vec![0u32; n];
-    for (i, shard) in assignment.iter().enumerate() {
-        for &g in &shard.groups {
-            for &u in &groups[g].units {
-                shard_of[u] = i as u32 + 1;
-            }
-        }
-    }
-    let shards = assignment.len();
+    let shard_of: Vec<u32> = groups.of_unit.iter().map(|&g| assignment.shard_of_group[g as usize] + 1).collect();
+    let shards = assignment.costs.len();
     let mut unit_ends = vec![0u32; shards + 1];
     for &s in &shard_of {
         unit_ends[s as usize] += 1;
@@ -255,7 +248,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let mut file_ends = Vec::with_capacity(shards + 1);
     file_ends.push(0u32);
     let mut predicted_ms = Vec::with_capacity(shards);
-    for (s, shard) in assignment.iter().enumerate() {
+    for (s, &cost) in assignment.costs.iter().enumerate() {
         let from = file_list.len();
         let ids = &unit_list[unit_ends[s] as usize..unit_ends[s + 1] as usize];
         for &u in ids {
@@ -267,10 +260,10 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         }
         file_list[from..].sort_unstable();
         file_ends.push(file_list.len() as u32);
-        predicted_ms.push(if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(shard.cost) });
+        predicted_ms.push(if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(cost) });
     }
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
-    let lower_bound_ms = assign::lower_bound(&groups, settings);
+    let lower_bound_ms = assign::lower_bound(&groups.weights, settings);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of);
     Core {
         canon,

@@ -66,7 +66,7 @@ fn brute_force_optimum(ws: &[u64], n: usize) -> u64 {
 fn group_weights(units: &[Unit], kind: UnitKind) -> Vec<u64> {
     let canon = units::canonical(units).unwrap();
     let resolved = estimate::resolve(&canon, DEFAULT_DURATION_MS);
-    groups::build(&canon, &resolved.ms, kind).iter().map(|g| g.weight).collect()
+    groups::build(&canon, &resolved.ms, kind).weights
 }
 
 // ---------------------------------------------------------------- generators
@@ -267,13 +267,11 @@ proptest! {
         let resolved = estimate::resolve(&canon, s.default_duration_ms);
         let ms: BTreeMap<&str, u64> = canon.units.iter().zip(&resolved.ms).map(|(u, &m)| (u.id, m)).collect();
         let gs = groups::build(&canon, &resolved.ms, s.unit);
-        let canon_ref = &canon;
-        let group_of: BTreeMap<&str, usize> =
-            gs.iter().flat_map(|g| g.units.iter().map(move |&u| (canon_ref.units[u].id, g.id))).collect();
+        let group_of: BTreeMap<&str, usize> = canon.units.iter().zip(&gs.of_unit).map(|(u, &g)| (u.id, g as usize)).collect();
         for sh in &p.shards {
             if sh.units.is_empty() { continue; }
             let sum: u64 = sh.units.iter().map(|u| ms[u.as_str()]).sum();
-            let largest = sh.units.iter().map(|u| gs[group_of[u.as_str()]].weight).max().unwrap();
+            let largest = sh.units.iter().map(|u| gs.weights[group_of[u.as_str()]]).max().unwrap();
             prop_assert_eq!(sh.predicted_ms, s.per_shard_overhead_ms + sum.div_ceil(s.workers as u64).max(largest));
         }
         prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|sh| sh.predicted_ms).max().unwrap());
@@ -739,10 +737,10 @@ fn profile() {
     println!("estimate {:?}", t.elapsed());
     let t = Instant::now();
     let gs = groups::build(&canon, &resolved.ms, s.unit);
-    println!("groups {:?} ({} groups)", t.elapsed(), gs.len());
+    println!("groups {:?} ({} groups)", t.elapsed(), gs.weights.len());
     let t = Instant::now();
-    let a = assign::assign(&gs, &s);
-    println!("assign {:?} ({} shards)", t.elapsed(), a.len());
+    let a = assign::assign(&gs.weights, &s);
+    println!("assign {:?} ({} shards)", t.elapsed(), a.costs.len());
     let t = Instant::now();
     let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()]);
     println!("fingerprint {:?} {}", t.elapsed(), &f[..8]);

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{Unit, MAX_DURATION_MS};
+use super::{fingerprint, Unit, MAX_DURATION_MS};
 use crate::error::{Error, Result};
 
 /// "No file" / "no group" in [`Canon::file`] and [`Canon::group`].
@@ -30,6 +30,8 @@ pub(super) struct Canon<'a> {
     pub order: Vec<u32>,
     pub files: Vec<&'a str>,
     pub groups: Vec<&'a str>,
+    /// `hashes[i]`: the fingerprint's hash of input unit `i` ([`fingerprint::unit_hashes`]).
+    pub hashes: Vec<[u8; 16]>,
 }
 
 /// A prediction in whole milliseconds: positive values round to the nearest millisecond (half
@@ -146,10 +148,10 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
         known.push(to_ms(d, id)?);
     }
     let mut keyed: Vec<(&'a str, u32)> = c.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-    // the radix sort sees every pair of equal ids; a sorted input is checked below
-    let maybe_twice = keyed.is_sorted() || sort_keyed(&mut keyed);
+    // the radix sort tells whether two ids are equal; a sorted input is checked below
+    let twice = keyed.is_sorted() || sort_keyed(&mut keyed);
     let order: Vec<u32> = keyed.iter().map(|k| k.1).collect();
-    for w in keyed.windows(2).filter(|_| maybe_twice) {
+    for w in keyed.windows(2).filter(|_| twice) {
         let (a, b) = (w[0].1 as usize, w[1].1 as usize);
         if w[0].0 == w[1].0 {
             return Err(Error::invalid_input(format!(
@@ -163,115 +165,188 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
     let (files, file_rank) = rank(&c.file_names);
     let (groups, group_rank) = rank(&c.group_names);
     let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
-    let units = keyed
-        .iter()
-        .map(|&(id, i)| CanonUnit {
-            id,
-            file: at(&file_rank, c.file_of[i as usize]),
-            group: at(&group_rank, c.group_of[i as usize]),
-            known_ms: known[i as usize],
+    // in input order first: the order the ids lie in memory, for the fingerprint's hashes
+    let input: Vec<CanonUnit> = (0..c.ids.len())
+        .map(|i| CanonUnit {
+            id: c.ids[i],
+            file: at(&file_rank, c.file_of[i]),
+            group: at(&group_rank, c.group_of[i]),
+            known_ms: known[i],
         })
         .collect();
-    Ok(Canon { units, order, files, groups })
+    let hashes = fingerprint::unit_hashes(&input);
+    let units = order.iter().map(|&i| input[i as usize]).collect();
+    Ok(Canon { units, order, files, groups, hashes })
 }
 
-/// The 16 bytes of `s` from `depth` as a big-endian integer pair, zero-padded past the end:
-/// comparing these compares the strings' bytes at `depth..depth + 16`.
-fn chunk(s: &str, depth: usize) -> (u64, u64) {
+/// Bytes of an id one radix key covers: 15 of its bytes and, in the 16th, how many of them exist.
+const KEY_BYTES: usize = 15;
+
+/// The radix key of `s` at `depth` as a big-endian pair: bytes `depth..depth + 15` (zero-padded
+/// past the end), then `min(len - depth, 15)`. Among ids that share their first `depth` bytes,
+/// comparing keys compares the ids' next bytes exactly (a zero pad only ties with a real zero
+/// byte, and then the count puts the shorter id, a prefix of the other, first); equal keys with
+/// a count below 15 are equal ids, and with 15 the bytes from `depth + 15` decide.
+fn radix_key(s: &str, depth: usize) -> (u64, u64) {
     let b = s.as_bytes();
-    let mut w = [0u8; 16];
-    if depth + 16 <= b.len() {
-        w.copy_from_slice(&b[depth..depth + 16]);
-    } else if depth < b.len() {
-        w[..b.len() - depth].copy_from_slice(&b[depth..]);
+    if let Some(w) = b.get(depth..depth + 16) {
+        // the common case, two loads: the 16th byte is not the id's, the count is 15
+        let hi = u64::from_be_bytes(w[..8].try_into().unwrap_or_default());
+        let lo = u64::from_be_bytes(w[8..].try_into().unwrap_or_default());
+        return (hi, (lo & !0xff) | KEY_BYTES as u64);
     }
+    let rest = b.get(depth..).unwrap_or_default();
+    let mut w = [0u8; 16];
+    let n = rest.len().min(KEY_BYTES);
+    w[..n].copy_from_slice(&rest[..n]);
+    w[15] = n as u8;
     let (hi, lo) = w.split_at(8);
     (u64::from_be_bytes(hi.try_into().unwrap_or_default()), u64::from_be_bytes(lo.try_into().unwrap_or_default()))
 }
 
+/// One element being sorted: an id's [`radix_key`] and the item's position in its run.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Keyed {
+    hi: u64,
+    lo: u64,
+    at: u32,
+}
+
+/// Buckets at most this long are sorted by comparison; longer ones by a radix pass.
+const COMPARISON_SORT_MAX: usize = 64;
+
 /// Sorts `(id, index)` pairs exactly as `sort_unstable` would (by the id's bytes, then the
-/// index), but as a most-significant-digit radix sort on 16-byte chunks: each pass sorts plain
+/// index), as a most-significant-digit radix sort on [`radix_key`]s: each level sorts plain
 /// integers, so comparisons do not chase string pointers (the cost of a comparison sort of
-/// 100,000 ids is mostly cache misses). Returns whether two ids may be equal: `false` proves
-/// they are all distinct (equal ids always meet in a comparison, which notes it).
+/// 100,000 ids is mostly cache misses), and only runs of ids that are still equal go on to the
+/// next 15 bytes. Returns whether two ids are equal.
 fn sort_keyed(items: &mut [(&str, u32)]) -> bool {
-    let mut keys: Vec<(u64, u64, u32)> = Vec::with_capacity(items.len());
-    let mut scratch: Vec<(&str, u32)> = Vec::with_capacity(items.len());
     let mut equal = false;
-    sort_from(items, 0, &mut keys, &mut scratch, &mut equal);
+    let mut keys: Vec<Keyed> = Vec::new();
+    let mut spare = vec![Keyed { hi: 0, lo: 0, at: 0 }; items.len()];
+    let mut moved: Vec<(&str, u32)> = Vec::new();
+    // runs of items that share their first `depth` bytes, each in index order among equal ids
+    let mut todo: Vec<(usize, usize, usize)> = vec![(0, items.len(), 0)];
+    while let Some((start, end, depth)) = todo.pop() {
+        let run = &mut items[start..end];
+        keys.clear();
+        keys.extend(run.iter().enumerate().map(|(i, it)| {
+            let (hi, lo) = radix_key(it.0, depth);
+            Keyed { hi, lo, at: i as u32 }
+        }));
+        // keys start in run order, which is index order among equal ids
+        radix_sort(&mut keys, &mut spare[..run.len()]);
+        moved.clear();
+        moved.extend(keys.iter().map(|k| run[k.at as usize]));
+        run.copy_from_slice(&moved);
+        let mut from = 0;
+        for i in 1..=keys.len() {
+            if i < keys.len() && (keys[i].hi, keys[i].lo) == (keys[from].hi, keys[from].lo) {
+                continue;
+            }
+            if i - from > 1 {
+                if keys[from].lo & 0xff < KEY_BYTES as u64 {
+                    equal = true; // the same bytes, and all end here
+                } else {
+                    todo.push((start + from, start + i, depth + KEY_BYTES));
+                }
+            }
+            from = i;
+        }
+    }
     equal
 }
 
-/// Sorts by the bytes from `depth` (all items share the ones before), then the index; sets
-/// `equal` when two ids are the same. Every adjacent pair of the result has been compared, so
-/// equal ids are always seen.
-fn compare_sort(items: &mut [(&str, u32)], depth: usize, equal: &mut bool) {
-    items.sort_unstable_by(|a, b| {
-        let o = a.0.as_bytes()[depth.min(a.0.len())..].cmp(&b.0.as_bytes()[depth.min(b.0.len())..]);
-        if o == std::cmp::Ordering::Equal {
-            *equal = true;
-        }
-        o.then(a.1.cmp(&b.1))
-    });
-}
-
-fn sort_from<'a>(
-    items: &mut [(&'a str, u32)],
-    mut depth: usize,
-    keys: &mut Vec<(u64, u64, u32)>,
-    scratch: &mut Vec<(&'a str, u32)>,
-    equal: &mut bool,
-) {
-    loop {
-        if items.len() <= 32 {
-            // all share their first `depth` bytes
-            compare_sort(items, depth, equal);
-            return;
-        }
-        keys.clear();
-        keys.extend(items.iter().enumerate().map(|(i, it)| {
-            let (hi, lo) = chunk(it.0, depth);
-            (hi, lo, i as u32)
-        }));
-        let first = (keys[0].0, keys[0].1);
-        if keys.iter().all(|k| (k.0, k.1) == first) {
-            // a common chunk: nothing to sort at this depth
-            if items.iter().any(|it| it.0.len() < depth + 16) {
-                // some end here (equal up to their end, or zero bytes): compare in full
-                compare_sort(items, depth, equal);
-                return;
-            }
-            depth += 16;
-            continue;
-        }
+/// Sorts `keys` (by `(hi, lo)`, then `at`), given that they start in `at` order: a stable
+/// most-significant-byte radix sort, each bucket going on from the first byte on which its keys
+/// differ, small buckets sorted by comparison. A pass only reads the cached keys, and a key takes
+/// part only until its bucket is small, which for ids (long shared prefixes, then a few
+/// distinguishing bytes) is a few passes. `spare` is scratch as long as `keys`.
+fn radix_sort(keys: &mut [Keyed], spare: &mut [Keyed]) {
+    if keys.len() <= COMPARISON_SORT_MAX {
         keys.sort_unstable();
-        scratch.clear();
-        scratch.extend(keys.iter().map(|k| items[k.2 as usize]));
-        items.copy_from_slice(scratch);
-        // runs of an equal chunk: the next 16 bytes decide
-        let runs: Vec<(usize, usize)> = {
-            let mut runs = Vec::new();
-            let mut start = 0;
-            for i in 1..=keys.len() {
-                if i == keys.len() || (keys[i].0, keys[i].1) != (keys[start].0, keys[start].1) {
-                    if i - start > 1 {
-                        runs.push((start, i));
-                    }
-                    start = i;
-                }
-            }
-            runs
-        };
-        for (start, end) in runs {
-            let run = &mut items[start..end];
-            if run.iter().any(|it| it.0.len() < depth + 16) {
-                compare_sort(run, depth, equal);
-            } else {
-                sort_from(run, depth + 16, keys, scratch, equal);
-            }
-        }
         return;
     }
+    let first = keys[0];
+    let (mut dhi, mut dlo) = (0u64, 0u64);
+    for k in keys.iter() {
+        dhi |= k.hi ^ first.hi;
+        dlo |= k.lo ^ first.lo;
+    }
+    // the most significant byte that differs (0: the top byte of `hi`), if any
+    let byte = match (dhi, dlo) {
+        (0, 0) => return, // equal keys, still in `at` order
+        (0, _) => 8 + dlo.leading_zeros() as usize / 8,
+        _ => dhi.leading_zeros() as usize / 8,
+    };
+    let (word_hi, shift) = (byte < 8, 56 - 8 * (byte % 8));
+    let digit = |k: &Keyed| ((if word_hi { k.hi } else { k.lo } >> shift) & 0xff) as usize;
+    let mut counts = [0u32; 256];
+    for k in keys.iter() {
+        counts[digit(k)] += 1;
+    }
+    let mut next = [0u32; 256];
+    let mut sum = 0;
+    for (n, &c) in next.iter_mut().zip(&counts) {
+        (*n, sum) = (sum, sum + c);
+    }
+    let starts = next;
+    for k in keys.iter() {
+        let at = &mut next[digit(k)];
+        spare[*at as usize] = *k;
+        *at += 1;
+    }
+    keys.copy_from_slice(spare);
+    for (&start, &count) in starts.iter().zip(&counts).filter(|(_, &c)| c > 1) {
+        let (start, end) = (start as usize, (start + count) as usize);
+        radix_sort(&mut keys[start..end], &mut spare[start..end]);
+    }
+}
+
+/// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
+/// when the lengths do not add up to `s` or cut a character.
+pub fn split_utf16<'s>(s: &'s str, lens: &[u32]) -> Option<Vec<&'s str>> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(lens.len());
+    let mut pos = 0usize;
+    for &len in lens {
+        let start = pos;
+        let mut need = len as usize;
+        // 8 bytes at a time while they cannot hold more code units than needed (at most 9: 7
+        // ASCII bytes and the first of a 4-byte character): a character counts at its first
+        // byte (one unit, two for a 4-byte one), and the continuation bytes of the last one may
+        // spill into what follows
+        while need >= 9 {
+            let Some(w) = b.get(pos..pos + 8) else { break };
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            let continuation = w & !(w << 1) & HIGH; // 10xxxxxx
+            let four = w & (w << 1) & (w << 2) & (w << 3) & !(w << 4) & HIGH; // 11110xxx
+            need -= 8 - continuation.count_ones() as usize + four.count_ones() as usize;
+            pos += 8;
+        }
+        loop {
+            while b.get(pos).is_some_and(|&c| c & 0xc0 == 0x80) {
+                pos += 1; // the rest of a character already counted
+            }
+            if need == 0 {
+                break;
+            }
+            let (bytes, units) = match *b.get(pos)? {
+                0x00..=0x7f => (1, 1),
+                0xc0..=0xdf => (2, 1),
+                0xe0..=0xef => (3, 1),
+                _ => (4, 2),
+            };
+            if units > need {
+                return None;
+            }
+            pos += bytes;
+            need -= units;
+        }
+        out.push(s.get(start..pos)?);
+    }
+    (pos == b.len()).then_some(out)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -284,14 +359,46 @@ mod sort_tests {
         #[test]
         fn radix_sort_matches_the_comparison_sort(ids in prop::collection::vec(prop::sample::select(vec![
             "", "a", "a\0", "a\0\0", "tests/", "tests/a.spec.ts", "tests/a.spec.ts \u{203a} x", "tests/b", "\u{ff}", "zz",
-        ]).prop_flat_map(|p| (Just(p), "[a\\x00\\u{203a}0-9]{0,20}")).prop_map(|(p, s)| format!("{p}{s}")), 0..300)) {
+            "tests/a/long/shared/prefix/of/many/ids/",
+        ]).prop_flat_map(|p| (Just(p), "[a\\x00\\u{203a}0-9]{0,20}")).prop_map(|(p, s)| format!("{p}{s}")), 0..600)) {
             let mut a: Vec<(&str, u32)> = ids.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
             let mut b = a.clone();
             a.sort_unstable();
-            let maybe_twice = super::sort_keyed(&mut b);
+            let reported = super::sort_keyed(&mut b);
             let twice = a.windows(2).any(|w| w[0].0 == w[1].0);
             prop_assert_eq!(a, b);
-            prop_assert!(maybe_twice || !twice, "a duplicate went unnoticed");
+            prop_assert_eq!(reported, twice, "duplicates reported wrongly");
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod split_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Pieces of any lengths in UTF-16 units come back exactly; lengths that cut a character
+        /// or do not add up are refused.
+        #[test]
+        fn split_utf16_cuts_at_javascript_lengths(pieces in prop::collection::vec("[a\\u{e9}\\u{203a}\\u{1f600}]{0,30}", 0..20), cut in 0usize..40) {
+            let text: String = pieces.concat();
+            let lens: Vec<u32> = pieces.iter().map(|p| p.encode_utf16().count() as u32).collect();
+            let got = super::split_utf16(&text, &lens);
+            prop_assert_eq!(got, Some(pieces.iter().map(String::as_str).collect::<Vec<_>>()));
+            // moving one unit from a piece to the next: refused when it cuts a surrogate pair
+            if lens.len() >= 2 {
+                let i = cut % (lens.len() - 1);
+                if lens[i] > 0 {
+                    let mut moved = lens.clone();
+                    moved[i] -= 1;
+                    moved[i + 1] += 1;
+                    let units: Vec<u16> = pieces[i].encode_utf16().collect();
+                    let ok = String::from_utf16(&units[..units.len() - 1]).is_ok();
+                    prop_assert_eq!(super::split_utf16(&text, &moved).is_some(), ok);
+                }
+                let short = &lens[..lens.len() - 1];
+                prop_assert_eq!(super::split_utf16(&text, short).is_some(), pieces[pieces.len() - 1].is_empty());
+            }
         }
     }
 }

@@ -95,6 +95,17 @@ fn location_file(l: &Option<LocationView>) -> Option<&str> {
     l.as_ref().and_then(|l| l.file.as_deref()).filter(|f| !f.is_empty())
 }
 
+/// Inside suite `s`: the nearest `file` suite's file and the nearest suite location's file, given
+/// those around `s` (the file rule of this module, for every walk over suites).
+fn files_inside<'a>(s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) -> (Option<&'a str>, Option<&'a str>) {
+    let file_suite = if s.kind.as_deref() == Some("file") {
+        location_file(&s.location).or(s.title.as_deref().filter(|t| !t.is_empty()))
+    } else {
+        file_suite
+    };
+    (file_suite, location_file(&s.location).or(suite_file))
+}
+
 /// The index `selector` picks in `report.environments`.
 fn environment_index(report: &ReportView, selector: &EnvironmentSelector) -> Result<usize> {
     let envs = report.environments.as_deref().unwrap_or_default();
@@ -167,8 +178,7 @@ impl<'a> Walk<'a> {
     fn suite(&mut self, s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
         let title = s.title.as_deref().unwrap_or("");
         let is_file = s.kind.as_deref() == Some("file");
-        let file_suite = if is_file { location_file(&s.location).or(Some(title).filter(|t| !t.is_empty())) } else { file_suite };
-        let suite_file = location_file(&s.location).or(suite_file);
+        let (file_suite, suite_file) = files_inside(s, file_suite, suite_file);
         let pushed = !is_file && !title.is_empty();
         if pushed {
             self.path.push(title);
@@ -254,8 +264,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
         fn suite(&mut self, s: &'a SuiteView, file: Option<&'a str>, suite_file: Option<&'a str>) {
             let title = s.title.as_deref().unwrap_or("");
             let is_file = s.kind.as_deref() == Some("file");
-            let file = if is_file { location_file(&s.location).or(Some(title).filter(|t| !t.is_empty())) } else { file };
-            let suite_file = location_file(&s.location).or(suite_file);
+            let (file, suite_file) = files_inside(s, file, suite_file);
             if !is_file {
                 self.path.push(title);
             }

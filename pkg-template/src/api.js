@@ -13,8 +13,8 @@ export { ShardwiseError } from './errors.js';
  * both ways for 100,000 units. This glue only packs and unpacks: every check, error and
  * decision is Rust's. Anything the columns cannot say exactly as JSON would (a unit that is not
  * a plain object of string `id`, string `file`/`group`, number `durationMs`; another key;
- * ill-formed strings; a report) takes the general JSON path, so the result, or the error, is
- * always the same.
+ * ill-formed strings, which Rust sees as U+FFFD; a report) takes the general JSON path, so the
+ * result, or the error, is always the same.
  */
 export function planShards(opts) {
   const fast = planColumns(opts);
@@ -33,10 +33,9 @@ function intern(value, list, index) {
   if (ix === undefined) { ix = list.length; list.push(value); index[value] = ix; }
   return ix;
 }
-const canCheckStrings = typeof ''.isWellFormed === 'function';
 
 function planColumns(opts) {
-  if (!canCheckStrings || opts === null || typeof opts !== 'object' || Object.getPrototypeOf(opts) !== Object.prototype) return undefined;
+  if (opts === null || typeof opts !== 'object' || Object.getPrototypeOf(opts) !== Object.prototype) return undefined;
   // what JSON.stringify would see differently from plain property reads
   const proto = Object.prototype;
   if ('toJSON' in opts || 'id' in proto || 'file' in proto || 'group' in proto || 'durationMs' in proto) return undefined;
@@ -76,7 +75,6 @@ function planColumns(opts) {
   const idText = ids.join('');
   const fileText = files.join('');
   const groupText = groups.join('');
-  if (!idText.isWellFormed() || !fileText.isWellFormed() || !groupText.isWellFormed()) return undefined;
   const rest = { ...opts };
   delete rest.units;
   const fileLens = Uint32Array.from(files, (f) => f.length);

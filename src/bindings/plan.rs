@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, split_utf16, CompactPlan, PlanInput, UnitColumns};
+use crate::plan::{self, has_replacement_char, split_utf16, CompactPlan, PlanInput, UnitColumns};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
 /// deterministic: the same input gives a bit-identical plan on every host.
@@ -27,11 +27,12 @@ pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
 /// - `durations`: per unit, `durationMs`, or NaN when absent (JSON would give `null`).
 ///
 /// The glue only comes here with structurally valid units (plain objects, a string `id`,
-/// string or absent `file`/`group`, a number or absent `durationMs`, no other key, well-formed
-/// strings), so every check left is on values and happens in the same Rust code as on the JSON
-/// path, with the same messages. Returns `undefined` when the glue must take the JSON path
-/// instead (inconsistent columns; a number the result cannot hold exactly, which the JSON path
-/// reports).
+/// string or absent `file`/`group`, a number or absent `durationMs`, no other key), so every
+/// check left is on values and happens in the same Rust code as on the JSON path, with the same
+/// messages. Returns `undefined` when the glue must take the JSON path instead: inconsistent
+/// columns; a U+FFFD in a string, which is what a lone surrogate becomes on its way in (the JSON
+/// path tells them apart; they are rare enough not to check in JavaScript first); a number the
+/// result cannot hold exactly, which the JSON path reports.
 #[wasm_bindgen(js_name = "__planShardsColumns")]
 #[allow(clippy::too_many_arguments)]
 pub fn plan_shards_columns(
@@ -47,6 +48,9 @@ pub fn plan_shards_columns(
     durations: &[f64],
 ) -> JsResult<JsValue> {
     let n = id_lens.len();
+    if [ids, files, groups].iter().any(|s| has_replacement_char(s)) {
+        return Ok(JsValue::UNDEFINED);
+    }
     let (Some(ids), Some(files), Some(groups)) =
         (split_utf16(ids, id_lens), split_utf16(files, file_lens), split_utf16(groups, group_lens))
     else {

@@ -1,19 +1,66 @@
 //! The plan fingerprint: lowercase hex SHA-1 (40 characters) of a canonical encoding of the
 //! input and the plan, so two runs (or two CI shards) can check they computed the same plan.
 //!
-//! The encoding (version 3), all integers little-endian:
-//! 1. the header, compact JSON: `{"v":3,"shardCount":N,"unit":"test"|"file","defaultDurationMs":D,
+//! The encoding (version 4): SHA-1 of
+//! 1. the header, compact JSON: `{"v":4,"shardCount":N,"unit":"test"|"file","defaultDurationMs":D,
 //!    "perShardOverheadMs":O,"workers":W,"files":[...],"groups":[...]}` with the distinct files and
 //!    groups sorted (bytewise UTF-8);
-//! 2. per unit, in id order: the 128-bit hash ([`unit_hashes`]) of `id, 0xFF, file index (u32, or
-//!    0xFFFFFFFF), group index (u32, or 0xFFFFFFFF), knownMs (u64, or u64::MAX when unknown)`
-//!    (`0xFF` never occurs in UTF-8, so the id ends there), then the unit's 1-based shard (u32).
+//! 2. then the 16 bytes (little-endian) of a [`Lanes`] digest of, per unit in canonical order
+//!    (see [`super::units`]), the 64-bit words: the id's [`hash128`] (two words), `file index |
+//!    group index << 32` (each `0xFFFFFFFF` when absent), `knownMs` (`u64::MAX` when unknown) and
+//!    the unit's 1-based shard; then the number of units.
 //!
-//! Hashing each unit first keeps the SHA-1 input at 20 bytes per unit whatever the id lengths,
-//! which makes the fingerprint of 100,000 units a few milliseconds.
+//! The ids are hashed once (the canonical order sorts by those hashes too), so the fingerprint of
+//! 100,000 units costs a few multiplications per unit and one SHA-1 block or two.
 
 use super::options::{Settings, UnitKind};
-use super::units::{Canon, CanonUnit};
+use super::units::Canon;
+
+/// Two 64-bit multiply-xorshift lanes over 64-bit words, each finished with the SplitMix64
+/// finalizer. Not cryptographic: only accidental collisions matter here (the ids of one plan, or
+/// two plans that should agree), and 128 bits make those negligible.
+pub(super) struct Lanes {
+    a: u64,
+    b: u64,
+}
+
+impl Lanes {
+    pub(super) fn new() -> Self {
+        Lanes { a: 0x9e37_79b9_7f4a_7c15, b: 0xc2b2_ae3d_27d4_eb4f }
+    }
+
+    #[inline]
+    pub(super) fn step(&mut self, w: u64) {
+        self.a = (self.a ^ w).wrapping_mul(0x9fb2_1c65_1e98_df25);
+        self.a ^= self.a >> 29;
+        self.b = (self.b ^ w.rotate_left(31)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        self.b ^= self.b >> 32;
+    }
+
+    pub(super) fn finish(&self) -> [u64; 2] {
+        fn fmix(mut z: u64) -> u64 {
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        [fmix(self.a ^ self.b.rotate_left(17)), fmix(self.b ^ self.a.rotate_left(41))]
+    }
+}
+
+/// The 128-bit hash of `bytes`: [`Lanes`] over its little-endian 8-byte words (the last one
+/// zero-padded), then its length.
+pub(super) fn hash128(bytes: &[u8]) -> [u64; 2] {
+    let mut lanes = Lanes::new();
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        lanes.step(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    lanes.step(u64::from_le_bytes(last));
+    lanes.step(bytes.len() as u64);
+    lanes.finish()
+}
 
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -28,60 +75,10 @@ struct Header<'a> {
     groups: &'a [&'a str],
 }
 
-/// Two 64-bit multiply-xorshift lanes over little-endian 8-byte words (the last one zero-padded),
-/// the length mixed in, each lane finished with the SplitMix64 finalizer. Not cryptographic:
-/// only accidental collisions matter here, and 128 bits make those negligible.
-fn hash128(bytes: &[u8]) -> [u8; 16] {
-    fn fmix(mut z: u64) -> u64 {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    let (mut a, mut b) = (0x9e37_79b9_7f4a_7c15u64, 0xc2b2_ae3d_27d4_eb4fu64);
-    let mut step = |w: u64| {
-        a = (a ^ w).wrapping_mul(0x9fb2_1c65_1e98_df25);
-        a ^= a >> 29;
-        b = (b ^ w.rotate_left(31)).wrapping_mul(0xd6e8_feb8_6659_fd93);
-        b ^= b >> 32;
-    };
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        step(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-    }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    step(u64::from_le_bytes(last));
-    step(bytes.len() as u64);
-    let (x, y) = (fmix(a ^ b.rotate_left(17)), fmix(b ^ a.rotate_left(41)));
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&x.to_le_bytes());
-    out[8..].copy_from_slice(&y.to_le_bytes());
-    out
-}
-
-/// The 128-bit hash of each unit's canonical bytes (see the module documentation), in the
-/// units' order. [`Canon`] has them for its units in input order, where the ids lie in memory
-/// one after another (in id order, reading them is mostly cache misses).
-pub(super) fn unit_hashes(units: &[CanonUnit]) -> Vec<[u8; 16]> {
-    let mut buf = Vec::new();
-    units
-        .iter()
-        .map(|u| {
-            buf.clear();
-            buf.extend_from_slice(u.id.as_bytes());
-            buf.push(0xff);
-            buf.extend_from_slice(&u.file.to_le_bytes());
-            buf.extend_from_slice(&u.group.to_le_bytes());
-            buf.extend_from_slice(&u.known_ms.unwrap_or(u64::MAX).to_le_bytes());
-            hash128(&buf)
-        })
-        .collect()
-}
-
 /// `shard_of[i]`: the 1-based shard of canonical unit `i`.
 pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> String {
     let header = Header {
-        v: 3,
+        v: 4,
         shard_count: s.shard_count,
         unit: s.unit,
         default_duration_ms: s.default_duration_ms,
@@ -93,15 +90,17 @@ pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> Stri
     let mut sha = sha1_smol::Sha1::new();
     // Serializing strings, integers and sequences cannot fail.
     sha.update(&serde_json::to_vec(&header).unwrap_or_default());
-    let mut block = Vec::with_capacity(20 * 1024);
-    for (&i, &shard) in canon.order.iter().zip(shard_of) {
-        block.extend_from_slice(&canon.hashes[i as usize]);
-        block.extend_from_slice(&shard.to_le_bytes());
-        if block.len() >= 20 * 1024 {
-            sha.update(&block);
-            block.clear();
-        }
+    let mut lanes = Lanes::new();
+    for ((u, h), &shard) in canon.units.iter().zip(&canon.id_hashes).zip(shard_of) {
+        lanes.step(h[0]);
+        lanes.step(h[1]);
+        lanes.step(u.file as u64 | (u.group as u64) << 32);
+        lanes.step(u.known_ms.unwrap_or(u64::MAX));
+        lanes.step(shard as u64);
     }
-    sha.update(&block);
+    lanes.step(canon.units.len() as u64);
+    let [x, y] = lanes.finish();
+    sha.update(&x.to_le_bytes());
+    sha.update(&y.to_le_bytes());
     sha.digest().to_string()
 }

@@ -6,7 +6,7 @@
 //! 1. [`options`]: read and check the options ([`PlanInput`] mirrors `planShards(opts)` of
 //!    api.md); a bad value is an `INVALID_INPUT` error naming the option;
 //! 2. [`from_report`]: an annotated report becomes units (only when `opts.report` is given);
-//! 3. [`units`]: units in canonical order (sorted by id), integer milliseconds, and
+//! 3. [`units`]: units in canonical order (by id hash), integer milliseconds, and
 //!    [`estimate`]s for the units without a prediction;
 //! 4. [`groups`]: units that must share a shard (same `group`, or same file with `unit: 'file'`);
 //! 5. [`assign`]: LPT over the groups, then a bounded, deterministic improvement pass;
@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 
 pub use options::{EnvironmentSelector, PlanInput, Settings, UnitKind};
-pub use units::{split_utf16, UnitColumns};
+pub use units::{has_replacement_char, split_utf16, UnitColumns};
 
 /// Largest accepted prediction for one unit (about 115 days), so that sums over a million units
 /// stay exact in a JavaScript number.
@@ -172,7 +172,7 @@ pub fn plan_columns_compact(mut input: PlanInput, columns: &UnitColumns) -> Resu
 
 fn compact(core: Core) -> CompactPlan {
     let canon = &core.canon;
-    // a unit of each file (the first in id order): any one names the file
+    // a unit of each file (the first in canonical order): any one names the file
     let mut unit_of_file = vec![u32::MAX; canon.files.len()];
     for (u, cu) in canon.units.iter().enumerate().rev() {
         if cu.file != units::NONE {
@@ -224,8 +224,8 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let assignment = assign::assign(&groups.weights, settings);
 
     let n = canon.units.len();
-    // shard_of[u]: 1-based shard of canonical unit u; a counting sort by shard then gives every
-    // shard's units in canonical (id) order
+    // shard_of[u]: 1-based shard of canonical unit u; a counting sort by shard gives every
+    // shard's units, then sorted by id
     let shard_of: Vec<u32> = groups.of_unit.iter().map(|&g| assignment.shard_of_group[g as usize] + 1).collect();
     let shards = assignment.costs.len();
     let mut unit_ends = vec![0u32; shards + 1];
@@ -242,7 +242,10 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         unit_list[*at as usize] = u as u32;
         *at += 1;
     }
-    // canonical order is id order, and file indices are in file-name order
+    for s in 0..shards {
+        units::sort_by_id(&mut unit_list[unit_ends[s] as usize..unit_ends[s + 1] as usize], &canon);
+    }
+    // file indices are in file-name order
     let mut file_seen = vec![u32::MAX; canon.files.len()];
     let mut file_list: Vec<u32> = Vec::new();
     let mut file_ends = Vec::with_capacity(shards + 1);

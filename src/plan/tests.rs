@@ -626,6 +626,40 @@ fn a_report_plans_like_its_units() {
 }
 
 #[test]
+fn a_repeated_id_is_an_error_naming_the_first_repeat_and_both_places() {
+    let units = |ids: &[&str]| json!({"units": ids.iter().map(|id| json!({"id": id})).collect::<Vec<_>>(), "shardCount": 2});
+    let message = invalid(units(&["x", "y", "y", "z", "x", "y"]));
+    assert!(message.contains(r#"unit id "x" appears twice (units[0] and units[4])"#), "{message}");
+    let message = invalid(units(&["a", "b", "c", "c"]));
+    assert!(message.contains(r#""c" appears twice (units[2] and units[3])"#), "{message}");
+    // many units: the buckets of the canonical order hold more than one
+    let many: Vec<String> = (0..5000).map(|i| format!("tests/same/prefix/file.spec.ts › test {}", i % 4999)).collect();
+    let message = invalid(units(&many.iter().map(String::as_str).collect::<Vec<_>>()));
+    assert!(message.contains("test 0\" appears twice (units[0] and units[4999])"), "{message}");
+}
+
+#[test]
+fn the_shards_of_many_units_list_them_sorted_by_id() {
+    // ids sharing long prefixes, in an order that is neither sorted nor the canonical one
+    let units: Vec<Unit> = (0..20_000u32)
+        .map(|i| Unit {
+            id: format!("tests/area{}/file{}.spec.ts › suite › test {}", i % 7, i.wrapping_mul(2654435761) % 97, i).into(),
+            file: Some(format!("tests/area{}/file{}.spec.ts", i % 7, i.wrapping_mul(2654435761) % 97).into()),
+            group: None,
+            duration_ms: Some(f64::from(1 + i % 13)),
+        })
+        .collect();
+    let p = plan(&units, 7);
+    let mut all: Vec<&String> = Vec::new();
+    for sh in &p.shards {
+        assert!(sh.units.windows(2).all(|w| w[0] < w[1]), "shard {} not sorted", sh.index);
+        assert!(sh.files.windows(2).all(|w| w[0] < w[1]));
+        all.extend(&sh.units);
+    }
+    assert_eq!(all.len(), units.len());
+}
+
+#[test]
 fn a_minimal_annotated_document_plans() {
     // service-api.md shows only the attempts' `duration`: nothing else may be required
     let p = plan_json(json!({"report": {"tests": [

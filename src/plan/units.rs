@@ -1,4 +1,11 @@
 //! Units in canonical order with integer-millisecond predictions, files and groups interned.
+//!
+//! The canonical order is the order of the ids' 128-bit hashes ([`fingerprint::hash128`]; for
+//! distinct ids with equal hashes, which never happens in practice, the ids' bytes decide): a
+//! total order on distinct ids that does not depend on the input order, and several times faster
+//! to sort than the ids themselves (ids share long prefixes such as a test file's path). It
+//! decides the planner's tie-breaks and the fingerprint's order; what the plan returns is sorted
+//! by id ([`sort_by_id`]).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -21,8 +28,8 @@ pub(super) struct CanonUnit<'a> {
     pub known_ms: Option<u64>,
 }
 
-/// The checked units sorted by id (unique), and the distinct files and groups, each sorted, so
-/// comparing indices compares the strings.
+/// The checked units (unique ids) in canonical order, and the distinct files and groups, each
+/// sorted, so comparing indices compares the strings.
 #[derive(Debug, Clone)]
 pub(super) struct Canon<'a> {
     pub units: Vec<CanonUnit<'a>>,
@@ -30,8 +37,8 @@ pub(super) struct Canon<'a> {
     pub order: Vec<u32>,
     pub files: Vec<&'a str>,
     pub groups: Vec<&'a str>,
-    /// `hashes[i]`: the fingerprint's hash of input unit `i` ([`fingerprint::unit_hashes`]).
-    pub hashes: Vec<[u8; 16]>,
+    /// `id_hashes[i]`: [`fingerprint::hash128`] of canonical unit `i`'s id.
+    pub id_hashes: Vec<[u64; 2]>,
 }
 
 /// A prediction in whole milliseconds: positive values round to the nearest millisecond (half
@@ -122,8 +129,8 @@ fn rank<'a>(names: &[&'a str]) -> (Vec<&'a str>, Vec<u32>) {
     (sorted, ranks)
 }
 
-/// Checks the units (non-empty, unique ids; finite durations) and sorts them by id, the total
-/// key that makes the plan independent of input order.
+/// Checks the units (non-empty, unique ids; finite durations) and puts them in canonical order,
+/// which makes the plan independent of input order.
 pub(super) fn canonical<'a>(input: &'a [Unit<'_>]) -> Result<Canon<'a>> {
     // interned in input order (memory order: fewer cache misses than id order)
     let (file_names, file_of) = intern(input.iter().map(|u| u.file.as_deref()));
@@ -147,36 +154,90 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
         }
         known.push(to_ms(d, id)?);
     }
-    let mut keyed: Vec<(&'a str, u32)> = c.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-    // the radix sort tells whether two ids are equal; a sorted input is checked below
-    let twice = keyed.is_sorted() || sort_keyed(&mut keyed);
-    let order: Vec<u32> = keyed.iter().map(|k| k.1).collect();
-    for w in keyed.windows(2).filter(|_| twice) {
-        let (a, b) = (w[0].1 as usize, w[1].1 as usize);
-        if w[0].0 == w[1].0 {
-            return Err(Error::invalid_input(format!(
-                "unit id {:?} appears twice (units[{}] and units[{}]); ids must be unique",
-                c.ids[a],
-                a.min(b),
-                a.max(b)
-            )));
-        }
-    }
+    // in input order: the order the ids lie in memory
+    let hashes: Vec<[u64; 2]> = c.ids.iter().map(|id| fingerprint::hash128(id.as_bytes())).collect();
+    let order = hash_order(&c.ids, &hashes)?;
     let (files, file_rank) = rank(&c.file_names);
     let (groups, group_rank) = rank(&c.group_names);
     let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
-    // in input order first: the order the ids lie in memory, for the fingerprint's hashes
-    let input: Vec<CanonUnit> = (0..c.ids.len())
-        .map(|i| CanonUnit {
-            id: c.ids[i],
-            file: at(&file_rank, c.file_of[i]),
-            group: at(&group_rank, c.group_of[i]),
-            known_ms: known[i],
+    let units = order
+        .iter()
+        .map(|&i| {
+            let i = i as usize;
+            CanonUnit {
+                id: c.ids[i],
+                file: at(&file_rank, c.file_of[i]),
+                group: at(&group_rank, c.group_of[i]),
+                known_ms: known[i],
+            }
         })
         .collect();
-    let hashes = fingerprint::unit_hashes(&input);
-    let units = order.iter().map(|&i| input[i as usize]).collect();
-    Ok(Canon { units, order, files, groups, hashes })
+    let id_hashes = order.iter().map(|&i| hashes[i as usize]).collect();
+    Ok(Canon { units, order, files, groups, id_hashes })
+}
+
+/// Input indices in canonical order (see the module documentation), or the error for an id given
+/// twice: the first id in input order that repeats. A counting pass on the top bits of the
+/// (uniform) hashes leaves about one index per bucket, and buckets are sorted by comparison.
+fn hash_order(ids: &[&str], hashes: &[[u64; 2]]) -> Result<Vec<u32>> {
+    let n = ids.len();
+    if n < 2 {
+        return Ok((0..n as u32).collect());
+    }
+    let bits = (usize::BITS - 1 - n.leading_zeros()).min(HASH_BUCKET_BITS_MAX);
+    let bucket = |i: usize| (hashes[i][0] >> (u64::BITS - bits)) as usize;
+    let mut starts = vec![0u32; (1 << bits) + 1];
+    for i in 0..n {
+        starts[bucket(i) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut next = starts.clone();
+    let mut order = vec![0u32; n];
+    for i in 0..n {
+        let at = &mut next[bucket(i)];
+        order[*at as usize] = i as u32;
+        *at += 1;
+    }
+    // equal ids have equal hashes: duplicates end up next to each other, in index order
+    let cmp = |&a: &u32, &b: &u32| {
+        let (a, b) = (a as usize, b as usize);
+        hashes[a].cmp(&hashes[b]).then_with(|| ids[a].cmp(ids[b])).then(a.cmp(&b))
+    };
+    let mut twice: Option<(u32, u32)> = None;
+    for w in starts.windows(2).filter(|w| w[1] - w[0] > 1) {
+        let run = &mut order[w[0] as usize..w[1] as usize];
+        run.sort_unstable_by(cmp);
+        for p in run.windows(2) {
+            let (a, b) = (p[0], p[1]);
+            if hashes[a as usize] == hashes[b as usize] && ids[a as usize] == ids[b as usize] && twice.is_none_or(|t| a < t.0) {
+                twice = Some((a, b));
+            }
+        }
+    }
+    if let Some((a, b)) = twice {
+        // `a` is the lowest index of its id, as the run is in index order among equal ids
+        return Err(Error::invalid_input(format!(
+            "unit id {:?} appears twice (units[{a}] and units[{b}]); ids must be unique",
+            ids[a as usize]
+        )));
+    }
+    Ok(order)
+}
+
+/// At most `2^20` buckets (4 MiB of counts) however many units.
+const HASH_BUCKET_BITS_MAX: u32 = 20;
+
+/// Sorts canonical unit indices by their ids (unique), for the lists a plan returns.
+pub(super) fn sort_by_id(units: &mut [u32], canon: &Canon) {
+    let mut keyed: Vec<(&str, u32)> = units.iter().map(|&u| (canon.units[u as usize].id, u)).collect();
+    if !keyed.is_sorted() {
+        sort_keyed(&mut keyed);
+    }
+    for (u, k) in units.iter_mut().zip(&keyed) {
+        *u = k.1;
+    }
 }
 
 /// Bytes of an id one radix key covers: 15 of its bytes and, in the 16th, how many of them exist.
@@ -303,6 +364,25 @@ fn radix_sort(keys: &mut [Keyed], spare: &mut [Keyed]) {
     }
 }
 
+/// Whether `s` holds U+FFFD (`EF BF BD`): eight bytes at a time looking for `EF`, which is rare
+/// in ids and paths (the lead byte of U+F000..U+FFFF), and only then an exact search.
+pub fn has_replacement_char(s: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = s.as_bytes();
+    let mut chunks = b.chunks_exact(8);
+    let mut lead = chunks.remainder().contains(&0xef);
+    for c in &mut chunks {
+        // a zero byte of `w ^ EF..EF` is an EF of `w` (the classic has-zero-byte test)
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ (0xef * ONES);
+        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+            lead = true;
+            break;
+        }
+    }
+    lead && s.contains(char::REPLACEMENT_CHARACTER)
+}
+
 /// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
 /// when the lengths do not add up to `s` or cut a character.
 pub fn split_utf16<'s>(s: &'s str, lens: &[u32]) -> Option<Vec<&'s str>> {
@@ -377,6 +457,13 @@ mod split_tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// The fast scan agrees with `contains` on text made of ASCII, U+FFFD, its neighbours and
+        /// other characters with the same lead byte.
+        #[test]
+        fn has_replacement_char_finds_every_u_fffd(s in "[a\u{fffc}\u{fffd}\u{fffe}\u{f000}\u{203a}]{0,40}") {
+            prop_assert_eq!(super::has_replacement_char(&s), s.contains('\u{fffd}'));
+        }
+
         /// Pieces of any lengths in UTF-16 units come back exactly; lengths that cut a character
         /// or do not add up are refused.
         #[test]

@@ -123,7 +123,7 @@ pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
         .map(|s| Shard {
             index: s as u32 + 1,
             predicted_ms: core.predicted_ms[s],
-            units: core.shard_units(s).iter().map(|&u| canon.units[u as usize].id.to_owned()).collect(),
+            units: core.shard_units(s).iter().map(|&u| canon.input_ids[u as usize].to_owned()).collect(),
             files: core.shard_files(s).iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
         })
         .collect();
@@ -181,7 +181,7 @@ fn compact(core: Core) -> CompactPlan {
     }
     let n = core.predicted_ms.len();
     CompactPlan {
-        units: core.unit_list.iter().map(|&u| canon.order[u as usize]).collect(),
+        units: core.unit_list,
         files: core.file_list.iter().map(|&f| unit_of_file[f as usize]).collect(),
         unit_counts: (0..n).map(|s| core.unit_ends[s + 1] - core.unit_ends[s]).collect(),
         file_counts: (0..n).map(|s| core.file_ends[s + 1] - core.file_ends[s]).collect(),
@@ -201,7 +201,7 @@ struct Core<'a> {
     makespan_ms: u64,
     estimated: u32,
     predicted_ms: Vec<u64>,
-    /// Shard `s` holds canonical units `unit_list[unit_ends[s]..unit_ends[s + 1]]` (ascending)
+    /// Shard `s` holds input units `unit_list[unit_ends[s]..unit_ends[s + 1]]` (in id order)
     /// and canonical files `file_list[file_ends[s]..file_ends[s + 1]]` (ascending).
     unit_list: Vec<u32>,
     unit_ends: Vec<u32>,
@@ -224,27 +224,17 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let assignment = assign::assign(&groups.weights, settings);
 
     let n = canon.units.len();
-    // shard_of[u]: 1-based shard of canonical unit u; a counting sort by shard gives every
-    // shard's units, then sorted by id
+    // shard_of[u]: 1-based shard of canonical unit u
     let shard_of: Vec<u32> = groups.of_unit.iter().map(|&g| assignment.shard_of_group[g as usize] + 1).collect();
     let shards = assignment.costs.len();
-    let mut unit_ends = vec![0u32; shards + 1];
-    for &s in &shard_of {
-        unit_ends[s as usize] += 1;
+    // per input unit: its 0-based shard, and its file
+    let mut shard_of_input = vec![0u32; n];
+    let mut file_of_input = vec![units::NONE; n];
+    for ((&i, &s), u) in canon.order.iter().zip(&shard_of).zip(&canon.units) {
+        shard_of_input[i as usize] = s - 1;
+        file_of_input[i as usize] = u.file;
     }
-    for s in 0..shards {
-        unit_ends[s + 1] += unit_ends[s];
-    }
-    let mut next: Vec<u32> = unit_ends[..shards].to_vec();
-    let mut unit_list = vec![0u32; n];
-    for (u, &s) in shard_of.iter().enumerate() {
-        let at = &mut next[s as usize - 1];
-        unit_list[*at as usize] = u as u32;
-        *at += 1;
-    }
-    for s in 0..shards {
-        units::sort_by_id(&mut unit_list[unit_ends[s] as usize..unit_ends[s + 1] as usize], &canon);
-    }
+    let (unit_list, unit_ends) = units::shard_lists_by_id(&canon.input_ids, &shard_of_input, shards);
     // file indices are in file-name order
     let mut file_seen = vec![u32::MAX; canon.files.len()];
     let mut file_list: Vec<u32> = Vec::new();
@@ -255,7 +245,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         let from = file_list.len();
         let ids = &unit_list[unit_ends[s] as usize..unit_ends[s + 1] as usize];
         for &u in ids {
-            let f = canon.units[u as usize].file;
+            let f = file_of_input[u as usize];
             if f != units::NONE && file_seen[f as usize] != s as u32 {
                 file_seen[f as usize] = s as u32;
                 file_list.push(f);
@@ -281,3 +271,4 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         file_ends,
     }
 }
+

@@ -39,6 +39,8 @@ pub(super) struct Canon<'a> {
     pub groups: Vec<&'a str>,
     /// `id_hashes[i]`: [`fingerprint::hash128`] of canonical unit `i`'s id.
     pub id_hashes: Vec<[u64; 2]>,
+    /// The ids in input order (the order they lie in memory).
+    pub input_ids: Vec<&'a str>,
 }
 
 /// A prediction in whole milliseconds: positive values round to the nearest millisecond (half
@@ -173,7 +175,7 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
         })
         .collect();
     let id_hashes = order.iter().map(|&i| hashes[i as usize]).collect();
-    Ok(Canon { units, order, files, groups, id_hashes })
+    Ok(Canon { units, order, files, groups, id_hashes, input_ids: c.ids.clone() })
 }
 
 /// Input indices in canonical order (see the module documentation), or the error for an id given
@@ -229,84 +231,171 @@ fn hash_order(ids: &[&str], hashes: &[[u64; 2]]) -> Result<Vec<u32>> {
 /// At most `2^20` buckets (4 MiB of counts) however many units.
 const HASH_BUCKET_BITS_MAX: u32 = 20;
 
-/// Sorts canonical unit indices by their ids (unique), for the lists a plan returns.
-pub(super) fn sort_by_id(units: &mut [u32], canon: &Canon) {
-    let mut keyed: Vec<(&str, u32)> = units.iter().map(|&u| (canon.units[u as usize].id, u)).collect();
-    if !keyed.is_sorted() {
-        sort_keyed(&mut keyed);
+/// Every shard's units sorted by id, for the lists a plan returns: `shard_of[i]` is the 0-based
+/// shard of input unit `i` (`ids[i]`, unique); returns the input indices shard after shard, and
+/// where each shard's end (`ends[s]..ends[s + 1]`, `ends[0] = 0`).
+///
+/// The first key of every id (past the prefix all ids share) is read in one pass in input order,
+/// where the ids lie one after another in memory, while scattering them to their shards; each
+/// shard then sorts its keys, and only ids whose keys tie are read again.
+pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut ends = vec![0u32; shards + 1];
+    for &s in shard_of {
+        ends[s as usize + 1] += 1;
     }
-    for (u, k) in units.iter_mut().zip(&keyed) {
-        *u = k.1;
+    for s in 0..shards {
+        ends[s + 1] += ends[s];
     }
+    let depth = match ids.split_first() {
+        Some((first, rest)) => rest.iter().fold(first.len(), |len, id| common_len(&first.as_bytes()[..len], id.as_bytes())),
+        None => 0,
+    };
+    let mut next: Vec<u32> = ends[..shards].to_vec();
+    let mut keys = vec![Keyed::ZERO; ids.len()];
+    for (i, (&id, &s)) in ids.iter().zip(shard_of).enumerate() {
+        let at = &mut next[s as usize];
+        keys[*at as usize] = Keyed { key: radix_key(id, depth), at: i as u32 };
+        *at += 1;
+    }
+    let mut spare: Vec<Keyed> = Vec::new();
+    let mut tied: Vec<(&str, u32)> = Vec::new();
+    for s in 0..shards {
+        let run = &mut keys[ends[s] as usize..ends[s + 1] as usize];
+        // in input order so far (`at` ascending), as `radix_sort` needs
+        if run.len() >= RADIX_SORT_MIN {
+            spare.resize(run.len(), Keyed::ZERO);
+            radix_sort(run, &mut spare[..run.len()]);
+        } else {
+            run.sort_unstable();
+        }
+        let mut from = 0;
+        for i in 1..=run.len() {
+            if i < run.len() && run[i].key == run[from].key {
+                continue;
+            }
+            if i - from == 2 && run[from].count() == KEY_BYTES {
+                // two ids (most often two tests of one file): in index order, unless the rest
+                // of the first is greater
+                let rest = |k: &Keyed| &ids[k.at as usize].as_bytes()[depth + KEY_BYTES..];
+                if rest(&run[from]) > rest(&run[from + 1]) {
+                    run.swap(from, from + 1);
+                }
+            } else if i - from > 2 && run[from].count() == KEY_BYTES {
+                // the same 23 bytes: the rest of the ids decides
+                tied.clear();
+                tied.extend(run[from..i].iter().map(|k| (ids[k.at as usize], k.at)));
+                if tied.len() <= TIES_COMPARED_MAX {
+                    // a few ids: their rest compared directly
+                    let from = depth + KEY_BYTES;
+                    tied.sort_unstable_by(|a, b| a.0.as_bytes()[from..].cmp(&b.0.as_bytes()[from..]).then(a.1.cmp(&b.1)));
+                } else {
+                    sort_keyed_from(&mut tied, depth + KEY_BYTES);
+                }
+                for (k, t) in run[from..i].iter_mut().zip(&tied) {
+                    k.at = t.1;
+                }
+            }
+            from = i;
+        }
+    }
+    (keys.iter().map(|k| k.at).collect(), ends)
 }
 
-/// Bytes of an id one radix key covers: 15 of its bytes and, in the 16th, how many of them exist.
-const KEY_BYTES: usize = 15;
+/// Ids whose first keys tie are sorted by comparing the rest of them when there are at most this
+/// many, else level by level ([`sort_keyed_from`]).
+const TIES_COMPARED_MAX: usize = 16;
 
-/// The radix key of `s` at `depth` as a big-endian pair: bytes `depth..depth + 15` (zero-padded
-/// past the end), then `min(len - depth, 15)`. Among ids that share their first `depth` bytes,
+/// The length of the common prefix of `a` and `b`.
+fn common_len(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// 64-bit words of a radix key.
+const KEY_WORDS: usize = 3;
+/// Bytes of an id one radix key covers: 23 of its bytes and, in the 24th, how many of them
+/// exist. Long enough that two tests of one file (which share the path) often differ within it.
+const KEY_BYTES: usize = 8 * KEY_WORDS - 1;
+
+/// The radix key of `s` at `depth` as big-endian words: bytes `depth..depth + 23` (zero-padded
+/// past the end), then `min(len - depth, 23)`. Among ids that share their first `depth` bytes,
 /// comparing keys compares the ids' next bytes exactly (a zero pad only ties with a real zero
 /// byte, and then the count puts the shorter id, a prefix of the other, first); equal keys with
-/// a count below 15 are equal ids, and with 15 the bytes from `depth + 15` decide.
-fn radix_key(s: &str, depth: usize) -> (u64, u64) {
+/// a count below 23 are equal ids, and with 23 the bytes from `depth + 23` decide.
+fn radix_key(s: &str, depth: usize) -> [u64; KEY_WORDS] {
     let b = s.as_bytes();
-    if let Some(w) = b.get(depth..depth + 16) {
-        // the common case, two loads: the 16th byte is not the id's, the count is 15
-        let hi = u64::from_be_bytes(w[..8].try_into().unwrap_or_default());
-        let lo = u64::from_be_bytes(w[8..].try_into().unwrap_or_default());
-        return (hi, (lo & !0xff) | KEY_BYTES as u64);
+    let word = |w: &[u8]| u64::from_be_bytes(w.try_into().unwrap_or_default());
+    if let Some(w) = b.get(depth..depth + 8 * KEY_WORDS) {
+        // the common case, three loads: the last byte is not the id's, the count is 23
+        return [word(&w[..8]), word(&w[8..16]), (word(&w[16..]) & !0xff) | KEY_BYTES as u64];
     }
     let rest = b.get(depth..).unwrap_or_default();
-    let mut w = [0u8; 16];
+    let mut w = [0u8; 8 * KEY_WORDS];
     let n = rest.len().min(KEY_BYTES);
     w[..n].copy_from_slice(&rest[..n]);
-    w[15] = n as u8;
-    let (hi, lo) = w.split_at(8);
-    (u64::from_be_bytes(hi.try_into().unwrap_or_default()), u64::from_be_bytes(lo.try_into().unwrap_or_default()))
+    w[KEY_BYTES] = n as u8;
+    [word(&w[..8]), word(&w[8..16]), word(&w[16..])]
 }
 
 /// One element being sorted: an id's [`radix_key`] and the item's position in its run.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Keyed {
-    hi: u64,
-    lo: u64,
+    key: [u64; KEY_WORDS],
     at: u32,
+}
+
+impl Keyed {
+    const ZERO: Keyed = Keyed { key: [0; KEY_WORDS], at: 0 };
+
+    /// How many bytes of the id its key holds: below [`KEY_BYTES`], the id ends there.
+    fn count(&self) -> usize {
+        (self.key[KEY_WORDS - 1] & 0xff) as usize
+    }
 }
 
 /// Buckets at most this long are sorted by comparison; longer ones by a radix pass.
 const COMPARISON_SORT_MAX: usize = 64;
 
+/// Runs at least this long are sorted by [`radix_sort`], shorter ones by comparison (both sort
+/// plain integers; for a few thousand of them, comparison is faster).
+const RADIX_SORT_MIN: usize = 4096;
+
 /// Sorts `(id, index)` pairs exactly as `sort_unstable` would (by the id's bytes, then the
-/// index), as a most-significant-digit radix sort on [`radix_key`]s: each level sorts plain
-/// integers, so comparisons do not chase string pointers (the cost of a comparison sort of
-/// 100,000 ids is mostly cache misses), and only runs of ids that are still equal go on to the
-/// next 15 bytes. Returns whether two ids are equal.
-fn sort_keyed(items: &mut [(&str, u32)]) -> bool {
+/// index), level by level on [`radix_key`]s: each level sorts plain integers, so comparisons do
+/// not chase string pointers (the cost of a comparison sort of 100,000 ids is mostly cache
+/// misses), and only runs of ids that are still equal go on. A level starts where the ids of its
+/// run first differ (ids share long prefixes: a path, a describe block), so its 15 bytes are the
+/// ones that tell them apart. Returns whether two ids are equal.
+/// `depth`: how many leading bytes all the ids share (0 when not known).
+fn sort_keyed_from(items: &mut [(&str, u32)], depth: usize) -> bool {
     let mut equal = false;
     let mut keys: Vec<Keyed> = Vec::new();
-    let mut spare = vec![Keyed { hi: 0, lo: 0, at: 0 }; items.len()];
+    let mut spare = vec![Keyed::ZERO; if items.len() >= RADIX_SORT_MIN { items.len() } else { 0 }];
     let mut moved: Vec<(&str, u32)> = Vec::new();
     // runs of items that share their first `depth` bytes, each in index order among equal ids
-    let mut todo: Vec<(usize, usize, usize)> = vec![(0, items.len(), 0)];
+    let mut todo: Vec<(usize, usize, usize)> = vec![(0, items.len(), depth)];
     while let Some((start, end, depth)) = todo.pop() {
         let run = &mut items[start..end];
+        let depth = depth + common_prefix(run, depth);
         keys.clear();
         keys.extend(run.iter().enumerate().map(|(i, it)| {
-            let (hi, lo) = radix_key(it.0, depth);
-            Keyed { hi, lo, at: i as u32 }
+            Keyed { key: radix_key(it.0, depth), at: i as u32 }
         }));
         // keys start in run order, which is index order among equal ids
-        radix_sort(&mut keys, &mut spare[..run.len()]);
+        if keys.len() >= RADIX_SORT_MIN {
+            radix_sort(&mut keys, &mut spare[..run.len()]);
+        } else {
+            keys.sort_unstable();
+        }
         moved.clear();
         moved.extend(keys.iter().map(|k| run[k.at as usize]));
         run.copy_from_slice(&moved);
         let mut from = 0;
         for i in 1..=keys.len() {
-            if i < keys.len() && (keys[i].hi, keys[i].lo) == (keys[from].hi, keys[from].lo) {
+            if i < keys.len() && keys[i].key == keys[from].key {
                 continue;
             }
             if i - from > 1 {
-                if keys[from].lo & 0xff < KEY_BYTES as u64 {
+                if keys[from].count() < KEY_BYTES {
                     equal = true; // the same bytes, and all end here
                 } else {
                     todo.push((start + from, start + i, depth + KEY_BYTES));
@@ -318,7 +407,21 @@ fn sort_keyed(items: &mut [(&str, u32)]) -> bool {
     equal
 }
 
-/// Sorts `keys` (by `(hi, lo)`, then `at`), given that they start in `at` order: a stable
+/// How many bytes from `depth` every id of `run` shares (0 for fewer than two ids).
+fn common_prefix(run: &[(&str, u32)], depth: usize) -> usize {
+    let Some((first, rest)) = run.split_first() else { return 0 };
+    let first = first.0.as_bytes().get(depth..).unwrap_or_default();
+    let mut len = first.len();
+    for it in rest {
+        len = common_len(&first[..len], it.0.as_bytes().get(depth..).unwrap_or_default());
+        if len == 0 {
+            break;
+        }
+    }
+    if rest.is_empty() { 0 } else { len }
+}
+
+/// Sorts `keys` (by `key`, then `at`), given that they start in `at` order: a stable
 /// most-significant-byte radix sort, each bucket going on from the first byte on which its keys
 /// differ, small buckets sorted by comparison. A pass only reads the cached keys, and a key takes
 /// part only until its bucket is small, which for ids (long shared prefixes, then a few
@@ -328,20 +431,19 @@ fn radix_sort(keys: &mut [Keyed], spare: &mut [Keyed]) {
         keys.sort_unstable();
         return;
     }
-    let first = keys[0];
-    let (mut dhi, mut dlo) = (0u64, 0u64);
+    let first = keys[0].key;
+    let mut differ = [0u64; KEY_WORDS];
     for k in keys.iter() {
-        dhi |= k.hi ^ first.hi;
-        dlo |= k.lo ^ first.lo;
+        for (d, (a, b)) in differ.iter_mut().zip(k.key.iter().zip(&first)) {
+            *d |= a ^ b;
+        }
     }
-    // the most significant byte that differs (0: the top byte of `hi`), if any
-    let byte = match (dhi, dlo) {
-        (0, 0) => return, // equal keys, still in `at` order
-        (0, _) => 8 + dlo.leading_zeros() as usize / 8,
-        _ => dhi.leading_zeros() as usize / 8,
+    // the most significant byte that differs, if any
+    let Some(word) = differ.iter().position(|&d| d != 0) else {
+        return; // equal keys, still in `at` order
     };
-    let (word_hi, shift) = (byte < 8, 56 - 8 * (byte % 8));
-    let digit = |k: &Keyed| ((if word_hi { k.hi } else { k.lo } >> shift) & 0xff) as usize;
+    let shift = 56 - 8 * (differ[word].leading_zeros() / 8);
+    let digit = |k: &Keyed| ((k.key[word] >> shift) & 0xff) as usize;
     let mut counts = [0u32; 256];
     for k in keys.iter() {
         counts[digit(k)] += 1;
@@ -444,10 +546,35 @@ mod sort_tests {
             let mut a: Vec<(&str, u32)> = ids.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
             let mut b = a.clone();
             a.sort_unstable();
-            let reported = super::sort_keyed(&mut b);
+            let reported = super::sort_keyed_from(&mut b, 0);
             let twice = a.windows(2).any(|w| w[0].0 == w[1].0);
-            prop_assert_eq!(a, b);
+            prop_assert_eq!(&a, &b);
             prop_assert_eq!(reported, twice, "duplicates reported wrongly");
+            // the radix pass alone (long runs only take it) orders keys as a comparison sort does
+            let mut keys: Vec<super::Keyed> = ids.iter().enumerate().map(|(i, s)| {
+                super::Keyed { key: super::radix_key(s, 0), at: i as u32 }
+            }).collect();
+            let mut want = keys.clone();
+            want.sort_unstable();
+            let mut spare = keys.clone();
+            super::radix_sort(&mut keys, &mut spare);
+            prop_assert!(keys == want, "radix_sort differs from sort_unstable");
+        }
+
+        /// Every shard's list holds its units in the order of `sort_unstable` on `(id, index)`.
+        #[test]
+        fn shard_lists_are_sorted_by_id(units in prop::collection::vec((prop::sample::select(vec![
+            "", "a", "a\0", "tests/a.spec.ts \u{203a} x", "tests/a.spec.ts \u{203a} x \u{203a} y", "tests/b",
+        ]).prop_flat_map(|p| (Just(p), "[a\x00\u{203a}0-9]{0,20}")).prop_map(|(p, s)| format!("{p}{s}")), 0u32..4), 0..300)) {
+            let ids: Vec<&str> = units.iter().map(|u| u.0.as_str()).collect();
+            let shard_of: Vec<u32> = units.iter().map(|u| u.1).collect();
+            let (list, ends) = super::shard_lists_by_id(&ids, &shard_of, 4);
+            for s in 0..4 {
+                let mut want: Vec<(&str, u32)> = (0..ids.len() as u32).filter(|&i| shard_of[i as usize] == s).map(|i| (ids[i as usize], i)).collect();
+                want.sort_unstable();
+                let got = &list[ends[s as usize] as usize..ends[s as usize + 1] as usize];
+                prop_assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
+            }
         }
     }
 }

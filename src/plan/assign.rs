@@ -114,9 +114,12 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
         }
     }
     for b in &mut bins {
-        // pushed heaviest first: reversed, only ties of weight are out of order
+        // pushed in LPT order (weight descending, id ascending): reversed, then each run of one
+        // weight reversed back, they are ascending by (weight, id), as `Bin` keeps them
         b.items.reverse();
-        b.items.sort_unstable();
+        for run in b.items.chunk_by_mut(|x, y| x.0 == y.0) {
+            run.reverse();
+        }
     }
 
     improve(&mut bins, workers);
@@ -148,9 +151,40 @@ fn lpt_order(weights: &[u64]) -> Vec<(u64, usize)> {
         return order;
     }
     let mut keys: Vec<u64> = weights.iter().enumerate().map(|(id, &w)| (largest - w) << bits | id as u64).collect();
-    keys.sort_unstable();
+    let key_bits = bits + (u64::BITS - largest.leading_zeros());
+    radix_sort_u64(&mut keys, key_bits);
     let mask = (1u64 << bits) - 1;
     keys.into_iter().map(|k| (largest - (k >> bits), (k & mask) as usize)).collect()
+}
+
+/// Sorts integers below `2^key_bits`: least-significant-digit radix, 11 bits a pass (a 16 KiB
+/// count table), so the keys of 100,000 groups (about 30 bits) take three passes.
+fn radix_sort_u64(keys: &mut Vec<u64>, key_bits: u32) {
+    const DIGIT_BITS: u32 = 11;
+    if keys.len() < 256 {
+        keys.sort_unstable();
+        return;
+    }
+    let mut spare = vec![0u64; keys.len()];
+    let mut shift = 0;
+    while shift < key_bits {
+        let digit = |k: u64| ((k >> shift) & ((1 << DIGIT_BITS) - 1)) as usize;
+        let mut next = vec![0u32; 1 << DIGIT_BITS];
+        for &k in keys.iter() {
+            next[digit(k)] += 1;
+        }
+        let mut sum = 0;
+        for n in next.iter_mut() {
+            (*n, sum) = (sum, sum + *n);
+        }
+        for &k in keys.iter() {
+            let at = &mut next[digit(k)];
+            spare[*at as usize] = k;
+            *at += 1;
+        }
+        std::mem::swap(keys, &mut spare);
+        shift += DIGIT_BITS;
+    }
 }
 
 /// A candidate change: move the item at `a` of the heaviest shard to shard `to`, and, for a
@@ -272,6 +306,33 @@ fn improve(bins: &mut [Bin], workers: u64) {
         }
         if evaluations >= MAX_EVALUATIONS {
             break;
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod order_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The LPT order is exactly "weight descending, then id ascending", by radix or not.
+        #[test]
+        fn lpt_order_is_weight_descending_then_id(weights in prop::collection::vec(prop_oneof![1u64..50, 1u64..1 << 40], 0..2000)) {
+            let mut want: Vec<(u64, usize)> = weights.iter().copied().zip(0..).collect();
+            want.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            prop_assert_eq!(super::lpt_order(&weights), want);
+        }
+
+        #[test]
+        fn radix_sort_u64_sorts(mut keys in prop::collection::vec(any::<u64>(), 0..3000), bits in 1u32..=64) {
+            let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+            for k in keys.iter_mut() {
+                *k &= mask;
+            }
+            let mut want = keys.clone();
+            want.sort_unstable();
+            super::radix_sort_u64(&mut keys, bits);
+            prop_assert_eq!(keys, want);
         }
     }
 }

@@ -5,7 +5,7 @@
 //! total order on distinct ids that does not depend on the input order, and several times faster
 //! to sort than the ids themselves (ids share long prefixes such as a test file's path). It
 //! decides the planner's tie-breaks and the fingerprint's order; what the plan returns is sorted
-//! by id ([`sort_by_id`]).
+//! by id ([`shard_lists_by_id`]).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -179,7 +179,7 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
 }
 
 /// Input indices in canonical order (see the module documentation), or the error for an id given
-/// twice: the first id in input order that repeats. A counting pass on the top bits of the
+/// more than once (of those, the one whose first place comes first, with its first two places). A counting pass on the top bits of the
 /// (uniform) hashes leaves about one index per bucket, and buckets are sorted by comparison.
 fn hash_order(ids: &[&str], hashes: &[[u64; 2]]) -> Result<Vec<u32>> {
     let n = ids.len();
@@ -313,7 +313,7 @@ fn common_len(a: &[u8], b: &[u8]) -> usize {
 /// 64-bit words of a radix key.
 const KEY_WORDS: usize = 3;
 /// Bytes of an id one radix key covers: 23 of its bytes and, in the 24th, how many of them
-/// exist. Long enough that two tests of one file (which share the path) often differ within it.
+/// exist. The longer the key, the fewer ids tie and are read again.
 const KEY_BYTES: usize = 8 * KEY_WORDS - 1;
 
 /// The radix key of `s` at `depth` as big-endian words: bytes `depth..depth + 23` (zero-padded

@@ -265,8 +265,10 @@ impl CompressWriter {
     }
 
     fn drain(&mut self) -> Result<()> {
-        let compressed = self.compressor.push(&self.pending)?;
+        let mut compressed = self.compressor.push(&self.pending)?;
         if !compressed.is_empty() {
+            // It grew by doubling: up to half of it is spare room, kept until `finish`.
+            compressed.shrink_to_fit();
             self.pieces.push(compressed);
         }
         self.pending.clear();

@@ -35,6 +35,9 @@ const CHUNK: usize = 64 * 1024;
 /// encoder's live heap peaked at 68 MB, 26 MB of it for those two. Flushing every 1 MB bounds
 /// them to ~2 MB and ~3 MB, for +0.05% to +0.11% of output (a meta-block header per MB; matches
 /// still reach back the whole window across flushes). 2 MB saved 2 MB less for +0.04%.
+/// Measured and not set: BROTLI_PARAM_LGBLOCK 16 (input blocks of 64 KB instead of 256 KB, so
+/// the command array grows in smaller steps) saved 2.2 MB more of wasm memory on that report,
+/// +0.05% output, but compress was 3-40% slower in alternating runs of bench/brotli.mjs.
 const FLUSH_INTERVAL: u64 = 1 << 20;
 /// The quality whose match finder [`install_match_finder`] replaces (the default, the service's).
 const SMALL_HASHER_QUALITY: u32 = 9;
@@ -216,7 +219,9 @@ impl Compressor {
 /// H9, whose fixed 32 MB table (2^15 buckets of 256) was the largest part of the encoder's memory.
 /// At lgwin 22 the table is 16 MB; the output is smaller than with H9 (bench/brotli.mjs input:
 /// +0.09% vs native instead of +0.62%; a 31 MB report: +0.23% instead of +0.86%) at the same
-/// speed. Half that table (8 MB) was measured +0.3% to +0.4% vs native.
+/// speed. Half that table (8 MB, bucket bits lgwin - 9) was measured +0.3% to +0.4% vs native
+/// (with the flushes): 8 MB less memory, not taken while the 16 MB table keeps the report
+/// benchmark under its goal.
 fn install_match_finder(state: &mut BrotliEncoderStateStruct<StandardAlloc>, lgwin: u32) {
     let bucket_bits = (lgwin as i32 - SMALL_HASHER_BLOCK_BITS).clamp(MIN_HASHER_BUCKET_BITS, MAX_HASHER_BUCKET_BITS);
     let block_bits = SMALL_HASHER_BLOCK_BITS;

@@ -217,11 +217,11 @@ impl Compressor {
 /// Gives the encoder, before its first input, C brotli's quality-9 match finder (H6: 5-byte hash,
 /// 256 entries per bucket) with a table of one entry per window position, instead of the crate's
 /// H9, whose fixed 32 MB table (2^15 buckets of 256) was the largest part of the encoder's memory.
-/// At lgwin 22 the table is 16 MB; the output is smaller than with H9 (bench/brotli.mjs input:
-/// +0.09% vs native instead of +0.62%; a 31 MB report: +0.23% instead of +0.86%) at the same
-/// speed. Half that table (8 MB, bucket bits lgwin - 9) was measured +0.3% to +0.4% vs native
-/// (with the flushes): 8 MB less memory, not taken while the 16 MB table keeps the report
-/// benchmark under its goal.
+/// At lgwin 22 the table is 16 MB; the output is smaller than with H9 (without the flushes:
+/// bench/brotli.mjs input +0.09% vs native instead of +0.62%, a 31 MB report +0.23% instead of
+/// +0.86%; with them +0.13% and +0.33%) at the same or better speed. Half that table (8 MB,
+/// bucket bits lgwin - 9) was measured, with the flushes, +0.36% and +0.50% vs native: 8 MB
+/// less memory, not taken while the 16 MB table keeps bench/report.mjs under its goal.
 fn install_match_finder(state: &mut BrotliEncoderStateStruct<StandardAlloc>, lgwin: u32) {
     let bucket_bits = (lgwin as i32 - SMALL_HASHER_BLOCK_BITS).clamp(MIN_HASHER_BUCKET_BITS, MAX_HASHER_BUCKET_BITS);
     let block_bits = SMALL_HASHER_BLOCK_BITS;

@@ -5,8 +5,9 @@
 //! `max_output_bytes` is `LIMIT_EXCEEDED` (raised before the excess is allocated), and every
 //! call returns after a number of steps proportional to its input and output.
 
+use brotli::enc::backward_references::{AdvHasher, H6Sub, H9Opts, Struct1, UnionHasher};
 use brotli::enc::encode::{BrotliEncoderOperation, BrotliEncoderParameter, BrotliEncoderStateStruct};
-use brotli::enc::StandardAlloc;
+use brotli::enc::{Allocator, StandardAlloc};
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState};
 
 use crate::error::{Error, ErrorCode, Result};
@@ -26,6 +27,31 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1 << 30;
 const SIZE_HINT: u32 = 1 << 30;
 /// Size of the scratch buffer the encoder writes into, and the least room the decoder makes.
 const CHUNK: usize = 64 * 1024;
+/// Input bytes after which the encoder is flushed, counted from the start of the stream (so the
+/// output does not depend on chunking). Left alone, the encoder gathers up to 8 MB of input
+/// (`1 << (lgwin + 1)`) into one meta-block before it writes anything, and holds, for that
+/// meta-block, an output buffer of twice its input (16 MB) and a command array (~6.5 MB on
+/// report JSON) that both grow in steps, each step a new allocation: on a 31 MB report the
+/// encoder's live heap peaked at 68 MB, 26 MB of it for those two. Flushing every 1 MB bounds
+/// them to ~2 MB and ~3 MB, for +0.05% to +0.11% of output (a meta-block header per MB; matches
+/// still reach back the whole window across flushes). 2 MB saved 2 MB less for +0.04%.
+/// Measured and not set: BROTLI_PARAM_LGBLOCK 16 (input blocks of 64 KB instead of 256 KB, so
+/// the command array grows in smaller steps) saved 2.2 MB more of wasm memory on that report,
+/// +0.05% output, but compress was 3-40% slower in alternating runs of bench/brotli.mjs.
+const FLUSH_INTERVAL: u64 = 1 << 20;
+/// The quality whose match finder [`install_match_finder`] replaces (the default, the service's).
+const SMALL_HASHER_QUALITY: u32 = 9;
+/// Entries per bucket of that match finder: the crate's own H9 has 256 too, and C brotli's
+/// quality 9 hasher (H6) as well; 128 was measured +2% output.
+const SMALL_HASHER_BLOCK_BITS: i32 = 8;
+/// Bytes hashed per position, C brotli's H6 setting for quality 9 (4 bytes: +0.7% output).
+const SMALL_HASHER_HASH_LEN: i32 = 5;
+/// Recent distances tried first at every position, C brotli's setting for quality 9.
+const SMALL_HASHER_LAST_DISTANCES: i32 = 16;
+/// Bucket bits of the crate's H9 (and the most this match finder uses): 32 MB of table.
+const MAX_HASHER_BUCKET_BITS: i32 = 15;
+/// Fewest bucket bits for small windows (a 1 MB table).
+const MIN_HASHER_BUCKET_BITS: i32 = 10;
 
 /// Encoder settings, checked by [`CompressOptions::validate`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +118,8 @@ pub fn decompress(data: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
 pub struct Compressor {
     state: BrotliEncoderStateStruct<StandardAlloc>,
     scratch: Vec<u8>,
+    /// Input bytes taken so far (for [`FLUSH_INTERVAL`]).
+    total_in: u64,
     finished: bool,
 }
 
@@ -105,31 +133,48 @@ impl Compressor {
         // depends on how the input was chunked. A fixed hint makes the output independent of
         // chunking; "large" is what a one-shot encoder picks for a report of a few MB.
         state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_SIZE_HINT, SIZE_HINT);
+        if opts.quality == SMALL_HASHER_QUALITY {
+            install_match_finder(&mut state, opts.lgwin);
+        }
         // Every other parameter is the crate's default. At quality 9 the time goes to the match
         // finder (about 80%), which the rust-brotli-only parameters do not touch: they only act
         // with BROTLI_METABLOCK_CALLBACK. Measured and not kept (bench/brotli.mjs input, wasm):
-        // installing C brotli's H6 hasher instead of the crate's H9 is smaller (+0.02% vs native
-        // instead of +0.62%) but no faster; AVOID_DISTANCE_PREFIX_SEARCH, same size, no faster;
+        // AVOID_DISTANCE_PREFIX_SEARCH, same size, no faster;
         // DISABLE_LITERAL_CONTEXT_MODELING, +0.26% size, no faster; H6 with 128 entries per
         // bucket ~25% faster but +2.0% size (over the 1% budget). A patched copy of the crate
         // comparing match lengths 8 bytes at a time was 7% faster with identical output, not
         // adopted: it means vendoring the whole crate (4.6 MB of source) for that.
-        Ok(Compressor { state, scratch: vec![0; CHUNK], finished: false })
+        Ok(Compressor { state, scratch: vec![0; CHUNK], total_in: 0, finished: false })
     }
 
     /// Feeds a chunk and returns the compressed bytes ready so far (often none).
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
-        self.run(BrotliEncoderOperation::BROTLI_OPERATION_PROCESS, chunk)
+        let mut out = Vec::new();
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let room = (FLUSH_INTERVAL - self.total_in % FLUSH_INTERVAL) as usize;
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.run(BrotliEncoderOperation::BROTLI_OPERATION_PROCESS, now, &mut out)?;
+            self.total_in += now.len() as u64;
+            if now.len() == room {
+                self.run(BrotliEncoderOperation::BROTLI_OPERATION_FLUSH, &[], &mut out)?;
+            }
+            rest = later;
+        }
+        Ok(out)
     }
 
     /// Ends the stream and returns the remaining bytes. The compressor cannot be used after.
     pub fn finish(&mut self) -> Result<Vec<u8>> {
-        let out = self.run(BrotliEncoderOperation::BROTLI_OPERATION_FINISH, &[])?;
+        let mut out = Vec::new();
+        self.run(BrotliEncoderOperation::BROTLI_OPERATION_FINISH, &[], &mut out)?;
         self.finished = true;
         Ok(out)
     }
 
-    fn run(&mut self, op: BrotliEncoderOperation, input: &[u8]) -> Result<Vec<u8>> {
+    /// Runs the encoder until it took all of `input` and gave all its output (for FINISH: until
+    /// the stream ended), appending the output to `out`.
+    fn run(&mut self, op: BrotliEncoderOperation, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
         if self.finished {
             return Err(Error::invalid_input("this Compressor is finished: create a new one"));
         }
@@ -137,7 +182,6 @@ impl Compressor {
                        _: &mut [brotli::interface::StaticCommand],
                        _: brotli::InputPair,
                        _: &mut StandardAlloc| ();
-        let mut out = Vec::new();
         let mut avail_in = input.len();
         let mut in_offset = 0usize;
         loop {
@@ -164,10 +208,46 @@ impl Compressor {
                 _ => avail_in == 0 && !self.state.has_more_output(),
             };
             if done {
-                return Ok(out);
+                return Ok(());
             }
         }
     }
+}
+
+/// Gives the encoder, before its first input, C brotli's quality-9 match finder (H6: 5-byte hash,
+/// 256 entries per bucket) with a table of one entry per window position, instead of the crate's
+/// H9, whose fixed 32 MB table (2^15 buckets of 256) was the largest part of the encoder's memory.
+/// At lgwin 22 the table is 16 MB; the output is smaller than with H9 (without the flushes:
+/// bench/brotli.mjs input +0.09% vs native instead of +0.62%, a 31 MB report +0.23% instead of
+/// +0.86%; with them +0.13% and +0.33%) at the same or better speed. Half that table (8 MB,
+/// bucket bits lgwin - 9) was measured, with the flushes, +0.36% and +0.50% vs native: 8 MB
+/// less memory, not taken while the 16 MB table keeps bench/report.mjs under its goal.
+fn install_match_finder(state: &mut BrotliEncoderStateStruct<StandardAlloc>, lgwin: u32) {
+    let bucket_bits = (lgwin as i32 - SMALL_HASHER_BLOCK_BITS).clamp(MIN_HASHER_BUCKET_BITS, MAX_HASHER_BUCKET_BITS);
+    let block_bits = SMALL_HASHER_BLOCK_BITS;
+    let p = &mut state.params.hasher;
+    p.type_ = 6;
+    p.bucket_bits = bucket_bits;
+    p.block_bits = block_bits;
+    p.hash_len = SMALL_HASHER_HASH_LEN;
+    p.num_last_distances_to_check = SMALL_HASHER_LAST_DISTANCES;
+    let params = *p;
+    // What the crate's own H6 set-up does (encode.rs, InitializeH6), with these sizes.
+    let buckets = <StandardAlloc as Allocator<u32>>::alloc_cell(&mut state.m8, 1 << (bucket_bits + block_bits));
+    let num = <StandardAlloc as Allocator<u16>>::alloc_cell(&mut state.m8, 1 << bucket_bits);
+    state.hasher_ = UnionHasher::H6(AdvHasher {
+        buckets,
+        num,
+        h9_opts: H9Opts::new(&params),
+        GetHasherCommon: Struct1 { params, is_prepared_: 1, dict_num_lookups: 0, dict_num_matches: 0 },
+        specialization: H6Sub {
+            bucket_size_: 1 << bucket_bits,
+            block_bits_: block_bits,
+            block_mask_: (1 << block_bits) - 1,
+            hash_mask: u64::MAX >> (64 - 8 * SMALL_HASHER_HASH_LEN),
+            hash_shift_: 64 - bucket_bits,
+        },
+    });
 }
 
 /// A [`Compressor`] behind `std::io::Write`, for serializers that write many small pieces:
@@ -176,7 +256,9 @@ impl Compressor {
 pub struct CompressWriter {
     compressor: Compressor,
     pending: Vec<u8>,
-    out: Vec<u8>,
+    /// The output so far, as the encoder gave it: one Vec growing by doubling would hold up to
+    /// twice the output, and a transient copy of it, next to the live encoder.
+    pieces: Vec<Vec<u8>>,
 }
 
 /// How much input [`CompressWriter`] gathers before it runs the encoder.
@@ -184,12 +266,16 @@ const WRITER_BLOCK: usize = 1 << 18;
 
 impl CompressWriter {
     pub fn new(opts: CompressOptions) -> Result<Self> {
-        Ok(CompressWriter { compressor: Compressor::new(opts)?, pending: Vec::with_capacity(WRITER_BLOCK), out: Vec::new() })
+        Ok(CompressWriter { compressor: Compressor::new(opts)?, pending: Vec::with_capacity(WRITER_BLOCK), pieces: Vec::new() })
     }
 
     fn drain(&mut self) -> Result<()> {
-        let compressed = self.compressor.push(&self.pending)?;
-        self.out.extend_from_slice(&compressed);
+        let mut compressed = self.compressor.push(&self.pending)?;
+        if !compressed.is_empty() {
+            // It grew by doubling: up to half of it is spare room, kept until `finish`.
+            compressed.shrink_to_fit();
+            self.pieces.push(compressed);
+        }
         self.pending.clear();
         Ok(())
     }
@@ -198,8 +284,16 @@ impl CompressWriter {
     pub fn finish(mut self) -> Result<Vec<u8>> {
         self.drain()?;
         let tail = self.compressor.finish()?;
-        self.out.extend_from_slice(&tail);
-        Ok(self.out)
+        let CompressWriter { compressor, pending, mut pieces } = self;
+        // The output is put together once the encoder's memory is freed, so it can take that
+        // room instead of growing the (never shrinking) wasm memory.
+        drop((compressor, pending));
+        pieces.push(tail);
+        let mut out = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+        for piece in pieces {
+            out.extend_from_slice(&piece);
+        }
+        Ok(out)
     }
 }
 
@@ -395,6 +489,36 @@ mod tests {
             assert!(c.len() < data.len() / 3, "quality {quality} compressed poorly");
             assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data);
         }
+    }
+
+    #[test]
+    fn every_lgwin_round_trips_at_quality_9() {
+        // Quality 9 sizes its match finder from lgwin (install_match_finder), clamped both ways.
+        let data = report_like(20_000);
+        for lgwin in MIN_LGWIN..=MAX_LGWIN {
+            let c = compress(&data, CompressOptions { quality: 9, lgwin }).unwrap();
+            assert!(c.len() < data.len() / 3, "lgwin {lgwin} compressed poorly");
+            assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data, "lgwin {lgwin}");
+        }
+    }
+
+    #[test]
+    fn flushes_do_not_depend_on_chunking() {
+        // Chunks that end just before, at and after the flush points, or span several of them.
+        let data = report_like(45_000);
+        assert!(data.len() as u64 > 2 * FLUSH_INTERVAL);
+        let one_shot = compress(&data, CompressOptions::default()).unwrap();
+        let interval = FLUSH_INTERVAL as usize;
+        for chunk in [interval - 1, interval, interval + 1, 3 * interval] {
+            let mut c = Compressor::new(CompressOptions::default()).unwrap();
+            let mut out = Vec::new();
+            for piece in data.chunks(chunk) {
+                out.extend(c.push(piece).unwrap());
+            }
+            out.extend(c.finish().unwrap());
+            assert_eq!(out, one_shot, "chunk size {chunk}");
+        }
+        assert_eq!(decompress(&one_shot, DecompressOptions::default()).unwrap(), data);
     }
 
     #[test]

@@ -326,14 +326,16 @@ fn radix_key(s: &str, depth: usize) -> [u64; KEY_WORDS] {
     let word = |w: &[u8]| u64::from_be_bytes(w.try_into().unwrap_or_default());
     if let Some(w) = b.get(depth..depth + 8 * KEY_WORDS) {
         // the common case, three loads: the last byte is not the id's, the count is 23
-        return [word(&w[..8]), word(&w[8..16]), (word(&w[16..]) & !0xff) | KEY_BYTES as u64];
+        let mut key: [u64; KEY_WORDS] = std::array::from_fn(|i| word(&w[8 * i..8 * i + 8]));
+        key[KEY_WORDS - 1] = (key[KEY_WORDS - 1] & !0xff) | KEY_BYTES as u64;
+        return key;
     }
     let rest = b.get(depth..).unwrap_or_default();
     let mut w = [0u8; 8 * KEY_WORDS];
     let n = rest.len().min(KEY_BYTES);
     w[..n].copy_from_slice(&rest[..n]);
     w[KEY_BYTES] = n as u8;
-    [word(&w[..8]), word(&w[8..16]), word(&w[16..])]
+    std::array::from_fn(|i| word(&w[8 * i..8 * i + 8]))
 }
 
 /// One element being sorted: an id's [`radix_key`] and the item's position in its run.

@@ -7,6 +7,7 @@
 //! decides the planner's tie-breaks and the fingerprint's order; what the plan returns is sorted
 //! by id ([`shard_lists_by_id`]).
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -252,13 +253,19 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
     };
     let mut next: Vec<u32> = ends[..shards].to_vec();
     let mut keys = vec![Keyed::ZERO; ids.len()];
+    // and each id's second key, read now in input order as well: ids whose first keys tie
+    // (often tests of one file, which share the path) are told apart by it without reading the
+    // ids again in shard order, which is mostly cache misses
+    let mut second = vec![[0u64; KEY_WORDS]; ids.len()];
     for (i, (&id, &s)) in ids.iter().zip(shard_of).enumerate() {
         let at = &mut next[s as usize];
         keys[*at as usize] = Keyed { key: radix_key(id, depth), at: i as u32 };
         *at += 1;
+        if id.len() > depth + KEY_BYTES {
+            second[i] = radix_key(id, depth + KEY_BYTES);
+        }
     }
     let mut spare: Vec<Keyed> = Vec::new();
-    let mut tied: Vec<(&str, u32)> = Vec::new();
     for s in 0..shards {
         let run = &mut keys[ends[s] as usize..ends[s + 1] as usize];
         // in input order so far (`at` ascending), as `radix_sort` needs
@@ -273,26 +280,22 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
             if i < run.len() && run[i].key == run[from].key {
                 continue;
             }
-            if i - from == 2 && run[from].count() == KEY_BYTES {
-                // two ids (most often two tests of one file): in index order, unless the rest
-                // of the first is greater
-                let rest = |k: &Keyed| &ids[k.at as usize].as_bytes()[depth + KEY_BYTES..];
-                if rest(&run[from]) > rest(&run[from + 1]) {
-                    run.swap(from, from + 1);
-                }
-            } else if i - from > 2 && run[from].count() == KEY_BYTES {
-                // the same 23 bytes: the rest of the ids decides
-                tied.clear();
-                tied.extend(run[from..i].iter().map(|k| (ids[k.at as usize], k.at)));
-                if tied.len() <= TIES_COMPARED_MAX {
-                    // a few ids: their rest compared directly
-                    let from = depth + KEY_BYTES;
-                    tied.sort_unstable_by(|a, b| a.0.as_bytes()[from..].cmp(&b.0.as_bytes()[from..]).then(a.1.cmp(&b.1)));
+            if i - from > 1 && run[from].count() == KEY_BYTES {
+                // the same 23 bytes: the second keys decide, and if those tie too, the rest
+                let tied = &mut run[from..i];
+                let depth = depth + 2 * KEY_BYTES;
+                let rest = |k: &Keyed| ids[k.at as usize].as_bytes().get(depth..).unwrap_or_default();
+                let order = |a: &Keyed, b: &Keyed| {
+                    let (x, y) = (&second[a.at as usize], &second[b.at as usize]);
+                    let full = (x[KEY_WORDS - 1] & 0xff) as usize == KEY_BYTES;
+                    x.cmp(y).then_with(|| if full { rest(a).cmp(rest(b)) } else { Ordering::Equal }).then(a.at.cmp(&b.at))
+                };
+                if tied.len() == 2 {
+                    if order(&tied[0], &tied[1]) == Ordering::Greater {
+                        tied.swap(0, 1);
+                    }
                 } else {
-                    sort_keyed_from(&mut tied, depth + KEY_BYTES);
-                }
-                for (k, t) in run[from..i].iter_mut().zip(&tied) {
-                    k.at = t.1;
+                    tied.sort_unstable_by(order);
                 }
             }
             from = i;
@@ -300,10 +303,6 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
     }
     (keys.iter().map(|k| k.at).collect(), ends)
 }
-
-/// Ids whose first keys tie are sorted by comparing the rest of them when there are at most this
-/// many, else level by level ([`sort_keyed_from`]).
-const TIES_COMPARED_MAX: usize = 16;
 
 /// The length of the common prefix of `a` and `b`.
 fn common_len(a: &[u8], b: &[u8]) -> usize {
@@ -357,71 +356,9 @@ impl Keyed {
 /// Buckets at most this long are sorted by comparison; longer ones by a radix pass.
 const COMPARISON_SORT_MAX: usize = 64;
 
-/// Runs at least this long are sorted by [`radix_sort`], shorter ones by comparison (both sort
-/// plain integers; for a few thousand of them, comparison is faster).
+/// Shards with at least this many units sort their keys by [`radix_sort`], smaller ones by
+/// comparison (both sort plain integers; for a few thousand of them, comparison is faster).
 const RADIX_SORT_MIN: usize = 4096;
-
-/// Sorts `(id, index)` pairs exactly as `sort_unstable` would (by the id's bytes, then the
-/// index), level by level on [`radix_key`]s: each level sorts plain integers, so comparisons do
-/// not chase string pointers (the cost of a comparison sort of 100,000 ids is mostly cache
-/// misses), and only runs of ids that are still equal go on. A level starts where the ids of its
-/// run first differ (ids share long prefixes: a path, a describe block), so its 15 bytes are the
-/// ones that tell them apart. Returns whether two ids are equal.
-/// `depth`: how many leading bytes all the ids share (0 when not known).
-fn sort_keyed_from(items: &mut [(&str, u32)], depth: usize) -> bool {
-    let mut equal = false;
-    let mut keys: Vec<Keyed> = Vec::new();
-    let mut spare = vec![Keyed::ZERO; if items.len() >= RADIX_SORT_MIN { items.len() } else { 0 }];
-    let mut moved: Vec<(&str, u32)> = Vec::new();
-    // runs of items that share their first `depth` bytes, each in index order among equal ids
-    let mut todo: Vec<(usize, usize, usize)> = vec![(0, items.len(), depth)];
-    while let Some((start, end, depth)) = todo.pop() {
-        let run = &mut items[start..end];
-        let depth = depth + common_prefix(run, depth);
-        keys.clear();
-        keys.extend(run.iter().enumerate().map(|(i, it)| {
-            Keyed { key: radix_key(it.0, depth), at: i as u32 }
-        }));
-        // keys start in run order, which is index order among equal ids
-        if keys.len() >= RADIX_SORT_MIN {
-            radix_sort(&mut keys, &mut spare[..run.len()]);
-        } else {
-            keys.sort_unstable();
-        }
-        moved.clear();
-        moved.extend(keys.iter().map(|k| run[k.at as usize]));
-        run.copy_from_slice(&moved);
-        let mut from = 0;
-        for i in 1..=keys.len() {
-            if i < keys.len() && keys[i].key == keys[from].key {
-                continue;
-            }
-            if i - from > 1 {
-                if keys[from].count() < KEY_BYTES {
-                    equal = true; // the same bytes, and all end here
-                } else {
-                    todo.push((start + from, start + i, depth + KEY_BYTES));
-                }
-            }
-            from = i;
-        }
-    }
-    equal
-}
-
-/// How many bytes from `depth` every id of `run` shares (0 for fewer than two ids).
-fn common_prefix(run: &[(&str, u32)], depth: usize) -> usize {
-    let Some((first, rest)) = run.split_first() else { return 0 };
-    let first = first.0.as_bytes().get(depth..).unwrap_or_default();
-    let mut len = first.len();
-    for it in rest {
-        len = common_len(&first[..len], it.0.as_bytes().get(depth..).unwrap_or_default());
-        if len == 0 {
-            break;
-        }
-    }
-    if rest.is_empty() { 0 } else { len }
-}
 
 /// Sorts `keys` (by `key`, then `at`), given that they start in `at` order: a stable
 /// most-significant-byte radix sort, each bucket going on from the first byte on which its keys
@@ -538,21 +475,13 @@ mod sort_tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// The radix sort gives exactly the order of `sort_unstable` (bytes, then index), on ids
+        /// The radix sort of keys gives exactly the order of `sort_unstable`, on the keys of ids
         /// with long shared prefixes, zero bytes, duplicates and prefixes of each other.
         #[test]
         fn radix_sort_matches_the_comparison_sort(ids in prop::collection::vec(prop::sample::select(vec![
             "", "a", "a\0", "a\0\0", "tests/", "tests/a.spec.ts", "tests/a.spec.ts \u{203a} x", "tests/b", "\u{ff}", "zz",
             "tests/a/long/shared/prefix/of/many/ids/",
         ]).prop_flat_map(|p| (Just(p), "[a\\x00\\u{203a}0-9]{0,20}")).prop_map(|(p, s)| format!("{p}{s}")), 0..600)) {
-            let mut a: Vec<(&str, u32)> = ids.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
-            let mut b = a.clone();
-            a.sort_unstable();
-            let reported = super::sort_keyed_from(&mut b, 0);
-            let twice = a.windows(2).any(|w| w[0].0 == w[1].0);
-            prop_assert_eq!(&a, &b);
-            prop_assert_eq!(reported, twice, "duplicates reported wrongly");
-            // the radix pass alone (long runs only take it) orders keys as a comparison sort does
             let mut keys: Vec<super::Keyed> = ids.iter().enumerate().map(|(i, s)| {
                 super::Keyed { key: super::radix_key(s, 0), at: i as u32 }
             }).collect();
@@ -567,7 +496,9 @@ mod sort_tests {
         #[test]
         fn shard_lists_are_sorted_by_id(units in prop::collection::vec((prop::sample::select(vec![
             "", "a", "a\0", "tests/a.spec.ts \u{203a} x", "tests/a.spec.ts \u{203a} x \u{203a} y", "tests/b",
-        ]).prop_flat_map(|p| (Just(p), "[a\x00\u{203a}0-9]{0,20}")).prop_map(|(p, s)| format!("{p}{s}")), 0u32..4), 0..300)) {
+            // longer than two keys: ties of first and second keys, decided by the rest
+            "tests/a/long/shared/prefix/of/many/ids/and/more/of/it \u{203a} ",
+        ]).prop_flat_map(|p| (Just(p), "[a\x00\u{203a}0-9]{0,3}", "[a\x00\u{203a}0-9]{0,20}")).prop_map(|(p, s, t)| format!("{s}{p}{t}")), 0u32..4), 0..300)) {
             let ids: Vec<&str> = units.iter().map(|u| u.0.as_str()).collect();
             let shard_of: Vec<u32> = units.iter().map(|u| u.1).collect();
             let (list, ends) = super::shard_lists_by_id(&ids, &shard_of, 4);

@@ -510,13 +510,7 @@ mod tests {
         let one_shot = compress(&data, CompressOptions::default()).unwrap();
         let interval = FLUSH_INTERVAL as usize;
         for chunk in [interval - 1, interval, interval + 1, 3 * interval] {
-            let mut c = Compressor::new(CompressOptions::default()).unwrap();
-            let mut out = Vec::new();
-            for piece in data.chunks(chunk) {
-                out.extend(c.push(piece).unwrap());
-            }
-            out.extend(c.finish().unwrap());
-            assert_eq!(out, one_shot, "chunk size {chunk}");
+            assert_eq!(compress_in_chunks(&data, chunk), one_shot, "chunk size {chunk}");
         }
         assert_eq!(decompress(&one_shot, DecompressOptions::default()).unwrap(), data);
     }
@@ -567,18 +561,23 @@ mod tests {
         assert_eq!(e.code, ErrorCode::LimitExceeded);
     }
 
+    /// `data` through a [`Compressor`] (default options) in pieces of `chunk` bytes.
+    fn compress_in_chunks(data: &[u8], chunk: usize) -> Vec<u8> {
+        let mut c = Compressor::new(CompressOptions::default()).unwrap();
+        let mut out = Vec::new();
+        for piece in data.chunks(chunk) {
+            out.extend(c.push(piece).unwrap());
+        }
+        out.extend(c.finish().unwrap());
+        out
+    }
+
     #[test]
     fn streaming_equals_one_shot() {
         let data = report_like(20_000);
         let one_shot = compress(&data, CompressOptions::default()).unwrap();
         for chunk in [1usize, 1000, 1 << 20] {
-            let mut c = Compressor::new(CompressOptions::default()).unwrap();
-            let mut out = Vec::new();
-            for piece in data.chunks(chunk) {
-                out.extend(c.push(piece).unwrap());
-            }
-            out.extend(c.finish().unwrap());
-            assert_eq!(out, one_shot, "chunk size {chunk}");
+            assert_eq!(compress_in_chunks(&data, chunk), one_shot, "chunk size {chunk}");
 
             let mut d = Decompressor::new(DecompressOptions::default());
             let mut back = Vec::new();

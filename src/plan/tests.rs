@@ -265,9 +265,10 @@ proptest! {
         let p = plan_units(&units, &s).unwrap();
         let canon = units::canonical(&units).unwrap();
         let resolved = estimate::resolve(&canon, s.default_duration_ms);
-        let ms: BTreeMap<&str, u64> = canon.units.iter().zip(&resolved.ms).map(|(u, &m)| (u.id, m)).collect();
+        let id = |c: usize| canon.input_ids[canon.order[c] as usize];
+        let ms: BTreeMap<&str, u64> = resolved.ms.iter().enumerate().map(|(c, &m)| (id(c), m)).collect();
         let gs = groups::build(&canon, &resolved.ms, s.unit);
-        let group_of: BTreeMap<&str, usize> = canon.units.iter().zip(&gs.of_unit).map(|(u, &g)| (u.id, g as usize)).collect();
+        let group_of: BTreeMap<&str, usize> = gs.of_unit.iter().enumerate().map(|(c, &g)| (id(c), g as usize)).collect();
         for sh in &p.shards {
             if sh.units.is_empty() { continue; }
             let sum: u64 = sh.units.iter().map(|u| ms[u.as_str()]).sum();

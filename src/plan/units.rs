@@ -17,10 +17,9 @@ use crate::error::{Error, Result};
 /// "No file" / "no group" in [`Canon::file`] and [`Canon::group`].
 pub(super) const NONE: u32 = u32::MAX;
 
-/// A unit after checking, borrowing its strings from the input.
+/// A unit after checking (its id is [`Canon::input_ids`] at its input index).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct CanonUnit<'a> {
-    pub id: &'a str,
+pub(super) struct CanonUnit {
     /// Index into [`Canon::files`], or [`NONE`].
     pub file: u32,
     /// Index into [`Canon::groups`], or [`NONE`].
@@ -33,7 +32,7 @@ pub(super) struct CanonUnit<'a> {
 /// sorted, so comparing indices compares the strings.
 #[derive(Debug, Clone)]
 pub(super) struct Canon<'a> {
-    pub units: Vec<CanonUnit<'a>>,
+    pub units: Vec<CanonUnit>,
     /// `order[i]`: the input index of canonical unit `i`.
     pub order: Vec<u32>,
     pub files: Vec<&'a str>,
@@ -168,7 +167,6 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
         .map(|&i| {
             let i = i as usize;
             CanonUnit {
-                id: c.ids[i],
                 file: at(&file_rank, c.file_of[i]),
                 group: at(&group_rank, c.group_of[i]),
                 known_ms: known[i],

@@ -1,6 +1,6 @@
 // The public API: the wasm exports under the names of api.md, plus the error class.
 // Rust does the work; nothing here re-implements it.
-import { planShards as planShardsJson, __planShardsColumns } from '../wasm/shardwise.js';
+import { planShards as planShardsJson, __planShardsColumns, __planIdsPush } from '../wasm/shardwise.js';
 export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
 export { ReportBuilder, encodeReport, decodeReport, validateReport, normalizeReport } from '../wasm/shardwise.js';
 export { fetchDurations, uploadReport, shardGroupKeyFor } from '../wasm/shardwise.js';
@@ -8,7 +8,8 @@ export { ShardwiseError } from './errors.js';
 
 /**
  * planShards(opts) (types/plan.d.ts). `opts.units` crosses into the wasm as columns (ids
- * concatenated with their lengths, files and groups interned, durations in a Float64Array) and
+ * concatenated, in pieces, with their lengths; files and groups interned; durations in a
+ * Float64Array) and
  * the plan comes back as indices into `opts.units`, which is several times faster than JSON
  * both ways for 100,000 units. This glue only packs and unpacks: every check, error and
  * decision is Rust's. Anything the columns cannot say exactly as JSON would (a unit that is not
@@ -22,6 +23,7 @@ export function planShards(opts) {
 }
 
 const NONE = 0xffffffff;
+const IDS_PER_PIECE = 1024;
 
 /**
  * The index of `value` in `list` (appended when new); `index`, an object without prototype, maps
@@ -72,14 +74,17 @@ function planColumns(opts) {
     else if (d === undefined || d === null) durations[i] = NaN;
     else return undefined;
   }
-  const idText = ids.join('');
+  // the ids cross in pieces (see __planIdsPush), the first one starting over even when empty
+  let at = 0;
+  do __planIdsPush(ids.slice(at, at + IDS_PER_PIECE).join(''), at === 0);
+  while ((at += IDS_PER_PIECE) < n);
   const fileText = files.join('');
   const groupText = groups.join('');
   const rest = { ...opts };
   delete rest.units;
   const fileLens = Uint32Array.from(files, (f) => f.length);
   const groupLens = Uint32Array.from(groups, (g) => g.length);
-  const p = __planShardsColumns(JSON.stringify(rest), idText, idLens, fileText, fileLens, fileOf, groupText, groupLens, groupOf, durations);
+  const p = __planShardsColumns(JSON.stringify(rest), idLens, fileText, fileLens, fileOf, groupText, groupLens, groupOf, durations);
   if (p === undefined) return undefined;
   // the documented shape, in the key order of the JSON path
   const shards = new Array(p.predictedMs.length);

@@ -16,12 +16,33 @@ pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
     to_js(&plan::plan_shards(input)?)
 }
 
+thread_local! {
+    /// The ids of the next [`plan_shards_columns`] call, as [`plan_ids_push`] gathers them.
+    static IDS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Appends a piece of the concatenated ids for the next `__planShardsColumns` call (`first`:
+/// start over). The glue sends the ids in pieces of about a thousand: one concatenation of all
+/// of them is a string of megabytes that the JavaScript heap allocates and collects on every
+/// call, where pieces stay small and are encoded straight into the wasm memory.
+#[wasm_bindgen(js_name = "__planIdsPush")]
+pub fn plan_ids_push(piece: &str, first: bool) {
+    IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        if first {
+            ids.clear();
+        }
+        ids.push_str(piece);
+    });
+}
+
 /// The fast path of `planShards(opts)` for `opts.units`, called by the package's glue
 /// (`src/api.js`), not public: the units cross as columns instead of JSON, and the plan comes
 /// back as input indices (see [`CompactPlan`]) that the glue turns into the documented shape.
 ///
 /// - `rest`: the other options as JSON text (checked here, as in [`plan_shards`]);
-/// - `ids`: the ids concatenated, `id_lens` their lengths in UTF-16 code units (JS `length`);
+/// - the ids concatenated, as [`plan_ids_push`] gathered them (taken: the next call starts
+///   over), `id_lens` their lengths in UTF-16 code units (JS `length`);
 /// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
 ///   index of its name (`0xFFFFFFFF`: none);
 /// - `durations`: per unit, `durationMs`, or NaN when absent (JSON would give `null`).
@@ -37,7 +58,6 @@ pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
 #[allow(clippy::too_many_arguments)]
 pub fn plan_shards_columns(
     rest: &str,
-    ids: &str,
     id_lens: &[u32],
     files: &str,
     file_lens: &[u32],
@@ -47,6 +67,8 @@ pub fn plan_shards_columns(
     group_of: &[u32],
     durations: &[f64],
 ) -> JsResult<JsValue> {
+    let ids = IDS.with(|ids| std::mem::take(&mut *ids.borrow_mut()));
+    let ids = ids.as_str();
     let n = id_lens.len();
     if [ids, files, groups].iter().any(|s| has_replacement_char(s)) {
         return Ok(JsValue::UNDEFINED);

@@ -423,7 +423,7 @@ fn kind(v: &Value) -> &'static str {
 fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();
     let body = b.iter().position(|&c| c == b'=').unwrap_or(b.len());
-    b.len() % 4 == 0
+    b.len().is_multiple_of(4)
         && b.len() - body <= 2
         && b[body..].iter().all(|&c| c == b'=')
         && b[..body].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')

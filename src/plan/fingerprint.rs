@@ -19,25 +19,25 @@ use super::units::Canon;
 /// Two 64-bit multiply-xorshift lanes over 64-bit words, each finished with the SplitMix64
 /// finalizer. Not cryptographic: only accidental collisions matter here (the ids of one plan, or
 /// two plans that should agree), and 128 bits make those negligible.
-pub(super) struct Lanes {
+struct Lanes {
     a: u64,
     b: u64,
 }
 
 impl Lanes {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         Lanes { a: 0x9e37_79b9_7f4a_7c15, b: 0xc2b2_ae3d_27d4_eb4f }
     }
 
     #[inline]
-    pub(super) fn step(&mut self, w: u64) {
+    fn step(&mut self, w: u64) {
         self.a = (self.a ^ w).wrapping_mul(0x9fb2_1c65_1e98_df25);
         self.a ^= self.a >> 29;
         self.b = (self.b ^ w.rotate_left(31)).wrapping_mul(0xd6e8_feb8_6659_fd93);
         self.b ^= self.b >> 32;
     }
 
-    pub(super) fn finish(&self) -> [u64; 2] {
+    fn finish(&self) -> [u64; 2] {
         fn fmix(mut z: u64) -> u64 {
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

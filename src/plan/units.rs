@@ -178,8 +178,9 @@ pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
 }
 
 /// Input indices in canonical order (see the module documentation), or the error for an id given
-/// more than once (of those, the one whose first place comes first, with its first two places). A counting pass on the top bits of the
-/// (uniform) hashes leaves about one index per bucket, and buckets are sorted by comparison.
+/// more than once (of those, the one whose first place comes first, with its first two places).
+/// A counting pass on the top bits of the (uniform) hashes leaves about one index per bucket,
+/// and buckets are sorted by comparison.
 fn hash_order(ids: &[&str], hashes: &[[u64; 2]]) -> Result<Vec<u32>> {
     let n = ids.len();
     if n < 2 {
@@ -285,7 +286,7 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
                 let rest = |k: &Keyed| ids[k.at as usize].as_bytes().get(depth..).unwrap_or_default();
                 let order = |a: &Keyed, b: &Keyed| {
                     let (x, y) = (&second[a.at as usize], &second[b.at as usize]);
-                    let full = (x[KEY_WORDS - 1] & 0xff) as usize == KEY_BYTES;
+                    let full = key_count(x) == KEY_BYTES;
                     x.cmp(y).then_with(|| if full { rest(a).cmp(rest(b)) } else { Ordering::Equal }).then(a.at.cmp(&b.at))
                 };
                 if tied.len() == 2 {
@@ -345,10 +346,14 @@ struct Keyed {
 impl Keyed {
     const ZERO: Keyed = Keyed { key: [0; KEY_WORDS], at: 0 };
 
-    /// How many bytes of the id its key holds: below [`KEY_BYTES`], the id ends there.
     fn count(&self) -> usize {
-        (self.key[KEY_WORDS - 1] & 0xff) as usize
+        key_count(&self.key)
     }
+}
+
+/// How many bytes of the id a [`radix_key`] holds: below [`KEY_BYTES`], the id ends there.
+fn key_count(key: &[u64; KEY_WORDS]) -> usize {
+    (key[KEY_WORDS - 1] & 0xff) as usize
 }
 
 /// Buckets at most this long are sorted by comparison; longer ones by a radix pass.

@@ -83,6 +83,30 @@ test('truncated input is BROTLI_CORRUPT, at any cut', () => {
   expectError(() => decompress(new Uint8Array(0)), 'BROTLI_CORRUPT');
 });
 
+test('corrupted streams decode or fail with a ShardwiseError, never a wasm trap', () => {
+  // Brotli has no checksum: a flipped bit may still decode (to other bytes). What must not
+  // happen is a RuntimeError from the wasm (a panic or an out-of-bounds access) or a hang.
+  const c = compress(FIVE_MB.subarray(0, 200_000));
+  const codes = new Set();
+  for (let i = 0; i < 400; i++) {
+    const bad = c.slice();
+    bad[(i * 7919) % bad.length] ^= 1 << (i % 8);
+    const attempts = [() => decompress(bad, { maxOutputBytes: 1 << 20 })];
+    if (i % 40 === 0) attempts.push(() => streamed(Decompressor, bad, 1 + (i % 7), { maxOutputBytes: 1 << 20 }));
+    for (const attempt of attempts) {
+      try {
+        attempt();
+        codes.add('decoded');
+      } catch (e) {
+        assert.ok(e instanceof ShardwiseError, `flip ${i}: ${e}`);
+        assert.ok(['BROTLI_CORRUPT', 'LIMIT_EXCEEDED'].includes(e.code), `flip ${i}: ${e.code}`);
+        codes.add(e.code);
+      }
+    }
+  }
+  assert.ok(codes.has('BROTLI_CORRUPT'), `outcomes: ${[...codes]}`);
+});
+
 test('a decompression bomb stops at maxOutputBytes with LIMIT_EXCEEDED', () => {
   const bomb = nodeBrotli(new Uint8Array(256 << 20), 5);
   assert.ok(bomb.length < 100_000);

@@ -4,7 +4,8 @@ use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::{bytes_from_js, bytes_or_text_from_js, check_u32, from_js, JsResult};
-use crate::codec::{self, CompressOptions, DecompressOptions};
+use crate::codec::{self, CompressOptions, DecompressOptions, Pieces};
+use js_sys::Uint8Array;
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -55,9 +56,22 @@ pub fn compress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
 
 /// Decompresses a complete Brotli stream.
 #[wasm_bindgen]
-pub fn decompress(data: JsValue, opts: JsValue) -> JsResult<Vec<u8>> {
+pub fn decompress(data: JsValue, opts: JsValue) -> JsResult<Uint8Array> {
     let data = bytes_from_js(&data, "data must be a Uint8Array of Brotli-compressed bytes")?;
-    Ok(codec::decompress(&data, DecompressOpts::read(opts)?)?)
+    Ok(pieces_to_js(codec::decompress_pieces(&data, DecompressOpts::read(opts)?)?))
+}
+
+/// One JavaScript array holding the pieces' bytes: the only copy of the output after the decoder
+/// wrote it (a `Vec<u8>` return would first grow one buffer in the wasm memory, then copy it).
+fn pieces_to_js(out: Pieces) -> Uint8Array {
+    let array = Uint8Array::new_with_length(out.len() as u32);
+    let mut at = 0u32;
+    for piece in out.pieces.iter().filter(|p| !p.is_empty()) {
+        let end = at + piece.len() as u32;
+        array.subarray(at, end).copy_from(piece);
+        at = end;
+    }
+    array
 }
 
 /// A streaming Brotli encoder.
@@ -92,9 +106,11 @@ impl Decompressor {
         Ok(Decompressor(codec::Decompressor::new(DecompressOpts::read(opts)?)))
     }
     /// Feeds compressed bytes; returns the bytes decoded from them.
-    pub fn push(&mut self, chunk: JsValue) -> JsResult<Vec<u8>> {
+    pub fn push(&mut self, chunk: JsValue) -> JsResult<Uint8Array> {
         let chunk = bytes_from_js(&chunk, "chunk must be a Uint8Array of Brotli-compressed bytes")?;
-        Ok(self.0.push(&chunk)?)
+        let mut out = Pieces::default();
+        self.0.push_into(&chunk, &mut out)?;
+        Ok(pieces_to_js(out))
     }
     /// Checks the stream is complete (a truncated stream is `BROTLI_CORRUPT`).
     pub fn finish(&mut self) -> JsResult<Vec<u8>> {

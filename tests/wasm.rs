@@ -23,7 +23,7 @@ fn round_trip_through_the_bindings() {
     let data = JsValue::from_str(&"report ".repeat(1000));
     let c = shardwise::bindings::codec::compress(data, JsValue::UNDEFINED).unwrap();
     let back = shardwise::bindings::codec::decompress(Uint8Array::from(&c[..]).into(), JsValue::UNDEFINED).unwrap();
-    assert_eq!(back, "report ".repeat(1000).into_bytes());
+    assert_eq!(back.to_vec(), "report ".repeat(1000).into_bytes());
 }
 
 #[wasm_bindgen_test]
@@ -97,7 +97,9 @@ fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
         assert!(message.contains(what), "{message}");
     }
     let built = js_sys::JSON::stringify(&b.build().unwrap()).unwrap().as_string().unwrap();
-    let decoded = shardwise::bindings::codec::decompress(Uint8Array::from(&b.encode()[..]).into(), JsValue::UNDEFINED).unwrap();
+    let decoded = shardwise::bindings::codec::decompress(Uint8Array::from(&b.encode()[..]).into(), JsValue::UNDEFINED)
+        .unwrap()
+        .to_vec();
     assert_eq!(built.as_bytes(), &decoded[..]);
     assert!(built.contains(r#""tests":[{"title":"t","location":{"file":"a.test.js","line":3,"column":1},"attempts":[{"status":"failed","startTimestamp":6,"duration":7,"errors":[{"message":"no \"x\""}]}]}]"#), "{built}");
 }

@@ -836,6 +836,18 @@ mod tests {
         assert!(got == expected, "output differs from upstream brotli; this run's table:\n{table}");
     }
 
+    /// vendor/brotli computes its 16-bit log2 table at first use instead of storing it: the
+    /// values must be upstream's stored ones, bit for bit (tests/wasm.rs checks the same in wasm,
+    /// whose log2 is another implementation).
+    #[test]
+    fn log2_table_is_upstream_bit_for_bit() {
+        let mut h = sha1_smol::Sha1::new();
+        for v in 0..=u16::MAX {
+            h.update(&brotli::enc::util::FastLog2u16(v).to_bits().to_le_bytes());
+        }
+        assert_eq!(h.digest().to_string(), include_str!("../tests/fixtures/brotli-log2-table.sha1").trim());
+    }
+
     /// The common prefix length of `a` and `b`, at most `limit`, one byte at a time.
     fn common_prefix(a: &[u8], b: &[u8], limit: usize) -> usize {
         a[..limit].iter().zip(&b[..limit]).take_while(|(x, y)| x == y).count()

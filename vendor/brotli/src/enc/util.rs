@@ -1,6 +1,6 @@
 #![allow(clippy::excessive_precision)]
 
-use crate::enc::log_table_16::logs_16;
+use crate::enc::log_table_16_lazy::logs_16;
 use crate::enc::log_table_8::logs_8;
 
 #[cfg(feature = "float64")]
@@ -11,7 +11,7 @@ pub type floatX = f32;
 
 #[inline(always)]
 pub fn FastLog2u16(v: u16) -> floatX {
-    logs_16[v as usize]
+    logs_16()[v as usize]
 }
 
 // The `portable-float` feature routes `std` builds onto the table-driven

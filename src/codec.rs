@@ -836,16 +836,11 @@ mod tests {
         assert!(got == expected, "output differs from upstream brotli; this run's table:\n{table}");
     }
 
-    /// vendor/brotli computes its 16-bit log2 table at first use instead of storing it: the
-    /// values must be upstream's stored ones, bit for bit (tests/wasm.rs checks the same in wasm,
-    /// whose log2 is another implementation).
+    include!("../tests/support/brotli_log2.rs");
+
     #[test]
     fn log2_table_is_upstream_bit_for_bit() {
-        let mut h = sha1_smol::Sha1::new();
-        for v in 0..=u16::MAX {
-            h.update(&brotli::enc::util::FastLog2u16(v).to_bits().to_le_bytes());
-        }
-        assert_eq!(h.digest().to_string(), include_str!("../tests/fixtures/brotli-log2-table.sha1").trim());
+        assert_brotli_log2_table_is_upstream();
     }
 
     /// The common prefix length of `a` and `b`, at most `limit`, one byte at a time.

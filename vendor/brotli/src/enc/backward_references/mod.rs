@@ -1752,45 +1752,63 @@ impl<
             .0;
         let block_mask = self.specialization.block_mask() as usize;
         assert!(bucket.len() > block_mask);
-        if num_copy != 0 {
-            let down: usize = max(
-                i32::from(num_copy) - self.specialization.block_size() as i32,
-                0,
-            ) as usize;
-            // The quick check reads only positions up to the mask (the ring buffer may be
-            // shorter while it grows): one checked read per side instead of a mask test and
-            // a bounds check. A candidate is skipped when the byte at best_len of either side
-            // lies past the mask or the two differ (C brotli's test); the current position's
-            // byte changes only with best_len.
-            let window = &data[..min(data.len(), ring_buffer_mask.wrapping_add(1))];
-            let mut cur_byte = window.get(cur_ix_masked.wrapping_add(best_len)).copied();
-            let mut i = num_copy as usize;
-            while i > down {
-                i -= 1;
-                let prev_ix = bucket[i & block_mask] as usize;
-                let backward = cur_ix.wrapping_sub(prev_ix);
-                if backward > max_backward {
-                    break;
-                }
-                let prev_ix = prev_ix & ring_buffer_mask;
-                match (cur_byte, window.get(prev_ix.wrapping_add(best_len))) {
-                    (Some(c), Some(&p)) if c == p => {}
-                    _ => continue,
-                }
-                let prev_data = data.split_at(prev_ix).1;
-                let unbroken_len = FindMatchLengthWithLimitMin4(prev_data, cur_data, max_length);
-                if unbroken_len != 0 {
-                    let len =
-                        fix_unbroken_len(unbroken_len, prev_ix, cur_ix_masked, ring_buffer_break);
-                    let score: u64 = BackwardReferenceScore(len, backward, opts);
-                    if best_score < score {
-                        best_score = score;
-                        best_len = len;
-                        out.len = best_len;
-                        out.distance = backward;
-                        out.score = best_score;
-                        is_match_found = true;
-                        cur_byte = window.get(cur_ix_masked.wrapping_add(best_len)).copied();
+        // The quick check reads only positions up to the mask (the ring buffer may be shorter
+        // while it grows). A candidate is skipped when the byte at best_len of either side lies
+        // past the mask or the two differ (C brotli's test). `tail` is the window from best_len
+        // on, so one checked read of it per candidate does both tests; when the current side
+        // lies past the mask no candidate can pass and the loop ends.
+        let window = &data[..min(data.len(), ring_buffer_mask.wrapping_add(1))];
+        if let (true, Some(&byte)) = (num_copy != 0, window.get(cur_ix_masked.wrapping_add(best_len))) {
+            let mut cur_byte = byte;
+            let mut tail = &window[best_len..];
+            // The bucket is a ring of the last `block_size` positions stored, the newest at
+            // `(num_copy - 1) & block_mask`: at most two runs of slots, each read backwards (no
+            // masking or bounds check per candidate), newest first as in C brotli.
+            let count = min(num_copy as usize, block_mask + 1);
+            let newest = (num_copy as usize - 1) & block_mask;
+            let (to_newest, after_newest) = bucket[..block_mask + 1].split_at(newest + 1);
+            let first = count.min(to_newest.len());
+            let runs = [
+                &to_newest[to_newest.len() - first..],
+                &after_newest[after_newest.len() - (count - first)..],
+            ];
+            'scan: for run in runs {
+                for &stored in run.iter().rev() {
+                    let prev_ix = stored as usize;
+                    let backward = cur_ix.wrapping_sub(prev_ix);
+                    if backward > max_backward {
+                        break 'scan;
+                    }
+                    let prev_ix = prev_ix & ring_buffer_mask;
+                    if tail.get(prev_ix) != Some(&cur_byte) {
+                        continue;
+                    }
+                    let prev_data = data.split_at(prev_ix).1;
+                    let unbroken_len =
+                        FindMatchLengthWithLimitMin4(prev_data, cur_data, max_length);
+                    if unbroken_len != 0 {
+                        let len = fix_unbroken_len(
+                            unbroken_len,
+                            prev_ix,
+                            cur_ix_masked,
+                            ring_buffer_break,
+                        );
+                        let score: u64 = BackwardReferenceScore(len, backward, opts);
+                        if best_score < score {
+                            best_score = score;
+                            best_len = len;
+                            out.len = best_len;
+                            out.distance = backward;
+                            out.score = best_score;
+                            is_match_found = true;
+                            match window.get(cur_ix_masked.wrapping_add(best_len)) {
+                                Some(&byte) => {
+                                    cur_byte = byte;
+                                    tail = &window[best_len..];
+                                }
+                                None => break 'scan,
+                            }
+                        }
                     }
                 }
             }

@@ -836,11 +836,17 @@ mod tests {
         assert!(got == expected, "output differs from upstream brotli; this run's table:\n{table}");
     }
 
-    include!("../tests/support/brotli_log2.rs");
+    include!("../tests/support/brotli_tables.rs");
 
     #[test]
     fn log2_table_is_upstream_bit_for_bit() {
         assert_brotli_log2_table_is_upstream();
+    }
+
+    #[test]
+    fn dictionary_tables_are_upstream_bit_for_bit() {
+        assert_brotli_dictionary_hash_is_upstream();
+        assert_brotli_dictionary_lut_is_upstream();
     }
 
     /// The common prefix length of `a` and `b`, at most `limit`, one byte at a time.

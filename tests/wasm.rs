@@ -26,11 +26,17 @@ fn round_trip_through_the_bindings() {
     assert_eq!(back.to_vec(), "report ".repeat(1000).into_bytes());
 }
 
-include!("support/brotli_log2.rs");
+include!("support/brotli_tables.rs");
 
 #[wasm_bindgen_test]
 fn brotli_log2_table_is_upstream_bit_for_bit() {
     assert_brotli_log2_table_is_upstream();
+}
+
+#[wasm_bindgen_test]
+fn brotli_dictionary_tables_are_upstream_bit_for_bit() {
+    assert_brotli_dictionary_hash_is_upstream();
+    assert_brotli_dictionary_lut_is_upstream();
 }
 
 #[wasm_bindgen_test]

@@ -13,7 +13,9 @@ pub mod compress_fragment;
 pub mod compress_fragment_two_pass;
 pub mod constants;
 pub mod context_map_entropy;
-pub mod dictionary_hash;
+// shardwise: computed at first use (dictionary_hash_lazy.rs); dictionary_hash.rs, the stored
+// table, is kept as published but not compiled.
+pub mod dictionary_hash_lazy;
 pub mod encode;
 pub mod entropy_encode;
 pub mod find_stride;
@@ -35,7 +37,9 @@ pub mod prior_eval;
 pub mod reader;
 pub mod singlethreading;
 pub mod static_dict;
-pub mod static_dict_lut;
+// shardwise: computed at first use (static_dict_lut_lazy.rs); static_dict_lut.rs, the stored
+// table, is kept as published but not compiled.
+pub mod static_dict_lut_lazy;
 pub mod stride_eval;
 mod test;
 pub mod threading;

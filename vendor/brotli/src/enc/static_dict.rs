@@ -4,9 +4,7 @@ pub const kNumDistanceCacheEntries: usize = 4;
 use super::super::dictionary::{
     kBrotliDictionary, kBrotliDictionaryOffsetsByLength, kBrotliDictionarySizeBitsByLength,
 };
-use super::static_dict_lut::{
-    kDictHashMul32, kDictNumBits, kStaticDictionaryBuckets, kStaticDictionaryWords, DictWord,
-};
+use super::static_dict_lut_lazy::{kDictHashMul32, kDictNumBits, static_dictionary_lut, DictWord};
 #[allow(unused)]
 static kUppercaseFirst: u8 = 10u8;
 
@@ -200,12 +198,13 @@ pub fn BrotliFindAllStaticDictionaryMatches(
     max_length: usize,
     mut matches: &mut [u32],
 ) -> i32 {
+    let lut = static_dictionary_lut();
     let mut has_found_match: i32 = 0i32;
     {
-        let mut offset: usize = kStaticDictionaryBuckets[Hash(data) as usize] as usize;
+        let mut offset: usize = lut.buckets[Hash(data) as usize] as usize;
         let mut end: i32 = (offset == 0) as i32;
         while end == 0 {
-            let mut w: DictWord = kStaticDictionaryWords[offset];
+            let mut w: DictWord = lut.words[offset];
             offset = offset.wrapping_add(1);
             let l: usize = (w.len() as i32 & 0x1fi32) as usize;
             let n: usize = 1usize << dictionary.size_bits_by_length[l] as i32;
@@ -844,10 +843,10 @@ pub fn BrotliFindAllStaticDictionaryMatches(
     if max_length >= 5usize && (data[0] as i32 == b' ' as i32 || data[0] as i32 == b'.' as i32) {
         let is_space = data[0] == b' ';
         let mut offset: usize =
-            kStaticDictionaryBuckets[Hash(data.split_at(1).1) as usize] as usize;
+            lut.buckets[Hash(data.split_at(1).1) as usize] as usize;
         let mut end: i32 = (offset == 0) as i32;
         while end == 0 {
-            let mut w: DictWord = kStaticDictionaryWords[offset];
+            let mut w: DictWord = lut.words[offset];
             offset = offset.wrapping_add(1);
             let l: usize = (w.len() as i32 & 0x1fi32) as usize;
             let n: usize = 1usize << dictionary.size_bits_by_length[l] as i32;
@@ -1057,10 +1056,10 @@ pub fn BrotliFindAllStaticDictionaryMatches(
             || data[0] as i32 == 0xc2i32 && (data[1] as i32 == 0xa0i32))
     {
         let mut offset: usize =
-            kStaticDictionaryBuckets[Hash(data.split_at(2).1) as usize] as usize;
+            lut.buckets[Hash(data.split_at(2).1) as usize] as usize;
         let mut end: i32 = (offset == 0) as i32;
         while end == 0 {
-            let mut w: DictWord = kStaticDictionaryWords[offset];
+            let mut w: DictWord = lut.words[offset];
             offset = offset.wrapping_add(1);
             let l: usize = (w.len() as i32 & 0x1fi32) as usize;
             let n: usize = 1usize << dictionary.size_bits_by_length[l] as i32;
@@ -1119,10 +1118,10 @@ pub fn BrotliFindAllStaticDictionaryMatches(
                 && (data[4] as i32 == b'/' as i32))
     {
         let mut offset: usize =
-            kStaticDictionaryBuckets[Hash(data.split_at(5).1) as usize] as usize;
+            lut.buckets[Hash(data.split_at(5).1) as usize] as usize;
         let mut end: i32 = (offset == 0) as i32;
         while end == 0 {
-            let mut w: DictWord = kStaticDictionaryWords[offset];
+            let mut w: DictWord = lut.words[offset];
             offset = offset.wrapping_add(1);
             let l: usize = (w.len() as i32 & 0x1fi32) as usize;
             let n: usize = 1usize << dictionary.size_bits_by_length[l] as i32;

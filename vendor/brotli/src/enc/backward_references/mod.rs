@@ -7,7 +7,7 @@ use core::cmp::{max, min};
 
 use super::super::alloc::{Allocator, SliceWrapper, SliceWrapperMut};
 use super::command::{BrotliDistanceParams, Command, ComputeDistanceCode};
-use super::dictionary_hash::kStaticDictionaryHash;
+use super::dictionary_hash_lazy::static_dictionary_hash;
 use super::hash_to_binary_tree::{H10Buckets, H10DefaultParams, ZopfliNode, H10};
 use super::static_dict::{
     BrotliDictionary, FindMatchLengthWithLimit, FindMatchLengthWithLimitMin4,
@@ -2647,7 +2647,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2667,7 +2667,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2687,7 +2687,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2707,7 +2707,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2727,7 +2727,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2747,7 +2747,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2767,7 +2767,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2787,7 +2787,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,
@@ -2807,7 +2807,7 @@ pub fn BrotliCreateBackwardReferences<
             } else {
                 None
             },
-            &kStaticDictionaryHash[..],
+            &static_dictionary_hash()[..],
             num_bytes,
             position,
             ringbuffer,

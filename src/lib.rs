@@ -20,3 +20,11 @@ pub mod report;
 pub mod bindings;
 
 pub use error::{Error, ErrorCode, Result, Step};
+
+/// Reads JSON text. Every parse of the crate goes through this one reader (serde_json's for
+/// byte slices): each reader type, and `serde_json::from_value`, instantiates every
+/// `Deserialize` impl it reaches, and a second one added about 130 KB to the `.wasm` (a second
+/// copy of the report model's parser). Text from a `&str` is passed as its bytes.
+pub(crate) fn from_json<'a, T: serde::Deserialize<'a>>(json: &'a [u8]) -> serde_json::Result<T> {
+    serde_json::from_slice(json)
+}

@@ -348,7 +348,7 @@ fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
     }
     // JSON text is the fast way across for a large report (as the report bindings do)
     let json = stringify(v, "report")?;
-    let doc = serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    let doc = crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
     Ok(ReportInput::Document(doc))
 }
 

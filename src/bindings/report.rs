@@ -28,9 +28,11 @@ pub(crate) fn parse(json: &str) -> JsResult<JsValue> {
 pub(crate) fn report_from_js(value: &JsValue) -> JsResult<Report> {
     let json = stringify(value, "report")?;
     let doc: serde_json::Value =
-        serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+        crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
     report::ensure_valid(&doc)?;
-    serde_json::from_value(doc).map_err(|e| Error::invalid_input(format!("report: {e}")).into())
+    // Read again from the text rather than `serde_json::from_value(doc)`: one reader (see
+    // `crate::from_json`), and no slower.
+    crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")).into())
 }
 
 fn report_to_js(report: &Report) -> JsResult<JsValue> {
@@ -62,7 +64,7 @@ impl ReportBuilder {
         // One JSON.stringify and a serde_json parse cost a fraction of reading the object
         // property by property (this is called once per test).
         let json = stringify(&test, "test")?;
-        let test: TestInput = serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("test: {e}")))?;
+        let test: TestInput = crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("test: {e}")))?;
         Ok(self.0.add_test(test)? as u32)
     }
 
@@ -131,7 +133,7 @@ pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
 pub fn validate_report(report: JsValue) -> JsResult<JsValue> {
     let json = stringify(&report, "report")?;
     let doc: serde_json::Value =
-        serde_json::from_str(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+        crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
     to_js(&report::validate_json(&doc))
 }
 

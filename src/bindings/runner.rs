@@ -21,7 +21,7 @@ pub fn discover_tests(source: &str) -> JsResult<JsValue> {
 #[wasm_bindgen(js_name = "__testDurations")]
 pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
     let json = stringify(&report, "the timings report")?;
-    let view: ReportView = serde_json::from_str(&json)
+    let view: ReportView = crate::from_json(json.as_bytes())
         .map_err(|e| Error::invalid_input(format!("the timings report is not a report document: {e}")))?;
     to_js(&test_durations(&view))
 }

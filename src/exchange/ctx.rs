@@ -223,7 +223,7 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
 
     /// Parses a JSON response body into `D`.
     pub fn json<D: serde::de::DeserializeOwned>(&self, step: Step, resp: &Response, attempts: u32) -> Result<D, Error> {
-        serde_json::from_slice(&resp.body).map_err(|e| {
+        crate::from_json(&resp.body).map_err(|e| {
             let msg = format!("the {} response is not the expected JSON: {e}", step.as_str());
             self.invalid_response(step, attempts, resp.status, &msg)
         })

@@ -32,7 +32,7 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
         ReportInput::Bytes(b) => {
             let json = report::json_bytes(b, DecompressOptions::default())
                 .map_err(|e| Error::invalid_input(format!("report bytes: {}", e.message)))?;
-            let doc: ReportDocument = serde_json::from_slice(&json)
+            let doc: ReportDocument = crate::from_json(&json)
                 .map_err(|e| Error::invalid_input(format!("report bytes are not valid JSON: {e}")))?;
             if codec::looks_like_json(b) {
                 encode_document(&doc)
@@ -74,7 +74,7 @@ pub fn decode_report(body: &[u8], content_encoding: Option<&str>) -> Result<Repo
         }
         _ => Error::new(ErrorCode::InvalidResponse, format!("the annotated report: {}", e.message)),
     })?;
-    let doc: ReportDocument = serde_json::from_slice(&json).map_err(|e| {
+    let doc: ReportDocument = crate::from_json(&json).map_err(|e| {
         if declared_br && e.is_eof() {
             truncated(&format!("the decoded JSON ends early ({e})"))
         } else {

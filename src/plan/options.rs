@@ -122,8 +122,8 @@ impl<'a> PlanInput<'a> {
     /// Reads `planShards` options from JSON text. A malformed option is an `INVALID_INPUT` error
     /// naming it (and the unit, for `units`).
     pub fn from_json(json: &'a str) -> Result<PlanInput<'a>> {
-        serde_json::from_str(json).map_err(|first| {
-            let why = serde_json::from_str::<serde_json::Value>(json)
+        crate::from_json(json.as_bytes()).map_err(|first| {
+            let why = crate::from_json::<serde_json::Value>(json.as_bytes())
                 .ok()
                 .and_then(|v| explain(&v))
                 .unwrap_or_else(|| first.to_string());

@@ -557,7 +557,7 @@ impl ReportBuilder {
     /// invalid attempt is an error here, not at `encode`), then kept as compact JSON.
     pub fn add_attempt_json(&mut self, handle: usize, json: &str) -> Result<()> {
         let attempt: RunAttempt =
-            serde_json::from_str(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+            crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
         self.add_attempt(handle, attempt)
     }
 
@@ -662,7 +662,7 @@ impl ReportBuilder {
                         .map(|a| {
                             let mut json = Vec::new();
                             let _ = unpack(self.attempt_json.get(self.attempts[a as usize].json), &mut json);
-                            serde_json::from_slice(&json).unwrap_or_default()
+                            crate::from_json(&json).unwrap_or_default()
                         })
                         .collect(),
                 }

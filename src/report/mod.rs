@@ -59,7 +59,7 @@ pub fn json_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
 /// Reads a report from Brotli-compressed or plain JSON bytes.
 pub fn decode_report(bytes: &[u8]) -> Result<Report> {
     let json = json_bytes(bytes, DecompressOptions::default())?;
-    serde_json::from_slice(&json).map_err(|e| Error::invalid_input(format!("not a valid report: {e}")))
+    crate::from_json(&json).map_err(|e| Error::invalid_input(format!("not a valid report: {e}")))
 }
 
 #[cfg(test)]

@@ -417,6 +417,11 @@ fn process_command_queue<'a, CmdProcessor: interface::CommandProcessor<'a>>(
     recoder_state
 }
 
+/// shardwise: whether BROTLI_METABLOCK_CALLBACK logs meta-blocks at all (the crate's
+/// `metablock-callback` feature); without it `LogMetaBlock` and what only it uses (stride and
+/// prior-bitmask detection, about 30 KB of wasm) are not compiled in.
+const LOG_META_BLOCKS: bool = cfg!(feature = "metablock-callback");
+
 fn LogMetaBlock<'a, Alloc: BrotliAlloc, Cb>(
     alloc: &mut Alloc,
     commands: &[Command],
@@ -2060,7 +2065,7 @@ pub(crate) fn store_meta_block<Alloc: BrotliAlloc, Cb>(
     ),
 {
     let (input0, input1) = InputPairFromMaskedInput(input, start_pos, length, mask);
-    if params.log_meta_block {
+    if LOG_META_BLOCKS && params.log_meta_block {
         LogMetaBlock(
             alloc,
             commands.split_at(n_commands).0,
@@ -2370,7 +2375,7 @@ pub(crate) fn store_meta_block_trivial<Alloc: BrotliAlloc, Cb>(
     ),
 {
     let (input0, input1) = InputPairFromMaskedInput(input, start_pos, length, mask);
-    if params.log_meta_block {
+    if LOG_META_BLOCKS && params.log_meta_block {
         LogMetaBlock(
             alloc,
             commands.split_at(n_commands).0,
@@ -2599,7 +2604,7 @@ pub(crate) fn store_meta_block_fast<Cb, Alloc: BrotliAlloc>(
     ),
 {
     let (input0, input1) = InputPairFromMaskedInput(input, start_pos, length, mask);
-    if params.log_meta_block {
+    if LOG_META_BLOCKS && params.log_meta_block {
         LogMetaBlock(
             m,
             commands.split_at(n_commands).0,
@@ -2803,7 +2808,7 @@ pub(crate) fn store_uncompressed_meta_block<Cb, Alloc: BrotliAlloc>(
     storage[dst_start1..(dst_start1 + input1.len())].clone_from_slice(input1);
     *storage_ix = storage_ix.wrapping_add(input1.len() << 3);
     BrotliWriteBitsPrepareStorage(*storage_ix, storage);
-    if params.log_meta_block && !suppress_meta_block_logging {
+    if LOG_META_BLOCKS && params.log_meta_block && !suppress_meta_block_logging {
         let cmds = [Command {
             insert_len_: len as u32,
             copy_len_: 0,

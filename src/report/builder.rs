@@ -200,6 +200,37 @@ fn pack(json: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Writes `text` (UTF-8) as a JSON string, byte for byte as serde_json does: it escapes `"`, `\\`
+/// and the bytes below 0x20, so text without them is written as it is (most titles and paths),
+/// and other text goes through serde_json.
+fn write_json_str<W: Write>(w: &mut W, text: &[u8]) -> io::Result<()> {
+    if !needs_json_escape(text) {
+        w.write_all(b"\"")?;
+        w.write_all(text)?;
+        w.write_all(b"\"")
+    } else {
+        Ok(serde_json::to_writer(w, std::str::from_utf8(text).unwrap_or_default())?)
+    }
+}
+
+/// Whether `text` holds a byte that a JSON string escapes (`"`, `\\`, below 0x20), eight bytes
+/// at a time.
+fn needs_json_escape(text: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // a byte of `x` is 0 / below `n` (n <= 128): the classic bit tricks, exact as a whole
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH != 0;
+    let mut chunks = text.chunks_exact(8);
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        if below(x, 0x20) || zero(x ^ (ONES * u64::from(b'"'))) || zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
 /// Writes the JSON that [`pack`] packed.
 fn unpack<W: Write>(packed: &[u8], w: &mut W) -> io::Result<()> {
     let mut start = 0;
@@ -748,7 +779,7 @@ impl ReportBuilder {
             w.write_all(b"{\"type\":")?;
             serde_json::to_writer(&mut *w, &n.kind)?;
             w.write_all(b",\"title\":")?;
-            serde_json::to_writer(&mut *w, self.text.str(n.title))?;
+            write_json_str(w, self.text.get(n.title))?;
             if n.first_child != NONE {
                 w.write_all(b",\"suites\":[")?;
                 open.push(cur);
@@ -789,11 +820,16 @@ impl ReportBuilder {
                 w.write_all(b",")?;
             }
             w.write_all(b"{\"title\":")?;
-            serde_json::to_writer(&mut *w, self.text.str(t.title))?;
+            write_json_str(w, self.text.get(t.title))?;
             if let Some((file, line, column)) = self.location(t) {
+                let mut number = itoa::Buffer::new();
                 w.write_all(b",\"location\":{\"file\":")?;
-                serde_json::to_writer(&mut *w, file)?;
-                write!(w, ",\"line\":{line},\"column\":{column}}}")?;
+                write_json_str(w, file.as_bytes())?;
+                w.write_all(b",\"line\":")?;
+                w.write_all(number.format(line).as_bytes())?;
+                w.write_all(b",\"column\":")?;
+                w.write_all(number.format(column).as_bytes())?;
+                w.write_all(b"}")?;
             }
             if let Some(tags) = self.tags.get(t.tags as usize) {
                 w.write_all(b",\"tags\":")?;
@@ -914,6 +950,25 @@ mod tests {
             let mut back = Vec::new();
             unpack(&packed, &mut back).unwrap();
             prop_assert_eq!(back, json);
+        }
+    }
+
+    proptest! {
+        /// The fast path writes text as it is: it must be exactly what serde_json writes, for
+        /// text with and without quotes, backslashes, control bytes and non-ASCII, at every
+        /// offset of the eight-byte scan.
+        #[test]
+        fn titles_are_written_as_serde_json_writes_them(pieces in prop::collection::vec(
+            prop_oneof![
+                "[a-z ]{0,9}",
+                prop::sample::select(vec!["\"", "\\", "\u{0}", "\u{1f}", "\u{7f}", " ", "é", "\u{1F600}", "\n"]).prop_map(String::from),
+            ], 0..12)
+        ) {
+            let text = pieces.concat();
+            let mut ours = Vec::new();
+            write_json_str(&mut ours, text.as_bytes()).unwrap();
+            prop_assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&text).unwrap());
+            prop_assert_eq!(needs_json_escape(text.as_bytes()), text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
         }
     }
 

@@ -5,6 +5,7 @@
 #[cfg(not(feature = "std"))]
 compile_error!("this copy of brotli computes the dictionary hash with std's OnceLock: enable the `std` feature");
 
+use super::backward_references::Hash14;
 use super::static_dict::kBrotliEncDictionary;
 use core::convert::TryInto;
 use std::boxed::Box;
@@ -118,9 +119,8 @@ pub fn static_dictionary_hash() -> &'static [u16; 32768] {
             let count = 1usize << dict.size_bits_by_length[len];
             let start = dict.offsets_by_length[len] as usize;
             for word in (0..count).rev() {
-                let prefix = &dict.data[start + len * word..][..4];
-                let hash = u32::from_le_bytes(prefix.try_into().unwrap()).wrapping_mul(0x1e35_a7bd) >> 18;
-                let slot = 2 * hash as usize + usize::from(len < 8);
+                // the key SearchInStaticDictionary looks up
+                let slot = 2 * Hash14(&dict.data[start + len * word..]) as usize + usize::from(len < 8);
                 if !is_final[slot] {
                     table[slot] = (word << 5 | len) as u16;
                     is_final[slot] = FINAL[nth / 8] >> (nth % 8) & 1 != 0;

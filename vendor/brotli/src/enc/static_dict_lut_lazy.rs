@@ -5,7 +5,7 @@
 #[cfg(not(feature = "std"))]
 compile_error!("this copy of brotli computes the dictionary lookup table with std's OnceLock: enable the `std` feature");
 
-use super::static_dict::kBrotliEncDictionary;
+use super::static_dict::{kBrotliEncDictionary, Hash};
 use core::convert::TryInto;
 use std::boxed::Box;
 use std::sync::OnceLock;
@@ -78,7 +78,7 @@ struct Entry {
 impl Entry {
     fn new(len: usize, word: usize, transform: u8) -> Entry {
         let mut e = Entry { bucket: 0, transformed: transform != IDENTITY, len: len as u8, word: word as u16, transform };
-        e.bucket = hash(spell(&e, &mut [0; 24]));
+        e.bucket = Hash(spell(&e, &mut [0; 24])) as u16;
         e
     }
 }
@@ -122,9 +122,6 @@ fn word(len: usize, i: usize) -> &'static [u8] {
     &dict.data[dict.offsets_by_length[len] as usize + len * i..][..len]
 }
 
-fn hash(s: &[u8]) -> u16 {
-    (u32::from_le_bytes(s[..4].try_into().unwrap()).wrapping_mul(kDictHashMul32) >> (32 - kDictNumBits)) as u16
-}
 
 /// The bytes `e` spells, in `out`.
 fn spell<'a>(e: &Entry, out: &'a mut [u8; 24]) -> &'a [u8] {

@@ -1910,7 +1910,7 @@ fn BackwardReferenceScore(
         )
 }
 
-fn Hash14(data: &[u8]) -> u32 {
+pub(crate) fn Hash14(data: &[u8]) -> u32 {
     let h: u32 = BROTLI_UNALIGNED_LOAD32(data).wrapping_mul(kHashMul32);
     h >> (32i32 - 14i32)
 }

@@ -7,6 +7,7 @@ compile_error!("this copy of brotli computes the dictionary hash with std's Once
 
 use super::backward_references::Hash14;
 use super::static_dict::kBrotliEncDictionary;
+use super::static_dict_lut_lazy::word as dictionary_word;
 use core::convert::TryInto;
 use std::boxed::Box;
 use std::sync::OnceLock;
@@ -111,16 +112,14 @@ static FINAL: [u8; 1688] = [
 pub fn static_dictionary_hash() -> &'static [u16; 32768] {
     static TABLE: OnceLock<Box<[u16; 32768]>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let dict = &kBrotliEncDictionary;
         let mut table: Box<[u16; 32768]> = vec![0u16; 32768].into_boxed_slice().try_into().unwrap();
         let mut is_final = vec![false; 32768];
         let mut nth = 0usize;
         for len in (4..=24usize).rev() {
-            let count = 1usize << dict.size_bits_by_length[len];
-            let start = dict.offsets_by_length[len] as usize;
+            let count = 1usize << kBrotliEncDictionary.size_bits_by_length[len];
             for word in (0..count).rev() {
                 // the key SearchInStaticDictionary looks up
-                let slot = 2 * Hash14(&dict.data[start + len * word..]) as usize + usize::from(len < 8);
+                let slot = 2 * Hash14(dictionary_word(len, word)) as usize + usize::from(len < 8);
                 if !is_final[slot] {
                     table[slot] = (word << 5 | len) as u16;
                     is_final[slot] = FINAL[nth / 8] >> (nth % 8) & 1 != 0;

@@ -64,12 +64,10 @@ pub fn static_dictionary_lut() -> &'static StaticDictionaryLut {
     TABLE.get_or_init(build)
 }
 
-/// An entry while the table is built: its bucket, then the bucket's sort key, then the
-/// transform.
+/// An entry while the table is built.
 #[derive(Clone, Copy)]
 struct Entry {
     bucket: u16,
-    transformed: bool,
     len: u8,
     word: u16,
     transform: u8,
@@ -77,7 +75,7 @@ struct Entry {
 
 impl Entry {
     fn new(len: usize, word: usize, transform: u8) -> Entry {
-        let mut e = Entry { bucket: 0, transformed: transform != IDENTITY, len: len as u8, word: word as u16, transform };
+        let mut e = Entry { bucket: 0, len: len as u8, word: word as u16, transform };
         e.bucket = Hash(spell(&e, &mut [0; 24])) as u16;
         e
     }
@@ -117,11 +115,11 @@ impl Entries {
     }
 }
 
-fn word(len: usize, i: usize) -> &'static [u8] {
+/// Dictionary word `i` of length `len`.
+pub(super) fn word(len: usize, i: usize) -> &'static [u8] {
     let dict = &kBrotliEncDictionary;
     &dict.data[dict.offsets_by_length[len] as usize + len * i..][..len]
 }
-
 
 /// The bytes `e` spells, in `out`.
 fn spell<'a>(e: &Entry, out: &'a mut [u8; 24]) -> &'a [u8] {
@@ -161,7 +159,7 @@ fn build() -> StaticDictionaryLut {
     }
     let mut entries = entries.list;
     // Stable: an uppercase-first and an all-uppercase entry of one word keep that order.
-    entries.sort_by_key(|e| (e.bucket, e.transformed, e.len, e.word));
+    entries.sort_by_key(|e| (e.bucket, e.transform != IDENTITY, e.len, e.word));
     let mut buckets: Box<[u16; 32768]> = vec![0u16; 32768].into_boxed_slice().try_into().unwrap();
     let mut words = Vec::with_capacity(entries.len() + 1);
     words.push(DictWord { l: 0, t: 0, i: 0 });

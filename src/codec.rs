@@ -8,7 +8,8 @@
 use brotli::enc::backward_references::{AdvHasher, H6Sub, H9Opts, Struct1, UnionHasher};
 use brotli::enc::encode::{BrotliEncoderOperation, BrotliEncoderParameter, BrotliEncoderStateStruct};
 use brotli::enc::{Allocator, StandardAlloc};
-use brotli::{BrotliDecompressStream, BrotliResult, BrotliState};
+use brotli::standard::{self as codec_fns, StandardDecoderState};
+use brotli::BrotliResult;
 
 use crate::error::{Error, ErrorCode, Result};
 
@@ -136,7 +137,7 @@ pub struct Compressor {
 impl Compressor {
     pub fn new(opts: CompressOptions) -> Result<Self> {
         let opts = opts.validate()?;
-        let mut state = BrotliEncoderStateStruct::new(StandardAlloc::default());
+        let mut state = codec_fns::new_encoder_state();
         state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_QUALITY, opts.quality);
         state.set_parameter(BrotliEncoderParameter::BROTLI_PARAM_LGWIN, opts.lgwin);
         // Left unset, the encoder guesses the input size from the first block it sees, which
@@ -188,16 +189,13 @@ impl Compressor {
         if self.finished {
             return Err(Error::invalid_input("this Compressor is finished: create a new one"));
         }
-        let mut nop = |_: &mut brotli::interface::PredictionModeContextMap<brotli::InputReferenceMut>,
-                       _: &mut [brotli::interface::StaticCommand],
-                       _: brotli::InputPair,
-                       _: &mut StandardAlloc| ();
         let mut avail_in = input.len();
         let mut in_offset = 0usize;
         loop {
             let mut avail_out = self.scratch.len();
             let mut out_offset = 0usize;
-            let ok = self.state.compress_stream(
+            let ok = codec_fns::compress_stream(
+                &mut self.state,
                 op,
                 &mut avail_in,
                 input,
@@ -206,7 +204,6 @@ impl Compressor {
                 &mut self.scratch,
                 &mut out_offset,
                 &mut None,
-                &mut nop,
             );
             out.extend_from_slice(&self.scratch[..out_offset]);
             if !ok {
@@ -323,7 +320,7 @@ impl std::io::Write for CompressWriter {
 
 /// A streaming decoder: `push` compressed chunks, then `finish` to check the stream is complete.
 pub struct Decompressor {
-    state: BrotliState<StandardAlloc, StandardAlloc, StandardAlloc>,
+    state: StandardDecoderState,
     max_output_bytes: usize,
     total_out: usize,
     status: DecodeStatus,
@@ -339,11 +336,7 @@ enum DecodeStatus {
 impl Decompressor {
     pub fn new(opts: DecompressOptions) -> Self {
         Decompressor {
-            state: BrotliState::new_strict(
-                StandardAlloc::default(),
-                StandardAlloc::default(),
-                StandardAlloc::default(),
-            ),
+            state: codec_fns::new_decoder_state(),
             max_output_bytes: opts.max_output_bytes,
             total_out: 0,
             status: DecodeStatus::NeedsInput,
@@ -387,7 +380,7 @@ impl Decompressor {
             let mut avail_out = out.len() - start;
             let mut out_offset = start;
             let mut total = 0usize;
-            let result = BrotliDecompressStream(
+            let result = codec_fns::decompress_stream(
                 &mut avail_in,
                 &mut in_offset,
                 chunk,

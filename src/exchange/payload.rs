@@ -46,9 +46,12 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
 
 fn encode_document(doc: &ReportDocument) -> Result<Vec<u8>, Error> {
     report::ensure_valid(doc)?;
-    // read the typed report straight from the borrowed document: no second copy of a large one
-    let typed = <report::Report as serde::Deserialize>::deserialize(doc)
-        .map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
+    // The typed report is read from JSON text through `crate::from_json`, the crate's one
+    // reader: `Report::deserialize(&Value)` would compile a second parser of the whole report
+    // model into the `.wasm` (about 60 KB).
+    let json = serde_json::to_vec(doc).map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
+    let typed: report::Report =
+        crate::from_json(&json).map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
     Ok(report::encode_report(&typed))
 }
 

@@ -91,8 +91,15 @@ const OPTIONS: [&str; 8] =
 /// type: string "5", expected f64`.
 fn explain(value: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
-    fn check<'v, T: Deserialize<'v>>(v: &'v Value, path: &str) -> Option<String> {
-        T::deserialize(v).err().map(|e| format!("{path}: {e}"))
+    // Each option is read again from its own JSON text through `crate::from_json`, the reader
+    // `PlanInput` uses: a `T::deserialize(&Value)` would compile a second parser of every option
+    // type into the `.wasm`, for an error path. The position that reader adds to its message
+    // ("at line 1 column 9", within the option's text) would only mislead, so it is left out.
+    fn check<'v, T: Deserialize<'v>>(json: &'v [u8], path: &str) -> Option<String> {
+        let e = crate::from_json::<T>(json).err()?;
+        let text = e.to_string();
+        let at = format!(" at line {} column {}", e.line(), e.column());
+        Some(format!("{path}: {}", text.strip_suffix(&at).unwrap_or(&text)))
     }
     let Value::Object(map) = value else { return Some("options must be an object".into()) };
     for key in map.keys() {
@@ -101,15 +108,19 @@ fn explain(value: &serde_json::Value) -> Option<String> {
         }
     }
     for (key, v) in map {
+        let text = |v: &Value| serde_json::to_vec(v).unwrap_or_default();
+        let json = text(v);
         let problem = match key.as_str() {
-            "report" => check::<Option<ReportView>>(v, "report"),
+            "report" => check::<Option<ReportView>>(&json, "report"),
             "units" => match v {
-                Value::Array(units) => units.iter().enumerate().find_map(|(i, u)| check::<Unit>(u, &format!("units[{i}]"))),
-                other => check::<Option<Vec<Unit>>>(other, "units"),
+                Value::Array(units) => {
+                    units.iter().enumerate().find_map(|(i, u)| check::<Unit>(&text(u), &format!("units[{i}]")))
+                }
+                _ => check::<Option<Vec<Unit>>>(&json, "units"),
             },
-            "environment" => check::<Option<EnvironmentSelector>>(v, "environment (a name or an index)"),
-            "unit" => check::<Option<UnitKind>>(v, "unit"),
-            _ => check::<Option<f64>>(v, key),
+            "environment" => check::<Option<EnvironmentSelector>>(&json, "environment (a name or an index)"),
+            "unit" => check::<Option<UnitKind>>(&json, "unit"),
+            _ => check::<Option<f64>>(&json, key),
         };
         if problem.is_some() {
             return problem;

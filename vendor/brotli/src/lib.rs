@@ -22,6 +22,8 @@ extern crate brotli_decompressor;
 
 pub mod concat;
 pub mod enc;
+#[cfg(feature = "std")]
+pub mod standard;
 #[cfg(feature = "ffi-api")]
 pub mod ffi;
 

@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { compress, decompress, Compressor, Decompressor, ShardwiseError } from 'shardwise';
 import { noise, reportJson } from './helpers/data.mjs';
 
@@ -158,4 +160,12 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.code, 'TIMEOUT');
   assert.equal(e.step, 'poll');
   assert.equal(e.attempts, 3);
+});
+
+test('the .wasm stays within its size budget: 1.1 MB after wasm-opt -Oz', () => {
+  // What every install and every browser preview downloads. Cargo.toml's release profile says
+  // how it got there (opt-level "s" for the crate, 3 for the codec).
+  const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
+  const size = statSync(wasm).size;
+  assert.ok(size <= 1_100_000, `shardwise_bg.wasm is ${size} bytes, over the 1,100,000-byte budget`);
 });

@@ -107,20 +107,19 @@ fn explain(value: &serde_json::Value) -> Option<String> {
             return Some(format!("unknown option `{key}` (expected one of: {})", OPTIONS.join(", ")));
         }
     }
+    let text = |v: &Value| serde_json::to_vec(v).unwrap_or_default();
     for (key, v) in map {
-        let text = |v: &Value| serde_json::to_vec(v).unwrap_or_default();
-        let json = text(v);
         let problem = match key.as_str() {
-            "report" => check::<Option<ReportView>>(&json, "report"),
+            "report" => check::<Option<ReportView>>(&text(v), "report"),
             "units" => match v {
                 Value::Array(units) => {
                     units.iter().enumerate().find_map(|(i, u)| check::<Unit>(&text(u), &format!("units[{i}]")))
                 }
-                _ => check::<Option<Vec<Unit>>>(&json, "units"),
+                _ => check::<Option<Vec<Unit>>>(&text(v), "units"),
             },
-            "environment" => check::<Option<EnvironmentSelector>>(&json, "environment (a name or an index)"),
-            "unit" => check::<Option<UnitKind>>(&json, "unit"),
-            _ => check::<Option<f64>>(&json, key),
+            "environment" => check::<Option<EnvironmentSelector>>(&text(v), "environment (a name or an index)"),
+            "unit" => check::<Option<UnitKind>>(&text(v), "unit"),
+            _ => check::<Option<f64>>(&text(v), key),
         };
         if problem.is_some() {
             return problem;

@@ -347,9 +347,7 @@ fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
         return Ok(ReportInput::Bytes(bytes_from_js(v, "report")?));
     }
     // JSON text is the fast way across for a large report (as the report bindings do)
-    let json = stringify(v, "report")?;
-    let doc = crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
-    Ok(ReportInput::Document(doc))
+    Ok(ReportInput::Document(stringify(v, "report")?))
 }
 
 #[derive(Deserialize)]

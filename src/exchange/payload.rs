@@ -15,10 +15,10 @@ use crate::report;
 /// through as the service sent it, unknown fields included).
 pub type ReportDocument = serde_json::Value;
 
-/// A report to send: a document, or bytes already encoded (Brotli) or plain JSON.
+/// A report to send: a document (its JSON text), or bytes already encoded (Brotli) or plain JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReportInput {
-    Document(ReportDocument),
+    Document(String),
     Bytes(Vec<u8>),
 }
 
@@ -27,7 +27,11 @@ pub enum ReportInput {
 /// that decode to a valid report are sent as they are.
 pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
     match report {
-        ReportInput::Document(doc) => encode_document(doc),
+        ReportInput::Document(json) => {
+            let doc = crate::from_json(json.as_bytes())
+                .map_err(|e| Error::invalid_input(format!("report is not valid JSON: {e}")))?;
+            encode_json(json.as_bytes(), doc)
+        }
         ReportInput::Bytes(b) if b.is_empty() => Err(Error::invalid_input("report bytes are empty")),
         ReportInput::Bytes(b) => {
             let json = report::json_bytes(b, DecompressOptions::default())
@@ -35,7 +39,7 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
             let doc: ReportDocument = crate::from_json(&json)
                 .map_err(|e| Error::invalid_input(format!("report bytes are not valid JSON: {e}")))?;
             if codec::looks_like_json(b) {
-                encode_document(&doc)
+                encode_json(&json, doc)
             } else {
                 report::ensure_valid(&doc)?;
                 Ok(b.clone())
@@ -44,14 +48,15 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
     }
 }
 
-fn encode_document(doc: &ReportDocument) -> Result<Vec<u8>, Error> {
-    report::ensure_valid(doc)?;
-    // The typed report is read from JSON text through `crate::from_json`, the crate's one
-    // reader: `Report::deserialize(&Value)` would compile a second parser of the whole report
-    // model into the `.wasm` (about 60 KB).
-    let json = serde_json::to_vec(doc).map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
+/// Encodes a report's JSON text once `doc`, the same text read as a document, passes the rules
+/// `validateReport` applies. The typed report is read from the text, through `crate::from_json`
+/// (one reader: `Report::deserialize(&Value)` would compile a second parser of the whole report
+/// model into the `.wasm`, about 60 KB), after the document is dropped.
+fn encode_json(json: &[u8], doc: ReportDocument) -> Result<Vec<u8>, Error> {
+    report::ensure_valid(&doc)?;
+    drop(doc);
     let typed: report::Report =
-        crate::from_json(&json).map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
+        crate::from_json(json).map_err(|e| Error::invalid_input(format!("report is not valid: {e}")))?;
     Ok(report::encode_report(&typed))
 }
 
@@ -143,7 +148,7 @@ mod tests {
 
     #[test]
     fn reports_round_trip_and_plain_json_is_accepted() {
-        let br = encode_report(&ReportInput::Document(doc())).unwrap();
+        let br = encode_report(&ReportInput::Document(doc().to_string())).unwrap();
         // the same bytes as the report module's encoder (encodeReport)
         let typed: report::Report = serde_json::from_value(doc()).unwrap();
         assert_eq!(br, report::encode_report(&typed));
@@ -163,7 +168,7 @@ mod tests {
         bad["commitId"] = json!("HEAD");
         bad["tests"][0]["attempts"] = json!([{"startTimestamp": 0, "environmentIdx": 3}]);
         for input in [
-            ReportInput::Document(bad.clone()),
+            ReportInput::Document(bad.to_string()),
             ReportInput::Bytes(serde_json::to_vec(&bad).unwrap()),
             ReportInput::Bytes(codec::compress(&serde_json::to_vec(&bad).unwrap(), Default::default()).unwrap()),
         ] {
@@ -172,9 +177,9 @@ mod tests {
             assert!(e.message.contains("commitId") && e.message.contains("tests[0].attempts[0].environmentIdx"), "{}", e.message);
             assert!(e.message.contains("validateReport"), "{}", e.message);
         }
-        let e = encode_report(&ReportInput::Document(json!([]))).unwrap_err();
+        let e = encode_report(&ReportInput::Document(json!([]).to_string())).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidInput);
-        let e = encode_report(&ReportInput::Document(json!({"tests": []}))).unwrap_err();
+        let e = encode_report(&ReportInput::Document(json!({"tests": []}).to_string())).unwrap_err();
         assert!(e.message.contains("category: is required"), "{}", e.message);
     }
 

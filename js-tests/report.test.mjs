@@ -128,3 +128,87 @@ test('normalizeReport merges environments and duplicate tests, keeps every attem
   assert.equal(count(n), count(doc));
   assert.deepEqual(normalizeReport(n), n);
 });
+
+test('addTest and addAttempt read field by field give the report, or the error, that JSON gives', () => {
+  // The glue sends plain tests and attempts across field by field (pkg-template/src/api.js) and
+  // anything else as JSON. `viaJson` forces the JSON path for the same values (a toJSON method).
+  const viaJson = (v) => ({ toJSON: () => v });
+  const same = (v) => v;
+  // counts the calls of the field-by-field way, to know each side took the way meant
+  const wasmProto = Object.getPrototypeOf(ReportBuilder.prototype);
+  const calls = { __addTestFields: 0, __addAttemptFields: 0 };
+  const originals = {};
+  for (const name of Object.keys(calls)) {
+    originals[name] = wasmProto[name];
+    wasmProto[name] = function (...args) { calls[name]++; return originals[name].apply(this, args); };
+  }
+  try {
+    const tests = [
+      { titlePath: ['a'] },
+      { titlePath: ['S', 'quote " back \\ nl \n tab \t nul \0 é 😀'], file: 'tests/x.spec.ts', line: 3, column: 7, tags: ['@a', '@b'] },
+      { titlePath: ['S', 't'], file: 'tests/x.spec.ts', line: null, column: undefined, tags: null },
+      { titlePath: ['S', 't'], file: 'tests/x.spec.ts' },
+      { titlePath: ['S', 't2'], file: 'tests/y.spec.ts', line: 0, column: 0xffffffff, tags: [] },
+      { titlePath: ['S', 't3'], file: 'tests/y.spec.ts', line: -0, column: 9 },
+    ];
+    const attempts = [
+      {},
+      { environmentIdx: 1, status: 'failed', expectedStatus: 'passed', startTimestamp: 1_760_000_000_000, duration: 5, timeout: 30000, parallelIndex: 2 },
+      { environmentIdx: 0, status: 'timedOut', expectedStatus: 'skipped', startTimestamp: 0, duration: -0, timeout: null, parallelIndex: null },
+      { status: 'interrupted', duration: Number.MAX_SAFE_INTEGER, startTimestamp: undefined },
+    ];
+    const build = (wrap) => {
+      const b = new ReportBuilder({ category: 'jest', commitId: SHA });
+      b.addEnvironment({ name: 'a' });
+      b.addEnvironment({ name: 'b' });
+      const handles = tests.map((t) => b.addTest(wrap(t)));
+      for (const h of handles) for (const a of attempts) b.addAttempt(h, wrap(a));
+      return { handles, doc: b.build(), bytes: Buffer.from(b.encode()) };
+    };
+    const json = build(viaJson);
+    assert.deepEqual(calls, { __addTestFields: 0, __addAttemptFields: 0 });
+    const fields = build(same);
+    assert.deepEqual(calls, { __addTestFields: tests.length, __addAttemptFields: tests.length * attempts.length });
+    assert.deepEqual(fields.handles, [0, 1, 2, 2, 3, 4]);
+    assert.deepEqual(fields, json);
+    assertSchema(fields.doc);
+
+    const cases = [
+      (b, w) => b.addTest(w({ titlePath: [] })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], file: '../outside.ts' })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], file: 'a.ts', line: 1.5 })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], file: 'a.ts', line: -1 })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], file: 'a.ts', column: 2 ** 32 })),
+      (b, w) => b.addTest(w({ titlePath: ['x', '\ud800'] })),
+      (b, w) => b.addTest(w({ titlePath: ['x', 5] })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], tags: '@a' })),
+      (b, w) => b.addTest(w({ titlePath: ['x'], unknown: 1 })),
+      (b, w) => b.addAttempt(0, w({ environmentIdx: 2 })),
+      (b, w) => b.addAttempt(99, w({})),
+      (b, w) => b.addAttempt(0, w({ status: 'passd' })),
+      (b, w) => b.addAttempt(0, w({ status: 'Passed' })),
+      (b, w) => b.addAttempt(0, w({ expectedStatus: 'timed out' })),
+      (b, w) => b.addAttempt(0, w({ duration: 1.5 })),
+      (b, w) => b.addAttempt(0, w({ startTimestamp: -1 })),
+      (b, w) => b.addAttempt(0, w({ startTimestamp: 2 ** 64 })),
+      (b, w) => b.addAttempt(0, w({ parallelIndex: '1' })),
+    ];
+    const outcome = (f, wrap) => {
+      const b = new ReportBuilder({ category: 'jest', commitId: SHA });
+      b.addEnvironment({ name: 'a' });
+      b.addTest({ titlePath: ['t'] });
+      try {
+        return { returned: f(b, wrap), doc: b.build() };
+      } catch (e) {
+        return { name: e.name, code: e.code, message: e.message };
+      }
+    };
+    for (const f of cases) {
+      const got = outcome(f, same);
+      assert.deepEqual(got, outcome(f, viaJson), f.toString());
+    }
+    assert.equal(outcome(cases[0], same).code, 'INVALID_INPUT');
+  } finally {
+    Object.assign(wasmProto, originals);
+  }
+});

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
 use crate::error::Error;
-use crate::report::{self, AttachmentInput, Report, ReportInit, TestInput};
+use crate::report::{self, AttachmentInput, Report, ReportInit, RunAttempt, TestInput, TestStatus};
 
 /// JSON text of a JS value.
 pub(crate) fn stringify(value: &JsValue, what: &str) -> JsResult<String> {
@@ -68,6 +68,56 @@ impl ReportBuilder {
         Ok(self.0.add_test(test)? as u32)
     }
 
+    /// `addTest` of a test the package glue read field by field (pkg-template/src/api.js): the
+    /// same as [`Self::add_test`] of its JSON, without turning it into JSON and back. The glue
+    /// comes here only with what JSON would say the same way (strings well-formed, line and
+    /// column integers in range); anything else takes `addTest`.
+    #[wasm_bindgen(js_name = "__addTestFields")]
+    pub fn add_test_fields(
+        &mut self,
+        title_path: Vec<String>,
+        file: Option<String>,
+        line: Option<u32>,
+        column: Option<u32>,
+        tags: Option<Vec<String>>,
+    ) -> JsResult<u32> {
+        Ok(self.0.add_test(TestInput { title_path, file, line, column, tags })? as u32)
+    }
+
+    /// `addAttempt` of an attempt of only these fields, read by the package glue (safe
+    /// non-negative integers for the times): the same as [`Self::add_attempt`] of its JSON.
+    /// Returns false, having done nothing, when a status is not one the JSON reader takes, so the
+    /// glue calls `addAttempt` and its error is the one the JSON gives.
+    #[wasm_bindgen(js_name = "__addAttemptFields")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_attempt_fields(
+        &mut self,
+        handle: u32,
+        environment_idx: Option<u32>,
+        status: Option<String>,
+        expected_status: Option<String>,
+        start_timestamp: Option<f64>,
+        duration: Option<f64>,
+        timeout: Option<f64>,
+        parallel_index: Option<u32>,
+    ) -> JsResult<bool> {
+        let (Some(status), Some(expected_status)) = (test_status(status), test_status(expected_status)) else {
+            return Ok(false);
+        };
+        let attempt = RunAttempt {
+            environment_idx,
+            status,
+            expected_status,
+            start_timestamp: start_timestamp.unwrap_or(0.0) as u64,
+            duration: duration.map(|d| d as u64),
+            timeout: timeout.map(|t| t as u64),
+            parallel_index,
+            ..RunAttempt::default()
+        };
+        self.0.add_attempt(handle as usize, attempt)?;
+        Ok(true)
+    }
+
     /// Records one run of the test `handle`.
     #[wasm_bindgen(js_name = addAttempt)]
     pub fn add_attempt(&mut self, handle: u32, attempt: JsValue) -> JsResult<()> {
@@ -112,6 +162,16 @@ impl ReportBuilder {
     /// The report as the service stores it: JSON, Brotli quality 9.
     pub fn encode(&mut self) -> Vec<u8> {
         self.0.encode()
+    }
+}
+
+/// A status as the JSON reader reads it: `Some(None)` for none, `None` when it is not one (the
+/// names live in the model's serde attributes; a name is letters only, so it needs no escaping).
+fn test_status(name: Option<String>) -> Option<Option<TestStatus>> {
+    match name {
+        None => Some(None),
+        Some(n) if n.bytes().all(|b| b.is_ascii_alphabetic()) => crate::from_json(format!("\"{n}\"").as_bytes()).ok().map(Some),
+        Some(_) => None,
     }
 }
 

@@ -306,11 +306,18 @@ impl CompressWriter {
 
 impl std::io::Write for CompressWriter {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    /// Takes all of `data` at once (the default would loop over `write`): the report writer
+    /// calls this for every few bytes of JSON.
+    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
         self.pending.extend_from_slice(data);
         if self.pending.len() >= WRITER_BLOCK {
             self.drain().map_err(|e| std::io::Error::other(e.message))?;
         }
-        Ok(data.len())
+        Ok(())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {

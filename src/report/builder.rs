@@ -773,11 +773,16 @@ impl ReportBuilder {
     /// The suites from `first` and its next siblings, depth first with an explicit stack.
     fn write_suites<W: Write>(&self, w: &mut W, first: u32) -> io::Result<()> {
         let mut open: Vec<u32> = Vec::new();
+        // each type's JSON, as the model writes it, once rather than per suite
+        let mut kinds: [Vec<u8>; 3] = Default::default();
+        for k in [SuiteType::File, SuiteType::Suite, SuiteType::AnonymousSuite] {
+            kinds[k as usize] = serde_json::to_vec(&k).map_err(io::Error::other)?;
+        }
         let mut cur = first;
         loop {
             let n = &self.nodes[cur as usize];
             w.write_all(b"{\"type\":")?;
-            serde_json::to_writer(&mut *w, &n.kind)?;
+            w.write_all(&kinds[n.kind as usize])?;
             w.write_all(b",\"title\":")?;
             write_json_str(w, self.text.get(n.title))?;
             if n.first_child != NONE {

@@ -144,6 +144,11 @@ function plainObject(v, keys) {
 const optional = (v, check) => v === undefined || v === null || check(v);
 /** A string that crosses into the wasm as JSON would carry it (a lone surrogate would not). */
 const wellFormed = (v) => typeof v === 'string' && typeof v.isWellFormed === 'function' && v.isWellFormed();
-const strings = (v) => Array.isArray(v) && !('toJSON' in v) && v.every(wellFormed) && v.length === Object.keys(v).length;
+/** An array of such strings (a hole reads as JSON reads it, through the prototype: not a string). */
+function strings(v) {
+  if (!Array.isArray(v) || 'toJSON' in v) return false;
+  for (let i = 0; i < v.length; i++) if (!wellFormed(v[i])) return false;
+  return true;
+}
 const u32 = (v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
 const whole = (v) => Number.isSafeInteger(v) && v >= 0;

@@ -1,7 +1,7 @@
 // The public API: the wasm exports under the names of api.md, plus the error class.
 // Rust does the work; nothing here re-implements it.
 import { planShards as planShardsJson, __planShardsColumns, __planIdsPush } from '../wasm/shardwise.js';
-import { ReportBuilder as WasmReportBuilder } from '../wasm/shardwise.js';
+import { ReportBuilder as WasmReportBuilder, __testStatusCode } from '../wasm/shardwise.js';
 export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
 export { encodeReport, decodeReport, validateReport, normalizeReport } from '../wasm/shardwise.js';
 export { fetchDurations, uploadReport, shardGroupKeyFor } from '../wasm/shardwise.js';
@@ -105,26 +105,27 @@ function planColumns(opts) {
  * per run; a test of the usual fields, or an attempt of only primitive fields, crosses into the
  * wasm field by field, which takes half the time of JSON.stringify and a JSON parse for 100,000
  * tests. Only what JSON would say the same way goes that way (plain objects of known keys,
- * well-formed strings, integers in range); anything else, and an attempt whose status Rust does
- * not take, goes through JSON, so the report, or the error, is the same either way.
+ * well-formed strings, titles without NUL, integers in range, statuses Rust takes); anything
+ * else goes through JSON, so the report, or the error, is the same either way.
  */
 export class ReportBuilder extends WasmReportBuilder {
   addTest(test) {
     if (!plainObject(test, TEST_KEYS)) return super.addTest(test);
     const { titlePath, file, line, column, tags } = test;
-    if (!strings(titlePath) || !optional(file, wellFormed) || !optional(line, u32) || !optional(column, u32)
+    if (!titles(titlePath) || !optional(file, wellFormed) || !optional(line, u32) || !optional(column, u32)
       || !optional(tags, strings)) return super.addTest(test);
-    return this.__addTestFields(titlePath, file ?? undefined, line ?? undefined, column ?? undefined, tags ?? undefined);
+    return this.__addTestFields(titlePath.join('\0'), file ?? undefined, line ?? undefined, column ?? undefined, tags ?? undefined);
   }
 
   addAttempt(handle, attempt) {
     if (plainObject(attempt, ATTEMPT_KEYS)) {
       const { environmentIdx: env, status, expectedStatus, startTimestamp, duration, timeout, parallelIndex } = attempt;
-      if (optional(env, u32) && optional(status, wellFormed) && optional(expectedStatus, wellFormed)
-        && optional(startTimestamp, whole) && optional(duration, whole) && optional(timeout, whole)
-        && optional(parallelIndex, u32)
-        && this.__addAttemptFields(handle, env ?? undefined, status ?? undefined, expectedStatus ?? undefined,
-          startTimestamp ?? undefined, duration ?? undefined, timeout ?? undefined, parallelIndex ?? undefined)) return;
+      const s = optionalStatus(status), e = optionalStatus(expectedStatus);
+      if (s !== NOT_TAKEN && e !== NOT_TAKEN && optional(env, u32) && optional(startTimestamp, whole)
+        && optional(duration, whole) && optional(timeout, whole) && optional(parallelIndex, u32)) {
+        return this.__addAttemptFields(handle, env ?? undefined, s, e, startTimestamp ?? undefined, duration ?? undefined,
+          timeout ?? undefined, parallelIndex ?? undefined);
+      }
     }
     super.addAttempt(handle, attempt);
   }
@@ -144,6 +145,26 @@ function plainObject(v, keys) {
 const optional = (v, check) => v === undefined || v === null || check(v);
 /** A string that crosses into the wasm as JSON would carry it (a lone surrogate would not). */
 const wellFormed = (v) => typeof v === 'string' && typeof v.isWellFormed === 'function' && v.isWellFormed();
+/** A title path that crosses as its titles joined by NUL: at least one title, none with a NUL. */
+function titles(v) {
+  if (!strings(v) || v.length === 0) return false;
+  for (let i = 0; i < v.length; i++) if (v[i].includes('\0')) return false;
+  return true;
+}
+/** Rust's number for each status name it takes (`__testStatusCode`), as it answers. */
+const statusCodes = new Map();
+const NOT_TAKEN = -1;
+/** A status's number, undefined when absent, NOT_TAKEN for what only JSON can answer. */
+function optionalStatus(v) {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') return NOT_TAKEN;
+  let code = statusCodes.get(v);
+  if (code === undefined) {
+    code = __testStatusCode(v);
+    if (code !== NOT_TAKEN) statusCodes.set(v, code);
+  }
+  return code;
+}
 /** An array of such strings (a hole reads as JSON reads it, through the prototype: not a string). */
 function strings(v) {
   if (!Array.isArray(v) || 'toJSON' in v) return false;

@@ -69,53 +69,51 @@ impl ReportBuilder {
     }
 
     /// `addTest` of a test the package glue read field by field (pkg-template/src/api.js): the
-    /// same as [`Self::add_test`] of its JSON, without turning it into JSON and back. The glue
-    /// comes here only with what JSON would say the same way (strings well-formed, line and
-    /// column integers in range); anything else takes `addTest`.
+    /// same as [`Self::add_test`] of its JSON, without turning it into JSON and back. The title
+    /// path comes as one text, the titles joined by NUL (the glue takes this way only for
+    /// titles without one), and the glue comes here only with what JSON would say the same way
+    /// (strings well-formed, line and column integers in range); anything else takes `addTest`.
     #[wasm_bindgen(js_name = "__addTestFields")]
     pub fn add_test_fields(
         &mut self,
-        title_path: Vec<String>,
+        titles: &str,
         file: Option<String>,
         line: Option<u32>,
         column: Option<u32>,
         tags: Option<Vec<String>>,
     ) -> JsResult<u32> {
+        let title_path = titles.split('\0').map(String::from).collect();
         Ok(self.0.add_test(TestInput { title_path, file, line, column, tags })? as u32)
     }
 
     /// `addAttempt` of an attempt of only these fields, read by the package glue (safe
-    /// non-negative integers for the times): the same as [`Self::add_attempt`] of its JSON.
-    /// Returns false, having done nothing, when a status is not one the JSON reader takes, so the
-    /// glue calls `addAttempt` and its error is the one the JSON gives.
+    /// non-negative integers for the times; statuses as [`test_status_code`] numbered them):
+    /// the same as [`Self::add_attempt`] of its JSON.
     #[wasm_bindgen(js_name = "__addAttemptFields")]
     #[allow(clippy::too_many_arguments)]
     pub fn add_attempt_fields(
         &mut self,
         handle: u32,
         environment_idx: Option<u32>,
-        status: Option<String>,
-        expected_status: Option<String>,
+        status: Option<u32>,
+        expected_status: Option<u32>,
         start_timestamp: Option<f64>,
         duration: Option<f64>,
         timeout: Option<f64>,
         parallel_index: Option<u32>,
-    ) -> JsResult<bool> {
-        let (Some(status), Some(expected_status)) = (test_status(status), test_status(expected_status)) else {
-            return Ok(false);
-        };
+    ) -> JsResult<()> {
+        let status_of = |code: Option<u32>| code.and_then(|c| TestStatus::ALL.get(c as usize).copied());
         let attempt = RunAttempt {
             environment_idx,
-            status,
-            expected_status,
+            status: status_of(status),
+            expected_status: status_of(expected_status),
             start_timestamp: start_timestamp.unwrap_or(0.0) as u64,
             duration: duration.map(|d| d as u64),
             timeout: timeout.map(|t| t as u64),
             parallel_index,
             ..RunAttempt::default()
         };
-        self.0.add_attempt(handle as usize, attempt)?;
-        Ok(true)
+        Ok(self.0.add_attempt(handle as usize, attempt)?)
     }
 
     /// Records one run of the test `handle`.
@@ -165,13 +163,16 @@ impl ReportBuilder {
     }
 }
 
-/// A status as the JSON reader reads it: `Some(None)` for none, `None` when it is not one (the
-/// names live in the model's serde attributes; a name is letters only, so it needs no escaping).
-fn test_status(name: Option<String>) -> Option<Option<TestStatus>> {
-    match name {
-        None => Some(None),
-        Some(n) if n.bytes().all(|b| b.is_ascii_alphabetic()) => crate::from_json(format!("\"{n}\"").as_bytes()).ok().map(Some),
-        Some(_) => None,
+/// The number the package glue sends for an attempt's status (its place in
+/// [`TestStatus::ALL`]), or -1 for a name the JSON reader does not take (that attempt then goes
+/// through JSON, for its error). The glue remembers the answers.
+#[wasm_bindgen(js_name = "__testStatusCode")]
+pub fn test_status_code(name: &str) -> i32 {
+    // a status name is letters only, so it needs no escaping
+    let status = name.bytes().all(|b| b.is_ascii_alphabetic()).then(|| crate::from_json::<TestStatus>(format!("\"{name}\"").as_bytes()).ok());
+    match status.flatten().and_then(|s| TestStatus::ALL.iter().position(|&a| a == s)) {
+        Some(i) => i as i32,
+        None => -1,
     }
 }
 

@@ -131,6 +131,12 @@ pub enum TestStatus {
     Interrupted,
 }
 
+impl TestStatus {
+    /// Every status (the package glue sends a status as its place here).
+    pub const ALL: [TestStatus; 5] =
+        [TestStatus::Passed, TestStatus::Failed, TestStatus::TimedOut, TestStatus::Skipped, TestStatus::Interrupted];
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunAttempt {

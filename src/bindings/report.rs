@@ -102,11 +102,16 @@ impl ReportBuilder {
         timeout: Option<f64>,
         parallel_index: Option<u32>,
     ) -> JsResult<()> {
-        let status_of = |code: Option<u32>| code.and_then(|c| TestStatus::ALL.get(c as usize).copied());
+        let status_of = |code: Option<u32>| match code {
+            None => Ok(None),
+            Some(c) => TestStatus::ALL.get(c as usize).copied().map(Some).ok_or_else(|| {
+                js_error(Error::invalid_input(format!("internal: no status numbered {c}")))
+            }),
+        };
         let attempt = RunAttempt {
             environment_idx,
-            status: status_of(status),
-            expected_status: status_of(expected_status),
+            status: status_of(status)?,
+            expected_status: status_of(expected_status)?,
             start_timestamp: start_timestamp.unwrap_or(0.0) as u64,
             duration: duration.map(|d| d as u64),
             timeout: timeout.map(|t| t as u64),
@@ -169,11 +174,11 @@ impl ReportBuilder {
 #[wasm_bindgen(js_name = "__testStatusCode")]
 pub fn test_status_code(name: &str) -> i32 {
     // a status name is letters only, so it needs no escaping
-    let status = name.bytes().all(|b| b.is_ascii_alphabetic()).then(|| crate::from_json::<TestStatus>(format!("\"{name}\"").as_bytes()).ok());
-    match status.flatten().and_then(|s| TestStatus::ALL.iter().position(|&a| a == s)) {
-        Some(i) => i as i32,
-        None => -1,
+    if !name.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return -1;
     }
+    let status = crate::from_json::<TestStatus>(format!("\"{name}\"").as_bytes()).ok();
+    status.and_then(|s| TestStatus::ALL.iter().position(|&a| a == s)).map_or(-1, |i| i as i32)
 }
 
 /// Validates then encodes a report (JSON, Brotli quality 9).

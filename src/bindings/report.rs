@@ -82,8 +82,8 @@ impl ReportBuilder {
         column: Option<u32>,
         tags: Option<Vec<String>>,
     ) -> JsResult<u32> {
-        let title_path = titles.split('\0').map(String::from).collect();
-        Ok(self.0.add_test(TestInput { title_path, file, line, column, tags })? as u32)
+        let title_path: Vec<&str> = titles.split('\0').collect();
+        Ok(self.0.add_test_parts(&title_path, file.as_deref(), line, column, tags)? as u32)
     }
 
     /// `addAttempt` of an attempt of only these fields, read by the package glue (safe

@@ -469,15 +469,28 @@ impl ReportBuilder {
     /// Adds a test, or finds the one with the same title path and file; returns its handle.
     pub fn add_test(&mut self, input: TestInput) -> Result<usize> {
         let TestInput { title_path, file, line, column, tags } = input;
+        let title_path: Vec<&str> = title_path.iter().map(String::as_str).collect();
+        self.add_test_parts(&title_path, file.as_deref(), line, column, tags)
+    }
+
+    /// [`Self::add_test`] of a test given by its parts, borrowed.
+    pub fn add_test_parts(
+        &mut self,
+        title_path: &[&str],
+        file: Option<&str>,
+        line: Option<u32>,
+        column: Option<u32>,
+        tags: Option<Vec<String>>,
+    ) -> Result<usize> {
         let Some((title, suites)) = title_path.split_last() else {
             return Err(Error::invalid_input("titlePath must hold at least the test's title"));
         };
-        if let Some(file) = &file {
+        if let Some(file) = file {
             super::validate::check_path(file).map_err(|m| Error::invalid_input(format!("file: {m}")))?;
         }
         self.ensure_indexed();
         let mut node = ROOT;
-        if let Some(file) = &file {
+        if let Some(file) = file {
             node = self.child(node, SuiteType::File, file)?;
         }
         for suite in suites {
@@ -495,7 +508,7 @@ impl ReportBuilder {
         }
         let index = self.tests.len();
         let id = u32::try_from(index).ok().filter(|&i| i != NONE).ok_or_else(|| Error::invalid_input("too many tests"))?;
-        let (line, column) = match (&file, line) {
+        let (line, column) = match (file, line) {
             (Some(_), Some(line)) if line >= 1 => (line, column.unwrap_or(1).max(1)),
             _ => (0, 0),
         };

@@ -310,8 +310,8 @@ impl std::io::Write for CompressWriter {
         Ok(data.len())
     }
 
-    /// Takes all of `data` at once (the default would loop over `write`): the report writer
-    /// calls this for every few bytes of JSON.
+    /// Takes all of `data` at once (the default would loop over `write`): serde_json
+    /// (`report::encode_report`) calls this for every few bytes of JSON.
     fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
         self.pending.extend_from_slice(data);
         if self.pending.len() >= WRITER_BLOCK {

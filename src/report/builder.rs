@@ -268,7 +268,7 @@ impl Chunked<'_> {
 
 impl Write for Chunked<'_> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.buf.extend_from_slice(data);
+        self.write_all(data)?;
         Ok(data.len())
     }
 

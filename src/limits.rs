@@ -10,6 +10,11 @@ pub const COMMIT_ID_PATTERN: &str = "^[0-9a-f]{40}$";
 /// `POST /api/upload/attachments`: ids per request and characters per id.
 pub const MAX_ATTACHMENT_IDS_PER_REQUEST: usize = 1000;
 pub const MAX_ATTACHMENT_ID_LEN: usize = 256;
+/// The published report schema's own bound on an attachment id (looser than the upload API's).
+pub const SCHEMA_ATTACHMENT_ID_MAX_LEN: usize = 1024;
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`): the bound
+/// on every timestamp, duration and byte count of a report.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// Token and URL lifetimes, in seconds.
 pub const TEST_DURATIONS_TOKEN_LIFETIME_S: u64 = 10 * 60;
 pub const DOWNLOAD_URL_LIFETIME_S: u64 = 60 * 60;

@@ -21,6 +21,8 @@ export interface TestStep {
 }
 /** Exactly one of `text` or `buffer` (base64). `stream`: 1 stdout (default), 2 stderr. */
 export type TimedSTDIOEntry = { stream?: 1 | 2; dts?: number } & ({ text: string } | { buffer: string });
+/** Output without timing (the older form `stdout`/`stderr`): exactly one of `text` or `buffer` (base64). */
+export type STDIOEntry = { text: string } | { buffer: string };
 export interface RunAttempt {
   /** Index into `environments`; default 0. */
   environmentIdx?: number;
@@ -34,11 +36,19 @@ export interface RunAttempt {
   parallelIndex?: number;
   steps?: TestStep[];
   stdio?: TimedSTDIOEntry[];
+  stdout?: STDIOEntry[];
+  stderr?: STDIOEntry[];
   attachments?: Attachment[];
 }
 export interface Test { title: string; location?: Location; tags?: string[]; attempts: RunAttempt[] }
 export interface Suite { type: 'file' | 'suite' | 'anonymous suite'; title: string; location?: Location; suites?: Suite[]; tests?: Test[] }
 export interface Source { filePath: string; text: string; lineOffset?: number; contentType?: string }
+/** The machine's load during the run: samples `dts` ms apart, percentages 0..100. */
+export interface SystemUtilization {
+  totalMemoryBytes: number;
+  startTimestamp: number;
+  samples: Array<{ dts: number; cpuUtilization: number; memoryUtilization: number }>;
+}
 export interface Report {
   /** e.g. 'playwright', 'jest', 'vitest' (1..100 characters). */
   category: string;
@@ -52,6 +62,7 @@ export interface Report {
   url?: string;
   configPath?: string;
   relatedCommitIds?: string[];
+  flakinessProject?: string;
   generatedBy?: NameVersion;
   testRunner?: NameVersion;
   runtime?: NameVersion;
@@ -65,8 +76,10 @@ export interface Report {
   cpuAvg?: Array<[number, number]>;
   cpuMax?: Array<[number, number]>;
   ram?: Array<[number, number]>;
+  systemUtilization?: SystemUtilization;
 }
 
+/** Checked as the report's head would be (validateReport's rules): an invalid init throws INVALID_INPUT. */
 export interface ReportInit {
   category: string;
   commitId: string;
@@ -78,6 +91,7 @@ export interface ReportInit {
   url?: string;
   configPath?: string;
   relatedCommitIds?: string[];
+  flakinessProject?: string;
   generatedBy?: NameVersion;
   testRunner?: NameVersion;
   runtime?: NameVersion;
@@ -102,6 +116,11 @@ export declare class ReportBuilder {
   addEnvironment(env: Environment): number;
   /** Returns a handle; the same title path and file give the same handle. */
   addTest(test: TestInput): number;
+  /**
+   * Checked at once by validateReport's rules (known fields only, `environmentIdx` within the
+   * environments added so far, relative paths, stdio entries, attachment ids): an invalid
+   * attempt throws INVALID_INPUT naming the field (`attempt.stdio[0]: ...`) and is not added.
+   */
   addAttempt(handle: number, attempt: RunAttempt): void;
   /** Hashes the content (SHA-1): equal content gives one id. Put the result in an attempt's `attachments`. */
   addAttachment(attachment: { name: string; contentType: string; data: Uint8Array }): Attachment;
@@ -115,10 +134,18 @@ export declare class ReportBuilder {
 
 /** Validates (throws INVALID_INPUT naming the problems) then encodes: JSON, Brotli quality 9. */
 export declare function encodeReport(report: Report): Uint8Array;
-/** Reads Brotli-compressed or plain JSON bytes; anything else throws a ShardwiseError. */
+/**
+ * Reads Brotli-compressed or plain JSON bytes and returns the document as stored (nothing filled
+ * in or dropped) once it passes the published schema's rules (`@flakiness/flakiness-report`);
+ * anything else throws a ShardwiseError. The stricter rules are validateReport's.
+ */
 export declare function decodeReport(bytes: Uint8Array): Report;
 export interface ValidationIssue { path: string; message: string }
-/** Every problem, e.g. `suites[2].tests[0].attempts[1].environmentIdx: 3 is out of range (2 environments)`. Empty when valid. */
+/**
+ * Every problem by the published schema's rules and report-format.md's stricter ones, e.g.
+ * `suites[2].tests[0].attempts[1].environmentIdx: 3 is out of range (2 environments)`. Empty
+ * when valid. Never throws for a value that is not a report: that is one issue at `(report)`.
+ */
 export declare function validateReport(report: unknown): ValidationIssue[];
 /** Merges equal environments and duplicate tests, drops default-valued fields. Idempotent. */
 export declare function normalizeReport(report: Report): Report;

@@ -24,12 +24,18 @@ pub(crate) fn parse(json: &str) -> JsResult<JsValue> {
     js_sys::JSON::parse(json).map_err(|_| js_error(Error::invalid_input("internal: invalid JSON produced")))
 }
 
+/// A report given as a JS object: its JSON text, and that text read as a document.
+fn document_from_js(value: &JsValue) -> JsResult<(String, serde_json::Value)> {
+    let json = stringify(value, "report")?;
+    let doc = crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    Ok((json, doc))
+}
+
 /// A report given as a JS object, as typed Rust, after validation.
 pub(crate) fn report_from_js(value: &JsValue) -> JsResult<Report> {
-    let json = stringify(value, "report")?;
-    let doc: serde_json::Value =
-        crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    let (json, doc) = document_from_js(value)?;
     report::ensure_valid(&doc)?;
+    drop(doc);
     // Read again from the text rather than `serde_json::from_value(doc)`: one reader (see
     // `crate::from_json`), and no slower.
     crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")).into())
@@ -184,22 +190,30 @@ pub fn test_status_code(name: &str) -> i32 {
 /// Validates then encodes a report (JSON, Brotli quality 9).
 #[wasm_bindgen(js_name = encodeReport)]
 pub fn encode_report(report: JsValue) -> JsResult<Vec<u8>> {
-    Ok(report::encode_report(&report_from_js(&report)?))
+    let (json, doc) = document_from_js(&report)?;
+    Ok(report::encode_valid_json(json.as_bytes(), doc)?)
 }
 
-/// Reads a report from Brotli-compressed or plain JSON bytes.
+/// Reads a report from Brotli-compressed or plain JSON bytes: the document as stored, once it
+/// passes the published schema's rules.
 #[wasm_bindgen(js_name = decodeReport)]
 pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
     let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
-    report_to_js(&report::decode_report(&bytes)?)
+    let json = report::decode_json(&bytes)?;
+    // decode_json parsed the text, so it is UTF-8
+    parse(std::str::from_utf8(&json).unwrap_or_default())
 }
 
 /// Every problem of a report, `[{path, message}]`; empty when valid.
 #[wasm_bindgen(js_name = validateReport)]
 pub fn validate_report(report: JsValue) -> JsResult<JsValue> {
-    let json = stringify(&report, "report")?;
-    let doc: serde_json::Value =
-        crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    // Anything else is one issue at the root, naming its JSON type (undefined reads as null).
+    let doc = if report.is_object() {
+        document_from_js(&report)?.1
+    } else {
+        let json = js_sys::JSON::stringify(&report).ok().and_then(|s| s.as_string());
+        json.and_then(|j| crate::from_json(j.as_bytes()).ok()).unwrap_or(serde_json::Value::Null)
+    };
     to_js(&report::validate_json(&doc))
 }
 

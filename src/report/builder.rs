@@ -35,6 +35,8 @@ pub struct ReportInit {
     #[serde(default)]
     pub related_commit_ids: Option<Vec<String>>,
     #[serde(default)]
+    pub flakiness_project: Option<String>,
+    #[serde(default)]
     pub generated_by: Option<NameVersion>,
     #[serde(default)]
     pub test_runner: Option<NameVersion>,
@@ -449,15 +451,6 @@ pub struct ReportBuilder {
 
 impl ReportBuilder {
     pub fn new(init: ReportInit) -> Result<Self> {
-        if !crate::limits::is_valid_commit_id(&init.commit_id) {
-            return Err(Error::invalid_input(format!(
-                "commitId must be a full git SHA-1 (40 lowercase hex characters), got {:?}",
-                init.commit_id
-            )));
-        }
-        if init.category.is_empty() || init.category.chars().count() > crate::limits::CATEGORY_MAX_LEN {
-            return Err(Error::invalid_input("category must be 1 to 100 characters, e.g. \"playwright\""));
-        }
         let root = Node {
             kind: SuiteType::Suite,
             title: Span { at: 0, len: 0 },
@@ -471,7 +464,7 @@ impl ReportBuilder {
         };
         let mut nodes = Paged::default();
         nodes.push(root);
-        Ok(ReportBuilder {
+        let builder = ReportBuilder {
             init,
             environments: Vec::new(),
             env_index: HashMap::new(),
@@ -490,15 +483,17 @@ impl ReportBuilder {
             last_end: None,
             attachments: Vec::new(),
             attachment_index: HashMap::new(),
-        })
+        };
+        // The init is the report's head: checked by the rules the whole report must pass.
+        super::validate::to_result("ReportBuilder init", &super::validate(&builder.head()), "")?;
+        Ok(builder)
     }
 
     /// Adds an environment, or finds the equal one already added; returns its index.
     pub fn add_environment(&mut self, env: Environment) -> Result<usize> {
-        if env.name.is_empty() || env.name.chars().count() > crate::limits::ENVIRONMENT_NAME_MAX_LEN {
-            return Err(Error::invalid_input("an environment name must be 1 to 512 characters"));
-        }
         let key = serde_json::to_string(&env).unwrap_or_default();
+        let issues = super::validate::environment_issues(&crate::from_json(key.as_bytes()).unwrap_or_default());
+        super::validate::to_result("environment", &issues, "")?;
         if let Some(&i) = self.env_index.get(&key) {
             return Ok(i);
         }
@@ -618,32 +613,54 @@ impl ReportBuilder {
 
     /// Records one run of a test.
     pub fn add_attempt(&mut self, handle: usize, attempt: RunAttempt) -> Result<()> {
-        let envs = self.environments.len().max(1);
-        if attempt.env() >= envs {
-            return Err(Error::invalid_input(format!(
-                "environmentIdx {} is out of range ({} environments): add the environment first",
-                attempt.env(),
-                self.environments.len()
-            )));
-        }
-        if handle >= self.tests.len() {
-            return Err(Error::invalid_input(format!("unknown test handle {handle}: use the value addTest returned")));
-        }
+        self.check_handle(handle)?;
         let mut json = std::mem::take(&mut self.scratch);
         json.clear();
         // Serializing plain data to a Vec cannot fail.
         let _ = serde_json::to_writer(&mut json, &attempt);
-        let stored = self.store_attempt(handle, &attempt, &json);
+        // An attempt of plain fields in range needs no more checks (the common case, kept
+        // fast); anything else is checked as the JSON path checks it, for the same errors.
+        let plain = !attempt.has_details()
+            && attempt.env() < self.environments.len()
+            && [Some(attempt.start_timestamp), attempt.duration, attempt.timeout]
+                .into_iter()
+                .all(|n| n.unwrap_or(0) <= crate::limits::MAX_SAFE_INTEGER);
+        let stored = if plain { Ok(()) } else { self.check_attempt(&json) }.and_then(|()| self.store_attempt(handle, &attempt, &json));
         self.scratch = json;
         stored
     }
 
-    /// Records one run of a test given as JSON text: it is read into a [`RunAttempt`] (so an
-    /// invalid attempt is an error here, not at `encode`), then kept as compact JSON.
+    /// Records one run of a test given as JSON text: checked by the rules an attempt of a valid
+    /// report follows (so an invalid attempt is an error here, not at `encode`), then read into
+    /// a [`RunAttempt`] and kept as compact JSON.
     pub fn add_attempt_json(&mut self, handle: usize, json: &str) -> Result<()> {
+        self.check_handle(handle)?;
+        self.check_attempt(json.as_bytes())?;
         let attempt: RunAttempt =
             crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
-        self.add_attempt(handle, attempt)
+        let mut compact = std::mem::take(&mut self.scratch);
+        compact.clear();
+        let _ = serde_json::to_writer(&mut compact, &attempt);
+        let stored = self.store_attempt(handle, &attempt, &compact);
+        self.scratch = compact;
+        stored
+    }
+
+    fn check_handle(&self, handle: usize) -> Result<()> {
+        if handle >= self.tests.len() {
+            return Err(Error::invalid_input(format!("unknown test handle {handle}: use the value addTest returned")));
+        }
+        Ok(())
+    }
+
+    /// The rules of report-format.md for one attempt given as JSON, with this report's
+    /// environments (an attempt names one by `environmentIdx`, 0 when absent).
+    fn check_attempt(&self, json: &[u8]) -> Result<()> {
+        let doc: serde_json::Value =
+            crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        let issues = super::validate::attempt_issues(&doc, self.environments.len());
+        let hint = if self.environments.is_empty() { "; add the environments first (addEnvironment)" } else { "" };
+        super::validate::to_result("attempt", &issues, hint)
     }
 
     fn store_attempt(&mut self, handle: usize, attempt: &RunAttempt, json: &[u8]) -> Result<()> {
@@ -784,6 +801,7 @@ impl ReportBuilder {
             url: i.url.clone(),
             config_path: i.config_path.clone(),
             related_commit_ids: i.related_commit_ids.clone(),
+            flakiness_project: i.flakiness_project.clone(),
             generated_by: Some(i.generated_by.clone().unwrap_or(NameVersion {
                 name: "shardwise".into(),
                 version: env!("CARGO_PKG_VERSION").into(),

@@ -9,7 +9,7 @@ mod validate;
 pub use builder::{AttachmentInput, ReportBuilder, ReportInit, TestInput};
 pub use model::*;
 pub use normalize::normalize;
-pub use validate::{ensure_valid, validate, validate_json, Issue};
+pub use validate::{ensure_valid, issues, validate, validate_json, Issue, Rules};
 
 use crate::codec::{self, CompressOptions, DecompressOptions};
 use crate::error::{Error, ErrorCode, Result};
@@ -39,12 +39,14 @@ pub fn encode_json(json: &[u8]) -> Vec<u8> {
 
 /// The JSON text inside `bytes`: Brotli-compressed or plain JSON. Anything else is an error
 /// (`BROTLI_CORRUPT` for damaged Brotli, `INVALID_INPUT` for neither).
+/// A UTF-8 byte order mark before the JSON is dropped.
 pub fn json_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
+    let no_bom = |json: &[u8]| json.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(json).to_vec();
     if codec::looks_like_json(bytes) {
-        return Ok(bytes.to_vec());
+        return Ok(no_bom(bytes));
     }
     match codec::decompress(bytes, opts) {
-        Ok(json) if codec::looks_like_json(&json) => Ok(json),
+        Ok(json) if codec::looks_like_json(&json) => Ok(no_bom(&json)),
         Ok(_) => Err(Error::invalid_input("the bytes decode as Brotli but do not hold a JSON report")),
         Err(e) if e.code == ErrorCode::BrotliCorrupt && bytes.len() < 2 => Err(Error::invalid_input(
             "the bytes are neither a JSON report nor Brotli-compressed JSON",
@@ -56,10 +58,32 @@ pub fn json_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
     }
 }
 
-/// Reads a report from Brotli-compressed or plain JSON bytes.
-pub fn decode_report(bytes: &[u8]) -> Result<Report> {
+/// The JSON text of a report read from Brotli-compressed or plain JSON bytes, as stored (no
+/// field filled in or dropped), once it passes the published schema's rules ([`Rules::Schema`]:
+/// what the service reads). The stricter rules are `validateReport`'s, not a reader's: a report
+/// another tool wrote (a file suite at line 0, say) still reads.
+pub fn decode_json(bytes: &[u8]) -> Result<Vec<u8>> {
     let json = json_bytes(bytes, DecompressOptions::default())?;
-    crate::from_json(&json).map_err(|e| Error::invalid_input(format!("not a valid report: {e}")))
+    let doc: serde_json::Value =
+        crate::from_json(&json).map_err(|e| Error::invalid_input(format!("the report is not valid JSON: {e}")))?;
+    validate::to_result("the report", &issues(&doc, Rules::Schema), " (the published report schema's rules)")?;
+    Ok(json)
+}
+
+/// Reads a typed report from Brotli-compressed or plain JSON bytes ([`decode_json`], then the
+/// model, which also wants integer times and positions).
+pub fn decode_report(bytes: &[u8]) -> Result<Report> {
+    let json = decode_json(bytes)?;
+    crate::from_json(&json).map_err(|e| Error::invalid_input(format!("the report does not fit the report model: {e}")))
+}
+
+/// Checks a report's JSON text against the rules `validateReport` applies and encodes that text
+/// as it is (JSON, Brotli quality 9): nothing in it is dropped or rewritten. `doc` is the same
+/// text read as a document; it is dropped before the encoder starts.
+pub fn encode_valid_json(json: &[u8], doc: serde_json::Value) -> Result<Vec<u8>> {
+    ensure_valid(&doc)?;
+    drop(doc);
+    Ok(encode_json(json))
 }
 
 #[cfg(test)]

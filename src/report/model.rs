@@ -54,6 +54,26 @@ pub struct Report {
     pub cpu_max: Option<Vec<(f64, f64)>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram: Option<Vec<(f64, f64)>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_utilization: Option<SystemUtilization>,
+}
+
+/// The machine's load during the run, sampled.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemUtilization {
+    pub total_memory_bytes: u64,
+    pub start_timestamp: u64,
+    pub samples: Vec<UtilizationSample>,
+}
+
+/// One sample: milliseconds since the previous one (or the start), and percentages 0..100.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UtilizationSample {
+    pub dts: u64,
+    pub cpu_utilization: f64,
+    pub memory_utilization: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -166,6 +186,11 @@ pub struct RunAttempt {
     pub steps: Option<Vec<TestStep>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdio: Option<Vec<TimedStdioEntry>>,
+    /// Output without timing, per stream (the schema's older form; `stdio` supersedes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<Vec<StdioEntry>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<Vec<StdioEntry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attachments: Option<Vec<Attachment>>,
 }
@@ -173,6 +198,34 @@ pub struct RunAttempt {
 impl RunAttempt {
     pub fn env(&self) -> usize {
         self.environment_idx.unwrap_or(0) as usize
+    }
+
+    /// True when the attempt has more than its plain fields (index, statuses, times): notes,
+    /// errors, steps, output or attachments.
+    pub fn has_details(&self) -> bool {
+        let RunAttempt {
+            environment_idx: _,
+            expected_status: _,
+            status: _,
+            start_timestamp: _,
+            duration: _,
+            timeout: _,
+            parallel_index: _,
+            annotations,
+            errors,
+            steps,
+            stdio,
+            stdout,
+            stderr,
+            attachments,
+        } = self;
+        annotations.is_some()
+            || errors.is_some()
+            || steps.is_some()
+            || stdio.is_some()
+            || stdout.is_some()
+            || stderr.is_some()
+            || attachments.is_some()
     }
 }
 
@@ -235,6 +288,15 @@ pub struct TimedStdioEntry {
     /// Milliseconds since the previous entry, or since the attempt start for the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dts: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<String>,
+}
+
+/// One chunk of `stdout` or `stderr`: exactly one of `text` or `buffer` (base64).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StdioEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

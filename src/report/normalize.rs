@@ -15,7 +15,10 @@ pub fn normalize(mut report: Report) -> Report {
     let remap: Vec<u32> = report
         .environments
         .drain(..)
-        .map(|env| {
+        .map(|mut env| {
+            env.system_data = env.system_data.filter(|d| *d != SystemData::default());
+            env.metadata = env.metadata.filter(|m| !m.is_empty());
+            env.user_supplied_data = env.user_supplied_data.filter(|m| !m.is_empty());
             let key = serde_json::to_string(&env).unwrap_or_default();
             *seen.entry(key).or_insert_with(|| {
                 environments.push(env);
@@ -29,10 +32,9 @@ pub fn normalize(mut report: Report) -> Report {
     report.suites = non_empty(merge_suites(suites, &remap));
     let tests = report.tests.take().unwrap_or_default();
     report.tests = non_empty(merge_tests(tests, &remap));
-    for field in [&mut report.related_commit_ids] {
-        if field.as_ref().is_some_and(Vec::is_empty) {
-            *field = None;
-        }
+    report.related_commit_ids = report.related_commit_ids.filter(|v| !v.is_empty());
+    for telemetry in [&mut report.cpu_avg, &mut report.cpu_max, &mut report.ram] {
+        *telemetry = telemetry.take().filter(|v| !v.is_empty());
     }
     report.unattributed_errors = report.unattributed_errors.filter(|v| !v.is_empty());
     report.sources = report.sources.filter(|v| !v.is_empty());
@@ -108,11 +110,22 @@ fn normalize_attempt(a: &mut RunAttempt, remap: &[u32]) {
     a.annotations = a.annotations.take().filter(|v| !v.is_empty());
     a.errors = a.errors.take().filter(|v| !v.is_empty());
     a.attachments = a.attachments.take().filter(|v| !v.is_empty());
-    a.steps = a.steps.take().filter(|v| !v.is_empty());
+    a.steps = normalize_steps(a.steps.take());
+    a.stdout = a.stdout.take().filter(|v| !v.is_empty());
+    a.stderr = a.stderr.take().filter(|v| !v.is_empty());
     a.stdio = a.stdio.take().filter(|v| !v.is_empty()).map(|mut v| {
         for e in &mut v {
             e.stream = e.stream.filter(|s| *s != 1);
         }
         v
     });
+}
+
+fn normalize_steps(steps: Option<Vec<TestStep>>) -> Option<Vec<TestStep>> {
+    let mut steps = steps.filter(|v| !v.is_empty())?;
+    for s in &mut steps {
+        s.attachments = s.attachments.take().filter(|v| !v.is_empty());
+        s.steps = normalize_steps(s.steps.take());
+    }
+    Some(steps)
 }

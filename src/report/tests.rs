@@ -21,6 +21,9 @@ fn paths(doc: serde_json::Value) -> Vec<String> {
     validate_json(&doc).into_iter().map(|i| i.path).collect()
 }
 
+/// A change to a document, for the rule tables.
+type Mutation = fn(&mut serde_json::Value);
+
 fn base() -> serde_json::Value {
     json!({"category": "jest", "commitId": SHA, "environments": [{"name": "a"}, {"name": "b"}],
            "startTimestamp": 1, "duration": 2,
@@ -93,7 +96,7 @@ fn builder_rejects_bad_init_and_paths() {
 #[test]
 fn each_stricter_rule_is_reported_at_its_path() {
     assert!(paths(base()).is_empty(), "{:?}", validate_json(&base()));
-    let cases: Vec<(fn(&mut serde_json::Value), &str)> = vec![
+    let cases: Vec<(Mutation, &str)> = vec![
         (|d| d["commitId"] = json!("ABC"), "commitId"),
         (|d| d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(3), "suites[0].tests[0].attempts[0].environmentIdx"),
         (|d| d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(0.5), "suites[0].tests[0].attempts[0].environmentIdx"),
@@ -110,6 +113,25 @@ fn each_stricter_rule_is_reported_at_its_path() {
         (|d| d["version"] = json!(1), "version"),
         (|d| d["suites"][0]["type"] = json!("folder"), "suites[0].type"),
         (|d| d["environments"][0]["name"] = json!(""), "environments[0].name"),
+        (|d| d["environments"][0]["metadata"] = json!({"shards": [1, 2]}), "environments[0].metadata.shards"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "a.js", "line": 1, "column": 0}), "suites[0].tests[0].location.column"),
+        (|d| d["suites"][0]["tests"][0]["location"] = json!({"file": "a.js", "line": 1u64 << 32, "column": 1}), "suites[0].tests[0].location.line"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"stream": 2}]), "suites[0].tests[0].attempts[0].stdio[0]"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdout"] = json!([{"buffer": "%"}]), "suites[0].tests[0].attempts[0].stdout[0].buffer"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"text": "a", "colour": 1}]), "suites[0].tests[0].attempts[0].stdio[0].colour"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stauts"] = json!("passed"), "suites[0].tests[0].attempts[0].stauts"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["steps"] = json!([{"title": "s", "time": 1}]), "suites[0].tests[0].attempts[0].steps[0].time"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["errors"] = json!([{"message": "m", "location": {"file": "/abs.js", "line": 1, "column": 1}}]), "suites[0].tests[0].attempts[0].errors[0].location.file"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["duration"] = json!(1u64 << 53), "suites[0].tests[0].attempts[0].duration"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["attachments"] = json!([{"name": "a", "contentType": "text/plain", "id": "ABC"}]), "suites[0].tests[0].attempts[0].attachments[0].id"),
+        (|d| d["relatedCommitIds"] = json!([SHA.to_uppercase()]), "relatedCommitIds[0]"),
+        (|d| d["configPath"] = json!("../playwright.config.ts"), "configPath"),
+        (|d| d["sources"] = json!([{"filePath": "C:/a.js", "text": ""}]), "sources[0].filePath"),
+        (|d| d["testRunner"] = json!({"name": "", "version": "1"}), "testRunner.name"),
+        (|d| d["cpuAvg"] = json!([[-1, 5]]), "cpuAvg[0]"),
+        (|d| d["ram"] = json!([[0, 101]]), "ram[0]"),
+        (|d| d["systemUtilization"] = json!({"totalMemoryBytes": 1, "startTimestamp": 1}), "systemUtilization.samples"),
+        (|d| d["systemUtilization"] = json!({"totalMemoryBytes": 1, "startTimestamp": 1, "samples": [{"dts": 1, "cpuUtilization": 120, "memoryUtilization": 5}]}), "systemUtilization.samples[0].cpuUtilization"),
     ];
     for (mutate, path) in cases {
         let mut d = base();
@@ -120,6 +142,143 @@ fn each_stricter_rule_is_reported_at_its_path() {
     let mut d = base();
     d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(3);
     assert_eq!(validate_json(&d)[0].message, "3 is out of range (2 environments)");
+}
+
+#[test]
+fn the_schema_rules_accept_what_the_published_schema_accepts() {
+    // what the stricter rules refuse but Schema.Report accepts: a reader takes it
+    let lenient: Vec<Mutation> = vec![
+        |d| d["suites"][0]["location"] = json!({"file": "a.test.js", "line": 0, "column": 0}),
+        |d| d["suites"][0]["tests"][0]["attempts"][0]["environmentIdx"] = json!(7),
+        |d| d["suites"][0]["tests"][0]["attempts"][0]["duration"] = json!(1.5),
+        |d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"text": "a", "buffer": "not base64"}]),
+        |d| d["suites"][0]["tests"][0]["extra"] = json!(1),
+        |d| d["commitId"] = json!("X".repeat(40)),
+        |d| d["environments"][0]["metadata"] = json!({"list": [1]}),
+        |d| d["suites"][0]["tests"][0]["attempts"][0]["attachments"] = json!([{"name": "a", "contentType": "", "id": "Z".repeat(1000)}]),
+    ];
+    for mutate in lenient {
+        let mut d = base();
+        mutate(&mut d);
+        assert_eq!(issues(&d, Rules::Schema), vec![], "{d}");
+        assert!(!validate_json(&d).is_empty(), "{d}");
+    }
+    // what Schema.Report refuses
+    let refused: Vec<(Mutation, &str)> = vec![
+        (|d| d["category"] = json!(""), "category"),
+        (|d| d["commitId"] = json!("abc"), "commitId"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"stream": 1}]), "suites[0].tests[0].attempts[0].stdio[0]"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{"text": "a", "stream": 7}]), "suites[0].tests[0].attempts[0].stdio[0].stream"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["duration"] = json!(-1), "suites[0].tests[0].attempts[0].duration"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0].as_object_mut().unwrap().remove("startTimestamp").map(drop).unwrap_or(()), "suites[0].tests[0].attempts[0].startTimestamp"),
+        (|d| d["suites"][0]["tests"][0].as_object_mut().unwrap().remove("attempts").map(drop).unwrap_or(()), "suites[0].tests[0].attempts"),
+        (|d| d["runtime"] = json!({"name": "node", "version": ""}), "runtime.version"),
+        (|d| d["cpuMax"] = json!([[1, 100.5]]), "cpuMax[0]"),
+        (|d| d["suites"][0]["tests"][0]["attempts"][0]["attachments"] = json!([{"name": "a", "contentType": "x", "id": ""}]), "suites[0].tests[0].attempts[0].attachments[0].id"),
+    ];
+    for (mutate, path) in refused {
+        let mut d = base();
+        mutate(&mut d);
+        let got: Vec<String> = issues(&d, Rules::Schema).into_iter().map(|i| i.path).collect();
+        assert!(got.contains(&path.to_string()), "expected an issue at {path}, got {got:?}");
+    }
+}
+
+#[test]
+fn decode_keeps_the_document_as_stored_and_checks_the_schema_rules() {
+    let mut d = base();
+    d["suites"][0]["location"] = json!({"file": "a.test.js", "line": 0, "column": 0});
+    d["suites"][0]["tests"][0]["attempts"][0]["stdout"] = json!([{"text": "hi\n"}]);
+    d["systemUtilization"] = json!({"totalMemoryBytes": 8, "startTimestamp": 1, "samples": [{"dts": 5, "cpuUtilization": 12.5, "memoryUtilization": 40}]});
+    d["futureField"] = json!({"kept": true});
+    let bytes = encode_json(d.to_string().as_bytes());
+    let back: serde_json::Value = serde_json::from_slice(&decode_json(&bytes).unwrap()).unwrap();
+    assert_eq!(back, d);
+    // a UTF-8 byte order mark before plain JSON is not part of the document
+    let with_bom = [&[0xEF, 0xBB, 0xBF][..], d.to_string().as_bytes()].concat();
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&decode_json(&with_bom).unwrap()).unwrap(), d);
+
+    d["suites"][0]["tests"][0]["attempts"][0]["stdio"] = json!([{}]);
+    let e = decode_json(&encode_json(d.to_string().as_bytes())).unwrap_err();
+    assert_eq!(e.code, crate::ErrorCode::InvalidInput);
+    assert!(e.message.starts_with("the report is not valid: suites[0].tests[0].attempts[0].stdio[0]: "), "{}", e.message);
+}
+
+#[test]
+fn typed_report_keeps_stdout_stderr_and_system_utilization() {
+    let mut d = base();
+    d["suites"][0]["tests"][0]["attempts"][0]["stdout"] = json!([{"text": "hi"}, {"buffer": "AAE="}]);
+    d["suites"][0]["tests"][0]["attempts"][0]["stderr"] = json!([{"text": "oops"}]);
+    d["systemUtilization"] = json!({"totalMemoryBytes": 8, "startTimestamp": 1, "samples": [{"dts": 5, "cpuUtilization": 12.5, "memoryUtilization": 40.0}]});
+    d["flakinessProject"] = json!("acme/web");
+    let r = decode_report(d.to_string().as_bytes()).unwrap();
+    assert_eq!(serde_json::to_value(&r).unwrap(), d);
+    assert_eq!(serde_json::to_value(normalize(r)).unwrap()["systemUtilization"], d["systemUtilization"]);
+}
+
+#[test]
+fn builder_checks_each_attempt_environment_and_init_as_the_report_rules_do() {
+    let mut b = builder();
+    let h = b.add_test(test_input(&["t"], "a.js")).unwrap();
+    // no environment yet: an attempt has none to run in
+    let e = b.add_attempt(h, RunAttempt::default()).unwrap_err();
+    assert!(e.message.contains("attempt.environmentIdx: defaults to 0, but the report has no environments; add the environments first"), "{}", e.message);
+    b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
+    let before = b.build();
+    let bad_json = [
+        ("{\"stauts\": \"passed\"}", "attempt.stauts: is not a field of this object (unknown key)"),
+        ("{\"stdio\": [{\"stream\": 1}]}", "attempt.stdio[0]: must have one of `text` or `buffer`"),
+        ("{\"stdio\": [{\"text\": \"a\", \"buffer\": \"YQ==\"}]}", "attempt.stdio[0]: must have exactly one"),
+        ("{\"attachments\": [{\"name\": \"a\", \"contentType\": \"text/plain\", \"id\": \"not-hex\"}]}", "attempt.attachments[0].id: must be a lowercase hex content hash"),
+        ("{\"errors\": [{\"location\": {\"file\": \"/abs.js\", \"line\": 0, \"column\": 1}}]}", "attempt.errors[0].location.file: \"/abs.js\" must be relative"),
+        ("{\"environmentIdx\": 1}", "attempt.environmentIdx: 1 is out of range (1 environments)"),
+        ("{\"duration\": 9007199254740992}", "attempt.duration: must be at most 9007199254740991"),
+    ];
+    for (json, message) in bad_json {
+        let e = b.add_attempt_json(h, json).unwrap_err();
+        assert_eq!(e.code, crate::ErrorCode::InvalidInput);
+        assert!(e.message.starts_with("attempt is not valid: ") && e.message.contains(message), "{json}: {}", e.message);
+    }
+    // the typed entry point answers the same
+    let typed = RunAttempt { stdio: Some(vec![TimedStdioEntry { stream: Some(1), ..Default::default() }]), ..Default::default() };
+    assert!(b.add_attempt(h, typed).unwrap_err().message.contains("attempt.stdio[0]: must have one of `text` or `buffer`"));
+    let typed = RunAttempt { timeout: Some(u64::MAX), ..Default::default() };
+    assert!(b.add_attempt(h, typed).unwrap_err().message.contains("attempt.timeout: must be at most"));
+    assert_eq!(b.build(), before, "a rejected attempt leaves the report as it was");
+
+    let e = b.add_environment(Environment { name: "x".into(), metadata: Some([("list".to_string(), json!([1]))].into()), ..Default::default() }).unwrap_err();
+    assert!(e.message.contains("environment.metadata.list: must be a string, number or boolean"), "{}", e.message);
+
+    let init = |f: fn(&mut ReportInit)| {
+        let mut i = ReportInit { category: "jest".into(), commit_id: SHA.into(), ..Default::default() };
+        f(&mut i);
+        ReportBuilder::new(i).err().map(|e| e.message)
+    };
+    assert_eq!(init(|_| {}), None);
+    for (f, message) in [
+        (init(|i| i.commit_id = "abc".into()), "commitId: must be a git SHA-1"),
+        (init(|i| i.category = String::new()), "category: must be 1 to 100 characters"),
+        (init(|i| i.test_runner = Some(NameVersion { name: "jest".into(), version: String::new() })), "testRunner.version: must be 1 to"),
+        (init(|i| i.config_path = Some("/ci/jest.config.js".into())), "configPath: \"/ci/jest.config.js\" must be relative"),
+        (init(|i| i.related_commit_ids = Some(vec!["abc".into()])), "relatedCommitIds[0]: must be a git SHA-1"),
+    ] {
+        let m = f.unwrap_or_default();
+        assert!(m.starts_with("ReportBuilder init is not valid: ") && m.contains(message), "{message}: {m}");
+    }
+}
+
+#[test]
+fn normalize_drops_empty_and_default_fields_everywhere() {
+    let doc = json!({"category": "jest", "commitId": SHA, "startTimestamp": 0, "duration": 0, "cpuAvg": [], "ram": [],
+        "environments": [{"name": "a", "systemData": {}, "metadata": {}}, {"name": "a"}],
+        "tests": [{"title": "t", "tags": [], "attempts": [{"startTimestamp": 1, "environmentIdx": 1, "stdout": [], "stderr": [],
+            "stdio": [{"text": "x", "stream": 1}],
+            "steps": [{"title": "s", "attachments": [], "steps": [{"title": "inner", "steps": []}]}]}]}]});
+    let n = normalize(serde_json::from_value(doc).unwrap());
+    assert_eq!(serde_json::to_value(&n).unwrap(), json!({"category": "jest", "commitId": SHA, "startTimestamp": 0, "duration": 0,
+        "environments": [{"name": "a"}],
+        "tests": [{"title": "t", "attempts": [{"startTimestamp": 1, "stdio": [{"text": "x"}],
+            "steps": [{"title": "s", "steps": [{"title": "inner"}]}]}]}]}));
 }
 
 #[test]
@@ -153,29 +312,165 @@ fn normalize_merges_environments_and_tests() {
     assert_eq!(normalize(n.clone()), n);
 }
 
-fn arb_report() -> impl Strategy<Value = Report> {
-    let attempt = (0u32..3, 0u64..5000, prop::option::of(prop::sample::select(vec![TestStatus::Passed, TestStatus::Failed, TestStatus::Skipped])))
-        .prop_map(|(env, d, status)| RunAttempt { environment_idx: Some(env), duration: Some(d), status, start_timestamp: 5, ..Default::default() });
-    let test = (prop::sample::select(vec!["a", "b", "c"]), prop::collection::vec(attempt, 0..3))
-        .prop_map(|(t, attempts)| Test { title: t.into(), attempts, ..Default::default() });
-    let suite = (prop::sample::select(vec!["f1.js", "f2.js"]), prop::collection::vec(test, 0..5)).prop_map(|(f, tests)| Suite {
-        kind: SuiteType::File,
-        title: f.into(),
-        location: None,
-        suites: None,
-        tests: Some(tests),
-    });
-    (prop::collection::vec(suite, 0..4), prop::collection::vec(prop::sample::select(vec!["x", "y"]), 3)).prop_map(|(suites, envs)| Report {
-        category: "jest".into(),
-        commit_id: SHA.into(),
-        environments: envs.into_iter().map(|n| Environment { name: n.into(), ..Default::default() }).collect(),
-        suites: Some(suites),
-        ..Default::default()
+fn arb_location() -> impl Strategy<Value = Location> {
+    (prop::sample::select(vec!["a.test.js", "dir/b.spec.ts"]), 1u32..500, 1u32..80)
+        .prop_map(|(f, line, column)| Location { file: f.into(), line, column })
+}
+
+fn arb_error() -> impl Strategy<Value = ReportError> {
+    (prop::option::of(arb_location()), prop::option::of("[a-z \"\\\\é\n]{0,12}"), any::<bool>()).prop_map(|(location, message, stack)| {
+        ReportError { location, message, stack: stack.then(|| "Error: x\n    at y".into()), ..Default::default() }
     })
+}
+
+fn arb_attachment() -> impl Strategy<Value = Attachment> {
+    (prop::sample::select(vec!["trace.zip", "screenshot.png"]), "[0-9a-f]{40}")
+        .prop_map(|(name, id)| Attachment { name: name.into(), content_type: "application/octet-stream".into(), id })
+}
+
+fn arb_steps() -> impl Strategy<Value = Vec<TestStep>> {
+    let leaf = (prop::sample::select(vec!["goto", "click", "expect"]), prop::option::of(0u64..500), prop::option::of(arb_location()))
+        .prop_map(|(title, duration, location)| TestStep { title: title.into(), duration, location, snippet: None, error: None, attachments: None, steps: None });
+    let step = leaf.prop_recursive(3, 12, 3, |inner| {
+        (inner.clone(), prop::option::of(prop::collection::vec(inner, 0..3)), prop::option::of(arb_error()), prop::option::of(prop::collection::vec(arb_attachment(), 0..2)))
+            .prop_map(|(s, steps, error, attachments)| TestStep { steps, error, attachments, ..s })
+    });
+    prop::collection::vec(step, 0..3)
+}
+
+fn arb_attempt() -> impl Strategy<Value = RunAttempt> {
+    let statuses = || prop::option::of(prop::sample::select(TestStatus::ALL.to_vec()));
+    let plain = (0u32..3, statuses(), statuses(), 0u64..2_000_000_000_000, prop::option::of(0u64..5000), prop::option::of(0u64..60_000), prop::option::of(0u32..8));
+    let stdio = (prop::option::of(1u8..=2), prop::option::of(0u64..100), any::<bool>(), "[a-z\n]{0,8}").prop_map(|(stream, dts, binary, text)| {
+        let (text, buffer) = if binary { (None, Some("AP8K".to_string())) } else { (Some(text), None) };
+        TimedStdioEntry { stream, dts, text, buffer }
+    });
+    let output = prop::option::of(prop::collection::vec(
+        prop::sample::select(vec![StdioEntry { text: Some("out\n".into()), buffer: None }, StdioEntry { text: None, buffer: Some("AAE=".into()) }]),
+        0..2,
+    ));
+    let annotation = (prop::sample::select(vec!["skip", "owner", "issue"]), prop::option::of("[a-z ]{0,8}"), prop::option::of(arb_location()))
+        .prop_map(|(kind, description, location)| Annotation { kind: kind.into(), description, location });
+    let details = (
+        prop::option::of(prop::collection::vec(annotation, 0..2)),
+        prop::option::of(prop::collection::vec(arb_error(), 0..2)),
+        prop::option::of(arb_steps()),
+        prop::option::of(prop::collection::vec(stdio, 0..3)),
+        output.clone(),
+        output,
+        prop::option::of(prop::collection::vec(arb_attachment(), 0..2)),
+    );
+    (plain, details).prop_map(|((env, status, expected_status, start, duration, timeout, parallel_index), (annotations, errors, steps, stdio, stdout, stderr, attachments))| RunAttempt {
+        environment_idx: Some(env),
+        status,
+        expected_status,
+        start_timestamp: start,
+        duration,
+        timeout,
+        parallel_index,
+        annotations,
+        errors,
+        steps,
+        stdio,
+        stdout,
+        stderr,
+        attachments,
+    })
+}
+
+fn arb_test() -> impl Strategy<Value = Test> {
+    (prop::sample::select(vec!["a", "b", "c"]), prop::option::of(arb_location()), prop::option::of(prop::collection::vec(prop::sample::select(vec!["@slow", "@smoke"]).prop_map(String::from), 0..2)), prop::collection::vec(arb_attempt(), 0..3))
+        .prop_map(|(t, location, tags, attempts)| Test { title: t.into(), location, tags, attempts })
+}
+
+/// Reports with every part of the model: nested suites of all three types, top-level tests,
+/// attempts with steps, output (text and binary), errors, annotations and attachments,
+/// environments with system data and metadata, telemetry of arbitrary percentages.
+fn arb_report() -> impl Strategy<Value = Report> {
+    let kinds = prop::sample::select(vec![(SuiteType::File, "f1.js"), (SuiteType::File, "dir/f2.js"), (SuiteType::Suite, "login"), (SuiteType::AnonymousSuite, "")]);
+    let leaf = (kinds, prop::option::of(prop::collection::vec(arb_test(), 0..3))).prop_map(|((kind, title), tests)| Suite { kind, title: title.into(), location: None, suites: None, tests });
+    let suite = leaf.prop_recursive(3, 12, 3, |inner| {
+        (inner.clone(), prop::option::of(prop::collection::vec(inner, 0..3))).prop_map(|(s, suites)| Suite { suites, ..s })
+    });
+    let environment = (prop::sample::select(vec!["x", "y"]), any::<bool>(), any::<bool>()).prop_map(|(name, system, meta)| Environment {
+        name: name.into(),
+        system_data: system.then(|| SystemData { os_name: Some("linux".into()), os_version: None, os_arch: Some("x64".into()) }),
+        metadata: meta.then(|| [("workers".to_string(), json!(2)), ("headless".to_string(), json!(true))].into_iter().collect()),
+        user_supplied_data: None,
+    });
+    let telemetry = prop::option::of(prop::collection::vec((0.0f64..1e9, 0.0f64..=100.0), 0..4));
+    let utilization = prop::option::of((0u64..1 << 40, prop::collection::vec((0u64..5000, 0.0f64..=100.0, 0.0f64..=100.0), 0..3)).prop_map(|(total, samples)| SystemUtilization {
+        total_memory_bytes: total,
+        start_timestamp: 1_700_000_000_000,
+        samples: samples.into_iter().map(|(dts, cpu, memory)| UtilizationSample { dts, cpu_utilization: cpu, memory_utilization: memory }).collect(),
+    }));
+    (
+        prop::option::of(prop::collection::vec(suite, 0..4)),
+        prop::option::of(prop::collection::vec(arb_test(), 0..3)),
+        prop::collection::vec(environment, 3),
+        (telemetry.clone(), telemetry, utilization),
+        prop::option::of(prop::collection::vec(arb_error(), 0..2)),
+    )
+        .prop_map(|(suites, tests, environments, (cpu_avg, ram, system_utilization), unattributed_errors)| Report {
+            category: "jest".into(),
+            commit_id: SHA.into(),
+            environments,
+            start_timestamp: 1_700_000_000_000,
+            duration: 5000,
+            flakiness_project: Some("org/project".into()),
+            suites,
+            tests,
+            unattributed_errors,
+            cpu_avg,
+            ram,
+            system_utilization,
+            ..Default::default()
+        })
 }
 
 fn attempt_count(r: &Report) -> usize {
     r.tests_with_paths().iter().map(|t| t.test.attempts.len()).sum()
+}
+
+/// `v` without empty arrays and objects and without `"stream": 1` (an output entry's default),
+/// at any depth: the fields whose absence says the same.
+fn without_defaults(v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    let empty = |v: &Value| v.as_array().is_some_and(Vec::is_empty) || v.as_object().is_some_and(|o| o.is_empty());
+    match v {
+        Value::Array(a) => Value::Array(a.into_iter().map(without_defaults).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| (k, without_defaults(v)))
+                .filter(|(k, v)| !(empty(v) || k == "stream" && *v == json!(1)))
+                .collect(),
+        ),
+        v => v,
+    }
+}
+
+/// Every attempt of a report as what normalizing must keep: its test (suite path, title, file),
+/// its environment's content, and its fields with defaults filled in; sorted.
+fn attempts_kept(r: &Report) -> Vec<String> {
+    let mut out: Vec<String> = r
+        .tests_with_paths()
+        .iter()
+        .flat_map(|t| {
+            t.test.attempts.iter().map(move |a| {
+                let env = serde_json::to_string(&r.environments[a.env()]).unwrap();
+                let filled = RunAttempt {
+                    environment_idx: None,
+                    status: Some(a.status.unwrap_or(TestStatus::Passed)),
+                    expected_status: Some(a.expected_status.unwrap_or(TestStatus::Passed)),
+                    duration: Some(a.duration.unwrap_or(0)),
+                    ..a.clone()
+                };
+                format!("{:?} {} {:?} {env} {}", t.suites, t.test.title, t.file, without_defaults(serde_json::to_value(&filled).unwrap()))
+            })
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 proptest! {
@@ -189,6 +484,7 @@ proptest! {
     fn normalize_is_idempotent_keeps_attempts_and_validates(r in arb_report()) {
         let n = normalize(r.clone());
         prop_assert_eq!(attempt_count(&n), attempt_count(&r));
+        prop_assert_eq!(attempts_kept(&n), attempts_kept(&r));
         prop_assert!(validate(&n).is_empty(), "{:?}", validate(&n));
         prop_assert_eq!(normalize(n.clone()), n);
     }
@@ -331,6 +627,7 @@ proptest! {
 #[test]
 fn builder_handles_deep_title_paths_and_rejects_too_deep_attempts() {
     let mut b = builder();
+    b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
     let path: Vec<String> = (0..1000).map(|i| format!("level {i}")).collect();
     let h = b.add_test(TestInput { title_path: path.clone(), file: Some("deep.js".into()), line: Some(1), ..Default::default() }).unwrap();
     b.add_attempt(h, attempt(0, 1)).unwrap();

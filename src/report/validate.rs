@@ -1,10 +1,13 @@
-//! Validation of a report document: the published schema's rules plus the stricter ones of
-//! report-format.md. It walks the JSON value (not the typed model) so that unknown keys,
+//! Validation of a report document at two levels: the published schema's own rules (what
+//! `@flakiness/flakiness-report`'s `Schema.Report` accepts, so what the service reads) and, on
+//! top of them, the stricter rules of report-format.md (`validateReport`, and every API that
+//! writes or sends a report). It walks the JSON value (not the typed model) so that unknown keys,
 //! fractional numbers and wrong types are all reported with the path where they are.
 
 use serde_json::{Map, Value};
 
 use super::model::Report;
+use crate::error::Error;
 use crate::limits;
 
 /// One problem: where (`suites[2].tests[0].attempts[1].environmentIdx`) and what.
@@ -14,36 +17,67 @@ pub struct Issue {
     pub message: String,
 }
 
-/// Validates a typed report.
+/// Which rules a document is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    /// The published schema's: what `Schema.Report.safeParse` accepts (unknown keys allowed,
+    /// numbers need not be integers, paths and positions are not checked).
+    Schema,
+    /// The schema's plus report-format.md's stricter ones: `validateReport`.
+    Strict,
+}
+
+/// Validates a typed report (strict rules).
 pub fn validate(report: &Report) -> Vec<Issue> {
     validate_json(&serde_json::to_value(report).unwrap_or(Value::Null))
 }
 
+/// Validates a report given as JSON against the strict rules. Empty when valid.
+pub fn validate_json(doc: &Value) -> Vec<Issue> {
+    issues(doc, Rules::Strict)
+}
+
+/// The problems of a report given as JSON under `rules`. Empty when valid.
+pub fn issues(doc: &Value, rules: Rules) -> Vec<Issue> {
+    let mut v = Validator::new(rules, doc.get("environments").and_then(Value::as_array).map_or(0, Vec::len));
+    v.report(doc, "");
+    v.issues
+}
+
 /// `INVALID_INPUT` naming the first problems when `doc` is not a valid report: the check every
 /// API that takes a report (the exchanges, `encodeReport`) makes before using it.
-pub fn ensure_valid(doc: &Value) -> Result<(), crate::error::Error> {
+pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     if !doc.is_object() {
-        return Err(crate::error::Error::invalid_input("report must be a report document (a JSON object)"));
+        return Err(Error::invalid_input("report must be a report document (a JSON object)"));
     }
-    let issues = validate_json(doc);
+    to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
+}
+
+/// The problems of one attempt given as JSON (`addAttempt`), in a report of `environments`
+/// environments, under the strict rules; paths start at `attempt`.
+pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue> {
+    let mut v = Validator::new(Rules::Strict, environments);
+    v.attempt(attempt, "attempt");
+    v.issues
+}
+
+/// The problems of one environment given as JSON (`addEnvironment`), under the strict rules.
+pub(crate) fn environment_issues(env: &Value) -> Vec<Issue> {
+    let mut v = Validator::new(Rules::Strict, 0);
+    v.environment(env, "environment");
+    v.issues
+}
+
+/// `Ok` when there are no issues, else `INVALID_INPUT`: "`what` is not valid: " and the first
+/// few issues, then `hint`.
+pub(crate) fn to_result(what: &str, issues: &[Issue], hint: &str) -> Result<(), Error> {
     if issues.is_empty() {
         return Ok(());
     }
     const SHOWN: usize = 5;
     let shown: Vec<String> = issues.iter().take(SHOWN).map(|i| format!("{}: {}", i.path, i.message)).collect();
     let more = if issues.len() > SHOWN { format!(" (and {} more)", issues.len() - SHOWN) } else { String::new() };
-    Err(crate::error::Error::invalid_input(format!(
-        "report is not valid: {}{more}; validateReport(report) lists every problem",
-        shown.join("; ")
-    )))
-}
-
-/// Validates a report given as JSON. Empty when valid.
-pub fn validate_json(doc: &Value) -> Vec<Issue> {
-    let mut v = Validator { issues: Vec::new(), envs: 0 };
-    v.envs = doc.get("environments").and_then(Value::as_array).map_or(0, Vec::len);
-    v.report(doc, "");
-    v.issues
+    Err(Error::invalid_input(format!("{what} is not valid: {}{more}{hint}", shown.join("; "))))
 }
 
 /// Checks a repository path: relative, POSIX, no `..`.
@@ -64,9 +98,27 @@ pub(crate) fn check_path(p: &str) -> Result<(), String> {
 const STATUSES: [&str; 5] = ["passed", "failed", "timedOut", "skipped", "interrupted"];
 const SUITE_TYPES: [&str; 3] = ["file", "suite", "anonymous suite"];
 
+/// What a number field must be. The strict rules want an integer in `min..=max` (the range the
+/// typed model stores); the schema only wants a number, and at least 0 where `nonneg`.
+#[derive(Clone, Copy)]
+struct Int {
+    min: u64,
+    max: u64,
+    nonneg: bool,
+}
+/// Timestamps, durations, byte and CPU counts.
+const MS: Int = Int { min: 0, max: limits::MAX_SAFE_INTEGER, nonneg: true };
+/// `environmentIdx`.
+const INDEX: Int = Int { min: 0, max: u32::MAX as u64, nonneg: true };
+/// `line`, `column`: 1-based.
+const POSITION: Int = Int { min: 1, max: u32::MAX as u64, nonneg: false };
+/// `lineOffset`, `parallelIndex`.
+const SMALL: Int = Int { min: 0, max: u32::MAX as u64, nonneg: false };
+
 struct Validator {
     issues: Vec<Issue>,
     envs: usize,
+    strict: bool,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -78,12 +130,16 @@ fn join(path: &str, key: &str) -> String {
 }
 
 impl Validator {
+    fn new(rules: Rules, envs: usize) -> Self {
+        Validator { issues: Vec::new(), envs, strict: rules == Rules::Strict }
+    }
+
     fn issue(&mut self, path: &str, message: impl Into<String>) {
         self.issues.push(Issue { path: if path.is_empty() { "(report)".into() } else { path.into() }, message: message.into() });
     }
 
-    /// Checks `v` is an object with the `required` keys and no key outside `required` and
-    /// `optional`; returns it for the field checks.
+    /// Checks `v` is an object with the `required` keys and (strict rules) no key outside
+    /// `required` and `optional`; returns it for the field checks.
     fn object<'a>(&mut self, v: &'a Value, path: &str, required: &[&str], optional: &[&str]) -> Option<&'a Map<String, Value>> {
         let Some(o) = v.as_object() else {
             self.issue(path, format!("must be an object, got {}", kind(v)));
@@ -94,9 +150,11 @@ impl Validator {
                 self.issue(&join(path, k), "is required");
             }
         }
-        for k in o.keys() {
-            if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
-                self.issue(&join(path, k), "is not a field of this object (unknown key)");
+        if self.strict {
+            for k in o.keys() {
+                if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
+                    self.issue(&join(path, k), "is not a field of this object (unknown key)");
+                }
             }
         }
         Some(o)
@@ -115,17 +173,41 @@ impl Validator {
         None
     }
 
-    fn uint(&mut self, o: &Map<String, Value>, path: &str, key: &str, min: u64) -> Option<u64> {
+    /// A repository path (`file`, `filePath`, `configPath`): a string; relative POSIX (strict).
+    fn path(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
+        if let Some(p) = self.string(o, path, key, 0, usize::MAX) {
+            if let (true, Err(m)) = (self.strict, check_path(&p)) {
+                self.issue(&join(path, key), m);
+            }
+        }
+    }
+
+    /// A number field; returns it when it is an integer in range.
+    fn int(&mut self, o: &Map<String, Value>, path: &str, key: &str, rule: Int) -> Option<u64> {
         let v = o.get(key)?;
         let p = join(path, key);
-        match v.as_f64() {
-            None => self.issue(&p, format!("must be a number, got {}", kind(v))),
-            Some(n) if !n.is_finite() || n.fract() != 0.0 || n < min as f64 => {
-                self.issue(&p, format!("must be an integer >= {min}, got {n}"))
-            }
-            Some(n) => return Some(n as u64),
+        let Some(n) = v.as_f64() else {
+            let why = if v.is_null() { " (NaN and Infinity become null in JSON)" } else { "" };
+            self.issue(&p, format!("must be a number, got {}{why}", kind(v)));
+            return None;
+        };
+        if self.strict && (n.fract() != 0.0 || n < rule.min as f64) {
+            self.issue(&p, format!("must be an integer >= {}, got {n}", rule.min));
+        } else if self.strict && n > rule.max as f64 {
+            self.issue(&p, format!("must be at most {}, got {n}", rule.max));
+        } else if rule.nonneg && n < 0.0 {
+            self.issue(&p, format!("must be a number >= 0, got {n}"));
+        } else if n.fract() == 0.0 && (0.0..=rule.max as f64).contains(&n) {
+            return Some(n as u64);
         }
         None
+    }
+
+    /// A number from 0 to 100 (a percentage).
+    fn percent(&mut self, v: &Value, path: &str) {
+        if !v.as_f64().is_some_and(|x| (0.0..=100.0).contains(&x)) {
+            self.issue(path, format!("must be a percentage from 0 to 100, got {v}"));
+        }
     }
 
     fn one_of(&mut self, o: &Map<String, Value>, path: &str, key: &str, allowed: &[&str]) {
@@ -156,12 +238,24 @@ impl Validator {
         }
     }
 
+    /// A commit id: 40 characters (schema), lowercase hex (strict).
+    fn commit_id(&mut self, v: &Value, path: &str) {
+        let ok = match v.as_str() {
+            Some(id) if self.strict => limits::is_valid_commit_id(id),
+            Some(id) => id.chars().count() == limits::COMMIT_ID_LEN,
+            None => false,
+        };
+        if !ok {
+            self.issue(path, format!("must be a git SHA-1: 40 lowercase hex characters ({}), got {v}", limits::COMMIT_ID_PATTERN));
+        }
+    }
+
     fn name_version(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
         if let Some(v) = o.get(key) {
             let p = join(path, key);
             if let Some(nv) = self.object(v, &p, &["name", "version"], &[]) {
-                self.string(nv, &p, "name", 0, usize::MAX);
-                self.string(nv, &p, "version", 0, usize::MAX);
+                self.string(nv, &p, "name", 1, usize::MAX);
+                self.string(nv, &p, "version", 1, usize::MAX);
             }
         }
     }
@@ -175,40 +269,37 @@ impl Validator {
         ];
         let Some(o) = self.object(doc, path, &REQUIRED, &OPTIONAL) else { return };
         self.string(o, path, "category", 1, limits::CATEGORY_MAX_LEN);
-        if let Some(id) = self.string(o, path, "commitId", 0, usize::MAX) {
-            if !limits::is_valid_commit_id(&id) {
-                self.issue(&join(path, "commitId"), format!("must be a git SHA-1: 40 lowercase hex characters ({}), got {id:?}", limits::COMMIT_ID_PATTERN));
-            }
+        if let Some(id) = o.get("commitId") {
+            self.commit_id(id, &join(path, "commitId"));
         }
         for (p, c) in self.array(o, path, "relatedCommitIds") {
-            if !c.as_str().is_some_and(limits::is_valid_commit_id) {
-                self.issue(&p, "must be 40 lowercase hex characters");
-            }
+            self.commit_id(c, &p);
         }
-        self.uint(o, path, "startTimestamp", 0);
-        self.uint(o, path, "duration", 0);
+        self.int(o, path, "startTimestamp", MS);
+        self.int(o, path, "duration", MS);
         for key in ["title", "url", "flakinessProject"] {
             self.string(o, path, key, 0, usize::MAX);
         }
-        if let Some(p) = self.string(o, path, "configPath", 0, usize::MAX) {
-            if let Err(m) = check_path(&p) {
-                self.issue(&join(path, "configPath"), m);
-            }
-        }
+        self.path(o, path, "configPath");
         for key in ["generatedBy", "testRunner", "runtime"] {
             self.name_version(o, path, key);
         }
-        self.uint(o, path, "cpuCount", 0);
-        self.uint(o, path, "ramBytes", 0);
+        self.int(o, path, "cpuCount", MS);
+        self.int(o, path, "ramBytes", MS);
         for key in ["cpuAvg", "cpuMax", "ram"] {
             for (p, s) in self.array(o, path, key) {
                 let ok = s.as_array().is_some_and(|a| {
-                    a.len() == 2 && a[0].is_number() && a[1].as_f64().is_some_and(|x| (0.0..=100.0).contains(&x))
+                    a.len() == 2
+                        && a[0].as_f64().is_some_and(|ms| ms >= 0.0)
+                        && a[1].as_f64().is_some_and(|x| (0.0..=100.0).contains(&x))
                 });
                 if !ok {
-                    self.issue(&p, "must be a pair [milliseconds, percent 0..100]");
+                    self.issue(&p, format!("must be a pair [milliseconds >= 0, percent 0..100], got {s}"));
                 }
             }
+        }
+        if let Some(u) = o.get("systemUtilization") {
+            self.system_utilization(u, &join(path, "systemUtilization"));
         }
         for (p, e) in self.array(o, path, "environments") {
             self.environment(e, &p);
@@ -224,18 +315,26 @@ impl Validator {
         }
         for (p, s) in self.array(o, path, "sources") {
             if let Some(so) = self.object(s, &p, &["filePath", "text"], &["lineOffset", "contentType"]) {
-                if let Some(f) = self.string(so, &p, "filePath", 0, usize::MAX) {
-                    if let Err(m) = check_path(&f) {
-                        self.issue(&join(&p, "filePath"), m);
-                    }
-                }
+                self.path(so, &p, "filePath");
                 self.string(so, &p, "text", 0, usize::MAX);
-                self.uint(so, &p, "lineOffset", 0);
+                self.int(so, &p, "lineOffset", SMALL);
                 self.string(so, &p, "contentType", 0, usize::MAX);
             }
         }
-        if o.contains_key("systemUtilization") && !o["systemUtilization"].is_object() {
-            self.issue(&join(path, "systemUtilization"), "must be an object");
+    }
+
+    fn system_utilization(&mut self, v: &Value, path: &str) {
+        let Some(o) = self.object(v, path, &["totalMemoryBytes", "startTimestamp", "samples"], &[]) else { return };
+        self.int(o, path, "totalMemoryBytes", MS);
+        self.int(o, path, "startTimestamp", MS);
+        for (p, s) in self.array(o, path, "samples") {
+            let Some(so) = self.object(s, &p, &["dts", "cpuUtilization", "memoryUtilization"], &[]) else { continue };
+            self.int(so, &p, "dts", MS);
+            for key in ["cpuUtilization", "memoryUtilization"] {
+                if let Some(x) = so.get(key) {
+                    self.percent(x, &join(&p, key));
+                }
+            }
         }
     }
 
@@ -249,6 +348,9 @@ impl Validator {
                     self.string(so, &p, k, 0, usize::MAX);
                 }
             }
+        }
+        if !self.strict {
+            return;
         }
         for key in ["userSuppliedData", "metadata"] {
             if let Some(m) = o.get(key) {
@@ -271,13 +373,9 @@ impl Validator {
         let Some(v) = o.get("location") else { return };
         let p = join(path, "location");
         let Some(l) = self.object(v, &p, &["file", "line", "column"], &[]) else { return };
-        if let Some(f) = self.string(l, &p, "file", 0, usize::MAX) {
-            if let Err(m) = check_path(&f) {
-                self.issue(&join(&p, "file"), m);
-            }
-        }
-        self.uint(l, &p, "line", 1);
-        self.uint(l, &p, "column", 1);
+        self.path(l, &p, "file");
+        self.int(l, &p, "line", POSITION);
+        self.int(l, &p, "column", POSITION);
     }
 
     fn suite(&mut self, v: &Value, path: &str) {
@@ -309,19 +407,24 @@ impl Validator {
             "parallelIndex", "steps", "stdio", "attachments", "stdout", "stderr",
         ];
         let Some(o) = self.object(v, path, &["startTimestamp"], &OPTIONAL) else { return };
-        if let Some(idx) = self.uint(o, path, "environmentIdx", 0) {
-            if idx as usize >= self.envs {
-                self.issue(&join(path, "environmentIdx"), format!("{idx} is out of range ({} environments)", self.envs));
+        let idx = self.int(o, path, "environmentIdx", INDEX);
+        if self.strict {
+            match idx {
+                Some(idx) if idx as usize >= self.envs => {
+                    self.issue(&join(path, "environmentIdx"), format!("{idx} is out of range ({} environments)", self.envs))
+                }
+                None if !o.contains_key("environmentIdx") && self.envs == 0 => {
+                    self.issue(&join(path, "environmentIdx"), "defaults to 0, but the report has no environments")
+                }
+                _ => {}
             }
-        } else if !o.contains_key("environmentIdx") && self.envs == 0 {
-            self.issue(&join(path, "environmentIdx"), "defaults to 0, but the report has no environments");
         }
         self.one_of(o, path, "status", &STATUSES);
         self.one_of(o, path, "expectedStatus", &STATUSES);
-        self.uint(o, path, "startTimestamp", 0);
-        self.uint(o, path, "duration", 0);
-        self.uint(o, path, "timeout", 0);
-        self.uint(o, path, "parallelIndex", 0);
+        self.int(o, path, "startTimestamp", MS);
+        self.int(o, path, "duration", MS);
+        self.int(o, path, "timeout", MS);
+        self.int(o, path, "parallelIndex", SMALL);
         for (p, a) in self.array(o, path, "annotations") {
             if let Some(ao) = self.object(a, &p, &["type"], &["description", "location"]) {
                 self.string(ao, &p, "type", 0, usize::MAX);
@@ -358,8 +461,16 @@ impl Validator {
                 self.issue(&join(path, "stream"), format!("must be 1 (stdout) or 2 (stderr), got {s}"));
             }
         }
-        self.uint(o, path, "dts", 0);
-        match (o.get("text"), o.get("buffer")) {
+        self.int(o, path, "dts", MS);
+        let (text, buffer) = (o.get("text"), o.get("buffer"));
+        if !self.strict {
+            // the schema: a string `text`, or else a string `buffer`
+            if !text.is_some_and(Value::is_string) && !buffer.is_some_and(Value::is_string) {
+                self.issue(path, "must have a string `text` or a string `buffer`");
+            }
+            return;
+        }
+        match (text, buffer) {
             (Some(_), Some(_)) => self.issue(path, "must have exactly one of `text` and `buffer`, not both"),
             (None, None) => self.issue(path, "must have one of `text` or `buffer`"),
             (Some(t), None) if !t.is_string() => self.issue(&join(path, "text"), "must be a string"),
@@ -375,7 +486,7 @@ impl Validator {
             return;
         };
         self.string(o, path, "title", 0, usize::MAX);
-        self.uint(o, path, "duration", 0);
+        self.int(o, path, "duration", MS);
         self.string(o, path, "snippet", 0, usize::MAX);
         self.location(o, path);
         if let Some(e) = o.get("error") {
@@ -397,11 +508,14 @@ impl Validator {
         self.location(o, path);
     }
 
+    /// An attachment reference. The schema allows ids of 1 to 1024 characters; the strict rules
+    /// want what the upload API takes: a lowercase hex content hash of at most 256.
     fn attachment(&mut self, v: &Value, path: &str) {
         let Some(o) = self.object(v, path, &["name", "contentType", "id"], &[]) else { return };
         self.string(o, path, "name", 0, usize::MAX);
-        self.string(o, path, "contentType", 1, usize::MAX);
-        if let Some(id) = self.string(o, path, "id", 1, limits::MAX_ATTACHMENT_ID_LEN) {
+        self.string(o, path, "contentType", self.strict as usize, usize::MAX);
+        let max = if self.strict { limits::MAX_ATTACHMENT_ID_LEN } else { limits::SCHEMA_ATTACHMENT_ID_MAX_LEN };
+        if let (Some(id), true) = (self.string(o, path, "id", 1, max), self.strict) {
             if !id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
                 self.issue(&join(path, "id"), format!("must be a lowercase hex content hash, got {id:?}"));
             }

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
+use super::{bytes_from_js, js_error, to_js, JsResult};
 use crate::error::Error;
 use crate::report::{self, AttachmentInput, Report, ReportInit, RunAttempt, TestInput, TestStatus};
 
@@ -53,15 +53,17 @@ pub struct ReportBuilder(report::ReportBuilder);
 impl ReportBuilder {
     #[wasm_bindgen(constructor)]
     pub fn new(init: JsValue) -> JsResult<ReportBuilder> {
-        let init: ReportInit = from_js_required(init, "ReportBuilder init")?;
+        // through JSON: the one reader of the report model's types (see `crate::from_json`)
+        let json = stringify(&init, "ReportBuilder init")?;
+        let init: ReportInit =
+            crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("ReportBuilder init: {e}")))?;
         Ok(ReportBuilder(report::ReportBuilder::new(init)?))
     }
 
     /// Adds an environment (or finds the equal one); returns its index.
     #[wasm_bindgen(js_name = addEnvironment)]
     pub fn add_environment(&mut self, env: JsValue) -> JsResult<u32> {
-        let env = from_js_required(env, "environment")?;
-        Ok(self.0.add_environment(env)? as u32)
+        Ok(self.0.add_environment_json(&stringify(&env, "environment")?)? as u32)
     }
 
     /// Adds a test (or finds the one with the same title path and file); returns its handle.

@@ -491,9 +491,19 @@ impl ReportBuilder {
 
     /// Adds an environment, or finds the equal one already added; returns its index.
     pub fn add_environment(&mut self, env: Environment) -> Result<usize> {
+        self.add_environment_json(&serde_json::to_string(&env).unwrap_or_default())
+    }
+
+    /// [`Self::add_environment`] of an environment given as JSON text: checked by the rules an
+    /// environment of a valid report follows (unknown keys included), then read.
+    pub fn add_environment_json(&mut self, json: &str) -> Result<usize> {
+        let doc: serde_json::Value =
+            crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("environment: {e}")))?;
+        super::validate::to_result("environment", &super::validate::environment_issues(&doc), "")?;
+        let env: Environment =
+            crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("environment: {e}")))?;
+        // Equal content, equal text: the typed environment's JSON is its identity.
         let key = serde_json::to_string(&env).unwrap_or_default();
-        let issues = super::validate::environment_issues(&crate::from_json(key.as_bytes()).unwrap_or_default());
-        super::validate::to_result("environment", &issues, "")?;
         if let Some(&i) = self.env_index.get(&key) {
             return Ok(i);
         }

@@ -186,11 +186,12 @@ pub struct RunAttempt {
     pub steps: Option<Vec<TestStep>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdio: Option<Vec<TimedStdioEntry>>,
-    /// Output without timing, per stream (the schema's older form; `stdio` supersedes it).
+    /// Output without timing, per stream (the schema's older form; `stdio` supersedes it):
+    /// entries without `stream` and `dts`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stdout: Option<Vec<StdioEntry>>,
+    pub stdout: Option<Vec<TimedStdioEntry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stderr: Option<Vec<StdioEntry>>,
+    pub stderr: Option<Vec<TimedStdioEntry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attachments: Option<Vec<Attachment>>,
 }
@@ -279,7 +280,8 @@ pub struct Attachment {
     pub id: String,
 }
 
-/// One chunk of output: exactly one of `text` or `buffer` (base64).
+/// One chunk of output: exactly one of `text` or `buffer` (base64). In `stdio` it may say its
+/// `stream` and `dts`; in `stdout` and `stderr` (the schema's `STDIOEntry`) it does not.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct TimedStdioEntry {
     /// 1 stdout (the default), 2 stderr.
@@ -288,15 +290,6 @@ pub struct TimedStdioEntry {
     /// Milliseconds since the previous entry, or since the attempt start for the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dts: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub buffer: Option<String>,
-}
-
-/// One chunk of `stdout` or `stderr`: exactly one of `text` or `buffer` (base64).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct StdioEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -346,7 +346,10 @@ fn arb_attempt() -> impl Strategy<Value = RunAttempt> {
         TimedStdioEntry { stream, dts, text, buffer }
     });
     let output = prop::option::of(prop::collection::vec(
-        prop::sample::select(vec![StdioEntry { text: Some("out\n".into()), buffer: None }, StdioEntry { text: None, buffer: Some("AAE=".into()) }]),
+        prop::sample::select(vec![
+            TimedStdioEntry { text: Some("out\n".into()), ..Default::default() },
+            TimedStdioEntry { buffer: Some("AAE=".into()), ..Default::default() },
+        ]),
         0..2,
     ));
     let annotation = (prop::sample::select(vec!["skip", "owner", "issue"]), prop::option::of("[a-z ]{0,8}"), prop::option::of(arb_location()))

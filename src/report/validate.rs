@@ -27,9 +27,10 @@ pub enum Rules {
     Strict,
 }
 
-/// Validates a typed report (strict rules).
+/// Validates a typed report (strict rules). Read from its JSON text, not `serde_json::to_value`
+/// (which would compile a second serializer of the whole model into the `.wasm`).
 pub fn validate(report: &Report) -> Vec<Issue> {
-    validate_json(&serde_json::to_value(report).unwrap_or(Value::Null))
+    validate_json(&crate::from_json(&super::to_json(report)).unwrap_or(Value::Null))
 }
 
 /// Validates a report given as JSON against the strict rules. Empty when valid.

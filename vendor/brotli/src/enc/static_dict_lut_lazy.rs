@@ -158,8 +158,10 @@ fn build() -> StaticDictionaryLut {
         }
     }
     let mut entries = entries.list;
-    // Stable: an uppercase-first and an all-uppercase entry of one word keep that order.
-    entries.sort_by_key(|e| (e.bucket, e.transform != IDENTITY, e.len, e.word));
+    // An uppercase-first and an all-uppercase entry of one word keep the order they were pushed
+    // in, which is the order of their transform ids: with the id last the key is unique, so an
+    // unstable sort gives the stable order (and no stable sort is compiled in).
+    entries.sort_unstable_by_key(|e| (e.bucket, e.transform != IDENTITY, e.len, e.word, e.transform));
     let mut buckets: Box<[u16; 32768]> = vec![0u16; 32768].into_boxed_slice().try_into().unwrap();
     let mut words = Vec::with_capacity(entries.len() + 1);
     words.push(DictWord { l: 0, t: 0, i: 0 });

@@ -666,8 +666,13 @@ impl ReportBuilder {
     /// The rules of report-format.md for one attempt given as JSON, with this report's
     /// environments (an attempt names one by `environmentIdx`, 0 when absent).
     fn check_attempt(&self, json: &[u8]) -> Result<()> {
-        let doc: serde_json::Value =
+        let mut doc: serde_json::Value =
             crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        // without a start, the attempt starts at 0 (the default of `RunAttempt`; the report
+        // schema wants every attempt to say it)
+        if let Some(o) = doc.as_object_mut().filter(|o| o.get("startTimestamp").is_none_or(|t| t.is_null())) {
+            o.insert("startTimestamp".into(), 0.into());
+        }
         let issues = super::validate::attempt_issues(&doc, self.environments.len());
         let hint = if self.environments.is_empty() { "; add the environments first (addEnvironment)" } else { "" };
         super::validate::to_result("attempt", &issues, hint)

@@ -224,7 +224,6 @@ fn builder_checks_each_attempt_environment_and_init_as_the_report_rules_do() {
     let e = b.add_attempt(h, RunAttempt::default()).unwrap_err();
     assert!(e.message.contains("attempt.environmentIdx: defaults to 0, but the report has no environments; add the environments first"), "{}", e.message);
     b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
-    let before = b.build();
     let bad_json = [
         ("{\"stauts\": \"passed\"}", "attempt.stauts: is not a field of this object (unknown key)"),
         ("{\"stdio\": [{\"stream\": 1}]}", "attempt.stdio[0]: must have one of `text` or `buffer`"),
@@ -234,6 +233,13 @@ fn builder_checks_each_attempt_environment_and_init_as_the_report_rules_do() {
         ("{\"environmentIdx\": 1}", "attempt.environmentIdx: 1 is out of range (1 environments)"),
         ("{\"duration\": 9007199254740992}", "attempt.duration: must be at most 9007199254740991"),
     ];
+    // an attempt without a start is stored with 0 (the report schema wants it said)
+    // and a null field is an absent one, as in JSON.stringify's undefined
+    b.add_attempt_json(h, "{\"status\": \"failed\", \"timeout\": null, \"errors\": [{\"message\": \"m\", \"stack\": null}]}").unwrap();
+    let stored = b.build().tests_with_paths()[0].test.attempts.clone();
+    assert_eq!((stored[0].start_timestamp, stored[0].status, stored[0].timeout), (0, Some(TestStatus::Failed), None));
+    assert_eq!(stored[0].errors, Some(vec![ReportError { message: Some("m".into()), ..Default::default() }]));
+    let before = b.build();
     for (json, message) in bad_json {
         let e = b.add_attempt_json(h, json).unwrap_err();
         assert_eq!(e.code, crate::ErrorCode::InvalidInput);

@@ -54,17 +54,22 @@ pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
 }
 
-/// The problems of one attempt given as JSON (`addAttempt`), in a report of `environments`
-/// environments, under the strict rules; paths start at `attempt`.
+/// The problems of one attempt given to the builder as JSON (`addAttempt`), in a report of
+/// `environments` environments, under the strict rules, as it will be stored: a field whose
+/// value is `null` is an absent one (as the typed model reads it, and as JSON.stringify drops
+/// `undefined`). Paths start at `attempt`.
 pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue> {
     let mut v = Validator::new(Rules::Strict, environments);
+    v.nulls_absent = true;
     v.attempt(attempt, "attempt");
     v.issues
 }
 
-/// The problems of one environment given as JSON (`addEnvironment`), under the strict rules.
+/// The problems of one environment given to the builder as JSON (`addEnvironment`), under the
+/// strict rules, a `null` field being an absent one (as in [`attempt_issues`]).
 pub(crate) fn environment_issues(env: &Value) -> Vec<Issue> {
     let mut v = Validator::new(Rules::Strict, 0);
+    v.nulls_absent = true;
     v.environment(env, "environment");
     v.issues
 }
@@ -120,6 +125,8 @@ struct Validator {
     issues: Vec<Issue>,
     envs: usize,
     strict: bool,
+    /// A field whose value is `null` is an absent one (the builder's input).
+    nulls_absent: bool,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -132,7 +139,12 @@ fn join(path: &str, key: &str) -> String {
 
 impl Validator {
     fn new(rules: Rules, envs: usize) -> Self {
-        Validator { issues: Vec::new(), envs, strict: rules == Rules::Strict }
+        Validator { issues: Vec::new(), envs, strict: rules == Rules::Strict, nulls_absent: false }
+    }
+
+    /// The field `key` of `o`, unless absent (or `null`, where that means absent).
+    fn get<'a>(&self, o: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+        o.get(key).filter(|v| !(self.nulls_absent && v.is_null()))
     }
 
     fn issue(&mut self, path: &str, message: impl Into<String>) {
@@ -147,13 +159,13 @@ impl Validator {
             return None;
         };
         for k in required {
-            if !o.contains_key(*k) {
+            if self.get(o, k).is_none() {
                 self.issue(&join(path, k), "is required");
             }
         }
         if self.strict {
-            for k in o.keys() {
-                if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
+            for (k, x) in o {
+                if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) && !(self.nulls_absent && x.is_null()) {
                     self.issue(&join(path, k), "is not a field of this object (unknown key)");
                 }
             }
@@ -162,7 +174,7 @@ impl Validator {
     }
 
     fn string(&mut self, o: &Map<String, Value>, path: &str, key: &str, min: usize, max: usize) -> Option<String> {
-        let v = o.get(key)?;
+        let v = self.get(o, key)?;
         let p = join(path, key);
         match v.as_str() {
             None => self.issue(&p, format!("must be a string, got {}", kind(v))),
@@ -185,7 +197,7 @@ impl Validator {
 
     /// A number field; returns it when it is an integer in range.
     fn int(&mut self, o: &Map<String, Value>, path: &str, key: &str, rule: Int) -> Option<u64> {
-        let v = o.get(key)?;
+        let v = self.get(o, key)?;
         let p = join(path, key);
         let Some(n) = v.as_f64() else {
             let why = if v.is_null() { " (NaN and Infinity become null in JSON)" } else { "" };
@@ -212,7 +224,7 @@ impl Validator {
     }
 
     fn one_of(&mut self, o: &Map<String, Value>, path: &str, key: &str, allowed: &[&str]) {
-        if let Some(v) = o.get(key) {
+        if let Some(v) = self.get(o, key) {
             if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
                 self.issue(&join(path, key), format!("must be one of {}, got {v}", allowed.join(", ")));
             }
@@ -220,7 +232,7 @@ impl Validator {
     }
 
     fn array<'a>(&mut self, o: &'a Map<String, Value>, path: &str, key: &str) -> Vec<(String, &'a Value)> {
-        let Some(v) = o.get(key) else { return Vec::new() };
+        let Some(v) = self.get(o, key) else { return Vec::new() };
         let p = join(path, key);
         match v.as_array() {
             None => {
@@ -252,7 +264,7 @@ impl Validator {
     }
 
     fn name_version(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
-        if let Some(v) = o.get(key) {
+        if let Some(v) = self.get(o, key) {
             let p = join(path, key);
             if let Some(nv) = self.object(v, &p, &["name", "version"], &[]) {
                 self.string(nv, &p, "name", 1, usize::MAX);
@@ -270,7 +282,7 @@ impl Validator {
         ];
         let Some(o) = self.object(doc, path, &REQUIRED, &OPTIONAL) else { return };
         self.string(o, path, "category", 1, limits::CATEGORY_MAX_LEN);
-        if let Some(id) = o.get("commitId") {
+        if let Some(id) = self.get(o, "commitId") {
             self.commit_id(id, &join(path, "commitId"));
         }
         for (p, c) in self.array(o, path, "relatedCommitIds") {
@@ -299,7 +311,7 @@ impl Validator {
                 }
             }
         }
-        if let Some(u) = o.get("systemUtilization") {
+        if let Some(u) = self.get(o, "systemUtilization") {
             self.system_utilization(u, &join(path, "systemUtilization"));
         }
         for (p, e) in self.array(o, path, "environments") {
@@ -332,7 +344,7 @@ impl Validator {
             let Some(so) = self.object(s, &p, &["dts", "cpuUtilization", "memoryUtilization"], &[]) else { continue };
             self.int(so, &p, "dts", MS);
             for key in ["cpuUtilization", "memoryUtilization"] {
-                if let Some(x) = so.get(key) {
+                if let Some(x) = self.get(so, key) {
                     self.percent(x, &join(&p, key));
                 }
             }
@@ -342,7 +354,7 @@ impl Validator {
     fn environment(&mut self, v: &Value, path: &str) {
         let Some(o) = self.object(v, path, &["name"], &["systemData", "userSuppliedData", "metadata"]) else { return };
         self.string(o, path, "name", 1, limits::ENVIRONMENT_NAME_MAX_LEN);
-        if let Some(sd) = o.get("systemData") {
+        if let Some(sd) = self.get(o, "systemData") {
             let p = join(path, "systemData");
             if let Some(so) = self.object(sd, &p, &[], &["osName", "osVersion", "osArch"]) {
                 for k in ["osName", "osVersion", "osArch"] {
@@ -354,7 +366,7 @@ impl Validator {
             return;
         }
         for key in ["userSuppliedData", "metadata"] {
-            if let Some(m) = o.get(key) {
+            if let Some(m) = self.get(o, key) {
                 let p = join(path, key);
                 match m.as_object() {
                     None => self.issue(&p, "must be an object of strings, numbers and booleans"),
@@ -371,7 +383,7 @@ impl Validator {
     }
 
     fn location(&mut self, o: &Map<String, Value>, path: &str) {
-        let Some(v) = o.get("location") else { return };
+        let Some(v) = self.get(o, "location") else { return };
         let p = join(path, "location");
         let Some(l) = self.object(v, &p, &["file", "line", "column"], &[]) else { return };
         self.path(l, &p, "file");
@@ -414,7 +426,7 @@ impl Validator {
                 Some(idx) if idx as usize >= self.envs => {
                     self.issue(&join(path, "environmentIdx"), format!("{idx} is out of range ({} environments)", self.envs))
                 }
-                None if !o.contains_key("environmentIdx") && self.envs == 0 => {
+                None if self.get(o, "environmentIdx").is_none() && self.envs == 0 => {
                     self.issue(&join(path, "environmentIdx"), "defaults to 0, but the report has no environments")
                 }
                 _ => {}
@@ -457,13 +469,13 @@ impl Validator {
     }
 
     fn stdio(&mut self, o: &Map<String, Value>, path: &str) {
-        if let Some(s) = o.get("stream") {
+        if let Some(s) = self.get(o, "stream") {
             if s.as_u64() != Some(1) && s.as_u64() != Some(2) {
                 self.issue(&join(path, "stream"), format!("must be 1 (stdout) or 2 (stderr), got {s}"));
             }
         }
         self.int(o, path, "dts", MS);
-        let (text, buffer) = (o.get("text"), o.get("buffer"));
+        let (text, buffer) = (self.get(o, "text"), self.get(o, "buffer"));
         if !self.strict {
             // the schema: a string `text`, or else a string `buffer`
             if !text.is_some_and(Value::is_string) && !buffer.is_some_and(Value::is_string) {
@@ -490,7 +502,7 @@ impl Validator {
         self.int(o, path, "duration", MS);
         self.string(o, path, "snippet", 0, usize::MAX);
         self.location(o, path);
-        if let Some(e) = o.get("error") {
+        if let Some(e) = self.get(o, "error") {
             self.error(e, &join(path, "error"));
         }
         for (p, a) in self.array(o, path, "attachments") {

@@ -102,7 +102,7 @@ fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
         (b.add_test(js(r#"{"titlePath":["t"],"fiel":"a.js"}"#)).unwrap_err(), "fiel"),
         (b.add_test(JsValue::from_str("t")).unwrap_err(), "test must be an object"),
         (b.add_attempt(h, js(r#"{"status":"green"}"#)).unwrap_err(), "green"),
-        (b.add_attempt(h, js(r#"{"environmentIdx":1}"#)).unwrap_err(), "environmentIdx 1 is out of range"),
+        (b.add_attempt(h, js(r#"{"environmentIdx":1}"#)).unwrap_err(), "attempt.environmentIdx: 1 is out of range (1 environments)"),
         (b.add_attempt(h + 1, js("{}")).unwrap_err(), "unknown test handle"),
     ] {
         assert_eq!(get(&bad, "code"), "INVALID_INPUT");

@@ -41,7 +41,7 @@ pub fn validate_json(doc: &Value) -> Vec<Issue> {
 /// The problems of a report given as JSON under `rules`. Empty when valid.
 pub fn issues(doc: &Value, rules: Rules) -> Vec<Issue> {
     let mut v = Validator::new(rules, doc.get("environments").and_then(Value::as_array).map_or(0, Vec::len));
-    v.report(doc, "");
+    v.report(doc, &Path::Root(""));
     v.issues
 }
 
@@ -61,7 +61,7 @@ pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
 pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue> {
     let mut v = Validator::new(Rules::Strict, environments);
     v.nulls_absent = true;
-    v.attempt(attempt, "attempt");
+    v.attempt(attempt, &Path::Root("attempt"));
     v.issues
 }
 
@@ -70,7 +70,7 @@ pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue>
 pub(crate) fn environment_issues(env: &Value) -> Vec<Issue> {
     let mut v = Validator::new(Rules::Strict, 0);
     v.nulls_absent = true;
-    v.environment(env, "environment");
+    v.environment(env, &Path::Root("environment"));
     v.issues
 }
 
@@ -129,13 +129,30 @@ struct Validator {
     nulls_absent: bool,
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+/// Where a value is: a chain of borrowed steps on the walk's stack, written out
+/// (`suites[2].tests[0].location.line`) only when there is an issue to report, so a valid
+/// report costs no string per field.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    /// The top: `""` for a report, or the name of the part checked (`attempt`).
+    Root(&'static str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Path::Root(r) => f.write_str(r),
+            Path::Key(Path::Root(""), k) => f.write_str(k),
+            Path::Key(p, k) => write!(f, "{p}.{k}"),
+            Path::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
     }
 }
+
+/// A checking step for each element of an array (`Validator::each`).
+type Check = fn(&mut Validator, &Value, &Path);
 
 impl Validator {
     fn new(rules: Rules, envs: usize) -> Self {
@@ -147,58 +164,63 @@ impl Validator {
         o.get(key).filter(|v| !(self.nulls_absent && v.is_null()))
     }
 
-    fn issue(&mut self, path: &str, message: impl Into<String>) {
-        self.issues.push(Issue { path: if path.is_empty() { "(report)".into() } else { path.into() }, message: message.into() });
+    fn issue(&mut self, path: &Path, message: impl Into<String>) {
+        let path = match path {
+            Path::Root("") => "(report)".to_string(),
+            p => p.to_string(),
+        };
+        self.issues.push(Issue { path, message: message.into() });
     }
 
     /// Checks `v` is an object with the `required` keys and (strict rules) no key outside
     /// `required` and `optional`; returns it for the field checks.
-    fn object<'a>(&mut self, v: &'a Value, path: &str, required: &[&str], optional: &[&str]) -> Option<&'a Map<String, Value>> {
+    fn object<'a>(&mut self, v: &'a Value, path: &Path, required: &[&str], optional: &[&str]) -> Option<&'a Map<String, Value>> {
         let Some(o) = v.as_object() else {
             self.issue(path, format!("must be an object, got {}", kind(v)));
             return None;
         };
         for k in required {
             if self.get(o, k).is_none() {
-                self.issue(&join(path, k), "is required");
+                self.issue(&Path::Key(path, k), "is required");
             }
         }
         if self.strict {
             for (k, x) in o {
-                if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) && !(self.nulls_absent && x.is_null()) {
-                    self.issue(&join(path, k), "is not a field of this object (unknown key)");
+                let known = required.contains(&k.as_str()) || optional.contains(&k.as_str());
+                if !(known || self.nulls_absent && x.is_null()) {
+                    self.issue(&Path::Key(path, k), "is not a field of this object (unknown key)");
                 }
             }
         }
         Some(o)
     }
 
-    fn string(&mut self, o: &Map<String, Value>, path: &str, key: &str, min: usize, max: usize) -> Option<String> {
+    fn string<'a>(&mut self, o: &'a Map<String, Value>, path: &Path, key: &str, min: usize, max: usize) -> Option<&'a str> {
         let v = self.get(o, key)?;
-        let p = join(path, key);
+        let count = |s: &str| if s.is_ascii() { s.len() } else { s.chars().count() };
         match v.as_str() {
-            None => self.issue(&p, format!("must be a string, got {}", kind(v))),
-            Some(s) if s.chars().count() < min || s.chars().count() > max => {
-                self.issue(&p, format!("must be {min} to {max} characters, got {}", s.chars().count()))
+            None => self.issue(&Path::Key(path, key), format!("must be a string, got {}", kind(v))),
+            Some(s) if count(s) < min || count(s) > max => {
+                self.issue(&Path::Key(path, key), format!("must be {min} to {max} characters, got {}", count(s)))
             }
-            Some(s) => return Some(s.to_string()),
+            Some(s) => return Some(s),
         }
         None
     }
 
     /// A repository path (`file`, `filePath`, `configPath`): a string; relative POSIX (strict).
-    fn path(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
+    fn path(&mut self, o: &Map<String, Value>, path: &Path, key: &str) {
         if let Some(p) = self.string(o, path, key, 0, usize::MAX) {
-            if let (true, Err(m)) = (self.strict, check_path(&p)) {
-                self.issue(&join(path, key), m);
+            if let (true, Err(m)) = (self.strict, check_path(p)) {
+                self.issue(&Path::Key(path, key), m);
             }
         }
     }
 
     /// A number field; returns it when it is an integer in range.
-    fn int(&mut self, o: &Map<String, Value>, path: &str, key: &str, rule: Int) -> Option<u64> {
+    fn int(&mut self, o: &Map<String, Value>, path: &Path, key: &str, rule: Int) -> Option<u64> {
         let v = self.get(o, key)?;
-        let p = join(path, key);
+        let p = Path::Key(path, key);
         let Some(n) = v.as_f64() else {
             let why = if v.is_null() { " (NaN and Infinity become null in JSON)" } else { "" };
             self.issue(&p, format!("must be a number, got {}{why}", kind(v)));
@@ -217,42 +239,42 @@ impl Validator {
     }
 
     /// A number from 0 to 100 (a percentage).
-    fn percent(&mut self, v: &Value, path: &str) {
+    fn percent(&mut self, v: &Value, path: &Path) {
         if !v.as_f64().is_some_and(|x| (0.0..=100.0).contains(&x)) {
             self.issue(path, format!("must be a percentage from 0 to 100, got {v}"));
         }
     }
 
-    fn one_of(&mut self, o: &Map<String, Value>, path: &str, key: &str, allowed: &[&str]) {
+    fn one_of(&mut self, o: &Map<String, Value>, path: &Path, key: &str, allowed: &[&str]) {
         if let Some(v) = self.get(o, key) {
             if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
-                self.issue(&join(path, key), format!("must be one of {}, got {v}", allowed.join(", ")));
+                self.issue(&Path::Key(path, key), format!("must be one of {}, got {v}", allowed.join(", ")));
             }
         }
     }
 
-    fn array<'a>(&mut self, o: &'a Map<String, Value>, path: &str, key: &str) -> Vec<(String, &'a Value)> {
-        let Some(v) = self.get(o, key) else { return Vec::new() };
-        let p = join(path, key);
+    /// Runs `check` on each element of the array `key` of `o` (absent: none; not an array: an issue).
+    fn each(&mut self, o: &Map<String, Value>, path: &Path, key: &str, check: Check) {
+        let Some(v) = self.get(o, key) else { return };
+        let p = Path::Key(path, key);
         match v.as_array() {
-            None => {
-                self.issue(&p, format!("must be an array, got {}", kind(v)));
-                Vec::new()
+            None => self.issue(&p, format!("must be an array, got {}", kind(v))),
+            Some(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    check(self, x, &Path::Index(&p, i));
+                }
             }
-            Some(a) => a.iter().enumerate().map(|(i, x)| (format!("{p}[{i}]"), x)).collect(),
         }
     }
 
-    fn strings(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
-        for (p, v) in self.array(o, path, key) {
-            if !v.is_string() {
-                self.issue(&p, format!("must be a string, got {}", kind(v)));
-            }
+    fn a_string(&mut self, v: &Value, path: &Path) {
+        if !v.is_string() {
+            self.issue(path, format!("must be a string, got {}", kind(v)));
         }
     }
 
     /// A commit id: 40 characters (schema), lowercase hex (strict).
-    fn commit_id(&mut self, v: &Value, path: &str) {
+    fn commit_id(&mut self, v: &Value, path: &Path) {
         let ok = match v.as_str() {
             Some(id) if self.strict => limits::is_valid_commit_id(id),
             Some(id) => id.chars().count() == limits::COMMIT_ID_LEN,
@@ -263,9 +285,9 @@ impl Validator {
         }
     }
 
-    fn name_version(&mut self, o: &Map<String, Value>, path: &str, key: &str) {
+    fn name_version(&mut self, o: &Map<String, Value>, path: &Path, key: &str) {
         if let Some(v) = self.get(o, key) {
-            let p = join(path, key);
+            let p = Path::Key(path, key);
             if let Some(nv) = self.object(v, &p, &["name", "version"], &[]) {
                 self.string(nv, &p, "name", 1, usize::MAX);
                 self.string(nv, &p, "version", 1, usize::MAX);
@@ -273,7 +295,17 @@ impl Validator {
         }
     }
 
-    fn report(&mut self, doc: &Value, path: &str) {
+    /// A telemetry pair `[milliseconds >= 0, percent 0..100]`.
+    fn telemetry(&mut self, s: &Value, path: &Path) {
+        let ok = s.as_array().is_some_and(|a| {
+            a.len() == 2 && a[0].as_f64().is_some_and(|ms| ms >= 0.0) && a[1].as_f64().is_some_and(|x| (0.0..=100.0).contains(&x))
+        });
+        if !ok {
+            self.issue(path, format!("must be a pair [milliseconds >= 0, percent 0..100], got {s}"));
+        }
+    }
+
+    fn report(&mut self, doc: &Value, path: &Path) {
         const REQUIRED: [&str; 5] = ["category", "commitId", "environments", "startTimestamp", "duration"];
         const OPTIONAL: [&str; 18] = [
             "title", "url", "configPath", "relatedCommitIds", "flakinessProject", "generatedBy", "testRunner",
@@ -283,11 +315,9 @@ impl Validator {
         let Some(o) = self.object(doc, path, &REQUIRED, &OPTIONAL) else { return };
         self.string(o, path, "category", 1, limits::CATEGORY_MAX_LEN);
         if let Some(id) = self.get(o, "commitId") {
-            self.commit_id(id, &join(path, "commitId"));
+            self.commit_id(id, &Path::Key(path, "commitId"));
         }
-        for (p, c) in self.array(o, path, "relatedCommitIds") {
-            self.commit_id(c, &p);
-        }
+        self.each(o, path, "relatedCommitIds", Self::commit_id);
         self.int(o, path, "startTimestamp", MS);
         self.int(o, path, "duration", MS);
         for key in ["title", "url", "flakinessProject"] {
@@ -300,62 +330,49 @@ impl Validator {
         self.int(o, path, "cpuCount", MS);
         self.int(o, path, "ramBytes", MS);
         for key in ["cpuAvg", "cpuMax", "ram"] {
-            for (p, s) in self.array(o, path, key) {
-                let ok = s.as_array().is_some_and(|a| {
-                    a.len() == 2
-                        && a[0].as_f64().is_some_and(|ms| ms >= 0.0)
-                        && a[1].as_f64().is_some_and(|x| (0.0..=100.0).contains(&x))
-                });
-                if !ok {
-                    self.issue(&p, format!("must be a pair [milliseconds >= 0, percent 0..100], got {s}"));
-                }
-            }
+            self.each(o, path, key, Self::telemetry);
         }
         if let Some(u) = self.get(o, "systemUtilization") {
-            self.system_utilization(u, &join(path, "systemUtilization"));
+            self.system_utilization(u, &Path::Key(path, "systemUtilization"));
         }
-        for (p, e) in self.array(o, path, "environments") {
-            self.environment(e, &p);
-        }
-        for (p, s) in self.array(o, path, "suites") {
-            self.suite(s, &p);
-        }
-        for (p, t) in self.array(o, path, "tests") {
-            self.test(t, &p);
-        }
-        for (p, e) in self.array(o, path, "unattributedErrors") {
-            self.error(e, &p);
-        }
-        for (p, s) in self.array(o, path, "sources") {
-            if let Some(so) = self.object(s, &p, &["filePath", "text"], &["lineOffset", "contentType"]) {
-                self.path(so, &p, "filePath");
-                self.string(so, &p, "text", 0, usize::MAX);
-                self.int(so, &p, "lineOffset", SMALL);
-                self.string(so, &p, "contentType", 0, usize::MAX);
-            }
+        self.each(o, path, "environments", Self::environment);
+        self.each(o, path, "suites", Self::suite);
+        self.each(o, path, "tests", Self::test);
+        self.each(o, path, "unattributedErrors", Self::error);
+        self.each(o, path, "sources", Self::source);
+    }
+
+    fn source(&mut self, v: &Value, path: &Path) {
+        if let Some(o) = self.object(v, path, &["filePath", "text"], &["lineOffset", "contentType"]) {
+            self.path(o, path, "filePath");
+            self.string(o, path, "text", 0, usize::MAX);
+            self.int(o, path, "lineOffset", SMALL);
+            self.string(o, path, "contentType", 0, usize::MAX);
         }
     }
 
-    fn system_utilization(&mut self, v: &Value, path: &str) {
+    fn system_utilization(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["totalMemoryBytes", "startTimestamp", "samples"], &[]) else { return };
         self.int(o, path, "totalMemoryBytes", MS);
         self.int(o, path, "startTimestamp", MS);
-        for (p, s) in self.array(o, path, "samples") {
-            let Some(so) = self.object(s, &p, &["dts", "cpuUtilization", "memoryUtilization"], &[]) else { continue };
-            self.int(so, &p, "dts", MS);
-            for key in ["cpuUtilization", "memoryUtilization"] {
-                if let Some(x) = self.get(so, key) {
-                    self.percent(x, &join(&p, key));
-                }
+        self.each(o, path, "samples", Self::sample);
+    }
+
+    fn sample(&mut self, v: &Value, path: &Path) {
+        let Some(o) = self.object(v, path, &["dts", "cpuUtilization", "memoryUtilization"], &[]) else { return };
+        self.int(o, path, "dts", MS);
+        for key in ["cpuUtilization", "memoryUtilization"] {
+            if let Some(x) = self.get(o, key) {
+                self.percent(x, &Path::Key(path, key));
             }
         }
     }
 
-    fn environment(&mut self, v: &Value, path: &str) {
+    fn environment(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["name"], &["systemData", "userSuppliedData", "metadata"]) else { return };
         self.string(o, path, "name", 1, limits::ENVIRONMENT_NAME_MAX_LEN);
         if let Some(sd) = self.get(o, "systemData") {
-            let p = join(path, "systemData");
+            let p = Path::Key(path, "systemData");
             if let Some(so) = self.object(sd, &p, &[], &["osName", "osVersion", "osArch"]) {
                 for k in ["osName", "osVersion", "osArch"] {
                     self.string(so, &p, k, 0, usize::MAX);
@@ -367,13 +384,13 @@ impl Validator {
         }
         for key in ["userSuppliedData", "metadata"] {
             if let Some(m) = self.get(o, key) {
-                let p = join(path, key);
+                let p = Path::Key(path, key);
                 match m.as_object() {
                     None => self.issue(&p, "must be an object of strings, numbers and booleans"),
                     Some(m) => {
                         for (k, x) in m {
                             if !(x.is_string() || x.is_number() || x.is_boolean()) {
-                                self.issue(&join(&p, k), format!("must be a string, number or boolean, got {}", kind(x)));
+                                self.issue(&Path::Key(&p, k), format!("must be a string, number or boolean, got {}", kind(x)));
                             }
                         }
                     }
@@ -382,39 +399,33 @@ impl Validator {
         }
     }
 
-    fn location(&mut self, o: &Map<String, Value>, path: &str) {
+    fn location(&mut self, o: &Map<String, Value>, path: &Path) {
         let Some(v) = self.get(o, "location") else { return };
-        let p = join(path, "location");
+        let p = Path::Key(path, "location");
         let Some(l) = self.object(v, &p, &["file", "line", "column"], &[]) else { return };
         self.path(l, &p, "file");
         self.int(l, &p, "line", POSITION);
         self.int(l, &p, "column", POSITION);
     }
 
-    fn suite(&mut self, v: &Value, path: &str) {
+    fn suite(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["type", "title"], &["location", "suites", "tests"]) else { return };
         self.one_of(o, path, "type", &SUITE_TYPES);
         self.string(o, path, "title", 0, usize::MAX);
         self.location(o, path);
-        for (p, s) in self.array(o, path, "suites") {
-            self.suite(s, &p);
-        }
-        for (p, t) in self.array(o, path, "tests") {
-            self.test(t, &p);
-        }
+        self.each(o, path, "suites", Self::suite);
+        self.each(o, path, "tests", Self::test);
     }
 
-    fn test(&mut self, v: &Value, path: &str) {
+    fn test(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["title", "attempts"], &["location", "tags"]) else { return };
         self.string(o, path, "title", 0, usize::MAX);
         self.location(o, path);
-        self.strings(o, path, "tags");
-        for (p, a) in self.array(o, path, "attempts") {
-            self.attempt(a, &p);
-        }
+        self.each(o, path, "tags", Self::a_string);
+        self.each(o, path, "attempts", Self::attempt);
     }
 
-    fn attempt(&mut self, v: &Value, path: &str) {
+    fn attempt(&mut self, v: &Value, path: &Path) {
         const OPTIONAL: [&str; 13] = [
             "environmentIdx", "expectedStatus", "status", "duration", "timeout", "annotations", "errors",
             "parallelIndex", "steps", "stdio", "attachments", "stdout", "stderr",
@@ -422,12 +433,13 @@ impl Validator {
         let Some(o) = self.object(v, path, &["startTimestamp"], &OPTIONAL) else { return };
         let idx = self.int(o, path, "environmentIdx", INDEX);
         if self.strict {
+            let p = Path::Key(path, "environmentIdx");
             match idx {
                 Some(idx) if idx as usize >= self.envs => {
-                    self.issue(&join(path, "environmentIdx"), format!("{idx} is out of range ({} environments)", self.envs))
+                    self.issue(&p, format!("{idx} is out of range ({} environments)", self.envs))
                 }
                 None if self.get(o, "environmentIdx").is_none() && self.envs == 0 => {
-                    self.issue(&join(path, "environmentIdx"), "defaults to 0, but the report has no environments")
+                    self.issue(&p, "defaults to 0, but the report has no environments")
                 }
                 _ => {}
             }
@@ -438,43 +450,44 @@ impl Validator {
         self.int(o, path, "duration", MS);
         self.int(o, path, "timeout", MS);
         self.int(o, path, "parallelIndex", SMALL);
-        for (p, a) in self.array(o, path, "annotations") {
-            if let Some(ao) = self.object(a, &p, &["type"], &["description", "location"]) {
-                self.string(ao, &p, "type", 0, usize::MAX);
-                self.string(ao, &p, "description", 0, usize::MAX);
-                self.location(ao, &p);
-            }
-        }
-        for (p, e) in self.array(o, path, "errors") {
-            self.error(e, &p);
-        }
-        for (p, s) in self.array(o, path, "steps") {
-            self.step(s, &p);
-        }
-        for (p, s) in self.array(o, path, "stdio") {
-            if let Some(so) = self.object(s, &p, &[], &["stream", "dts", "text", "buffer"]) {
-                self.stdio(so, &p);
-            }
-        }
-        for key in ["stdout", "stderr"] {
-            for (p, s) in self.array(o, path, key) {
-                if let Some(so) = self.object(s, &p, &[], &["text", "buffer"]) {
-                    self.stdio(so, &p);
-                }
-            }
-        }
-        for (p, a) in self.array(o, path, "attachments") {
-            self.attachment(a, &p);
+        self.each(o, path, "annotations", Self::annotation);
+        self.each(o, path, "errors", Self::error);
+        self.each(o, path, "steps", Self::step);
+        self.each(o, path, "stdio", Self::timed_stdio);
+        self.each(o, path, "stdout", Self::stdio);
+        self.each(o, path, "stderr", Self::stdio);
+        self.each(o, path, "attachments", Self::attachment);
+    }
+
+    fn annotation(&mut self, v: &Value, path: &Path) {
+        if let Some(o) = self.object(v, path, &["type"], &["description", "location"]) {
+            self.string(o, path, "type", 0, usize::MAX);
+            self.string(o, path, "description", 0, usize::MAX);
+            self.location(o, path);
         }
     }
 
-    fn stdio(&mut self, o: &Map<String, Value>, path: &str) {
+    /// An entry of `stdio`: output with its stream and time.
+    fn timed_stdio(&mut self, v: &Value, path: &Path) {
+        let Some(o) = self.object(v, path, &[], &["stream", "dts", "text", "buffer"]) else { return };
         if let Some(s) = self.get(o, "stream") {
             if s.as_u64() != Some(1) && s.as_u64() != Some(2) {
-                self.issue(&join(path, "stream"), format!("must be 1 (stdout) or 2 (stderr), got {s}"));
+                self.issue(&Path::Key(path, "stream"), format!("must be 1 (stdout) or 2 (stderr), got {s}"));
             }
         }
         self.int(o, path, "dts", MS);
+        self.output(o, path);
+    }
+
+    /// An entry of `stdout` or `stderr`: output alone.
+    fn stdio(&mut self, v: &Value, path: &Path) {
+        if let Some(o) = self.object(v, path, &[], &["text", "buffer"]) {
+            self.output(o, path);
+        }
+    }
+
+    /// The `text` or `buffer` of an output entry.
+    fn output(&mut self, o: &Map<String, Value>, path: &Path) {
         let (text, buffer) = (self.get(o, "text"), self.get(o, "buffer"));
         if !self.strict {
             // the schema: a string `text`, or else a string `buffer`
@@ -486,15 +499,15 @@ impl Validator {
         match (text, buffer) {
             (Some(_), Some(_)) => self.issue(path, "must have exactly one of `text` and `buffer`, not both"),
             (None, None) => self.issue(path, "must have one of `text` or `buffer`"),
-            (Some(t), None) if !t.is_string() => self.issue(&join(path, "text"), "must be a string"),
+            (Some(t), None) if !t.is_string() => self.issue(&Path::Key(path, "text"), "must be a string"),
             (None, Some(b)) if !b.as_str().is_some_and(is_base64) => {
-                self.issue(&join(path, "buffer"), "must be valid base64")
+                self.issue(&Path::Key(path, "buffer"), "must be valid base64")
             }
             _ => {}
         }
     }
 
-    fn step(&mut self, v: &Value, path: &str) {
+    fn step(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["title"], &["duration", "location", "snippet", "error", "attachments", "steps"]) else {
             return;
         };
@@ -503,17 +516,13 @@ impl Validator {
         self.string(o, path, "snippet", 0, usize::MAX);
         self.location(o, path);
         if let Some(e) = self.get(o, "error") {
-            self.error(e, &join(path, "error"));
+            self.error(e, &Path::Key(path, "error"));
         }
-        for (p, a) in self.array(o, path, "attachments") {
-            self.attachment(a, &p);
-        }
-        for (p, s) in self.array(o, path, "steps") {
-            self.step(s, &p);
-        }
+        self.each(o, path, "attachments", Self::attachment);
+        self.each(o, path, "steps", Self::step);
     }
 
-    fn error(&mut self, v: &Value, path: &str) {
+    fn error(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &[], &["location", "message", "stack", "snippet", "value"]) else { return };
         for k in ["message", "stack", "snippet", "value"] {
             self.string(o, path, k, 0, usize::MAX);
@@ -523,14 +532,14 @@ impl Validator {
 
     /// An attachment reference. The schema allows ids of 1 to 1024 characters; the strict rules
     /// want what the upload API takes: a lowercase hex content hash of at most 256.
-    fn attachment(&mut self, v: &Value, path: &str) {
+    fn attachment(&mut self, v: &Value, path: &Path) {
         let Some(o) = self.object(v, path, &["name", "contentType", "id"], &[]) else { return };
         self.string(o, path, "name", 0, usize::MAX);
         self.string(o, path, "contentType", self.strict as usize, usize::MAX);
         let max = if self.strict { limits::MAX_ATTACHMENT_ID_LEN } else { limits::SCHEMA_ATTACHMENT_ID_MAX_LEN };
         if let (Some(id), true) = (self.string(o, path, "id", 1, max), self.strict) {
             if !id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
-                self.issue(&join(path, "id"), format!("must be a lowercase hex content hash, got {id:?}"));
+                self.issue(&Path::Key(path, "id"), format!("must be a lowercase hex content hash, got {id:?}"));
             }
         }
     }

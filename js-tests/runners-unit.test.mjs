@@ -17,7 +17,9 @@ import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '
 import { planShard, shardLine } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
-import { resolveOptions, relativePosix } from '../pkg/src/runner/options.mjs';
+import { resolveOptions, relativePosix, reportPath } from '../pkg/src/runner/options.mjs';
+import { addAttempt, detailsDroppedOnce } from '../pkg/src/runner/attempt.mjs';
+import { ReportBuilder, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'shardwise-runners-'));
@@ -293,6 +295,41 @@ test('options: explicit values win, then SHARDWISE_* variables; an env timings p
 test('relativePosix: repo-relative POSIX paths', () => {
   assert.equal(relativePosix('/repo', '/repo/a/b.js'), 'a/b.js');
   assert.equal(relativePosix('/repo', 'already/rel.js'), 'already/rel.js');
+});
+
+test('reportPath: a location inside the repository, or none for a file outside it', () => {
+  assert.equal(reportPath('/repo', '/repo/a/b.js'), 'a/b.js');
+  assert.equal(reportPath('/repo', 'already/rel.js'), 'already/rel.js');
+  assert.equal(reportPath('/repo', '/usr/lib/node_modules/x/index.js'), undefined);
+  assert.equal(reportPath('/repo', '/repo-other/a.js'), undefined);
+  assert.equal(reportPath('/repo', '/'), undefined);
+  assert.equal(reportPath('/repo', undefined), undefined);
+});
+
+test('an attempt whose details the builder refuses is recorded with its status and times, and said once', () => {
+  const { root } = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'e2e/a.pw.js', items: ['works', 'also'] }] }] });
+  const [t1, t2] = root.allTests();
+  const b = new ReportBuilder({ category: 'playwright', commitId: 'c'.repeat(40) });
+  b.addEnvironment({ name: 'chromium' });
+  const said = [];
+  const ctx = { root: '/repo', envIndex: new Map([['chromium', 0]]), store: new AttachmentStore(tmp()), readFile: () => Buffer.from(''), onDetailsDropped: detailsDroppedOnce((l) => said.push(l)) };
+  const result = (extra) => ({ status: 'failed', startTime: new Date(1700000000000), duration: 12, parallelIndex: 0, ...extra });
+  // a location outside the repository: the attempt keeps its error, without the location
+  recordResult(b, ctx, t1, result({ errors: [{ message: 'boom', location: { file: '/usr/lib/node_modules/pkg/x.js', line: 3, column: 1 } }],
+    steps: [{ title: 'fixture', duration: 1, location: { file: '/elsewhere/f.js', line: 1, column: 1 } }] }));
+  // a location the format refuses (line 0): the attempt without its details
+  recordResult(b, ctx, t2, result({ steps: [{ title: 'odd', duration: 1, location: { file: '/repo/e2e/a.pw.js', line: 0, column: 0 } }] }));
+  recordResult(b, ctx, t2, result({ status: 'passed', annotations: [{ type: 'x', location: { file: '/repo/e2e/a.pw.js', line: 0, column: 1 } }] }));
+  const doc = b.build();
+  assert.deepEqual(validateReport(doc), []);
+  const [a1, a2] = doc.suites[0].tests.map((t) => t.attempts);
+  assert.deepEqual(a1[0].errors, [{ message: 'boom' }]);
+  assert.deepEqual(a1[0].steps, [{ title: 'fixture', duration: 1 }]);
+  assert.deepEqual(a2.map((a) => [a.status, a.duration, a.steps, a.annotations]), [['failed', 12, undefined, undefined], ['passed', 12, undefined, undefined]]);
+  assert.equal(said.length, 1, 'said once');
+  assert.match(said[0], /an attempt's details were not recorded \(attempt is not valid: attempt\.steps\[0\]\.location\.line: must be an integer >= 1, got 0; attempt\.steps\[0\]\.location\.column: must be an integer >= 1, got 0\); its status and times were/);
+  // what is not about the details is thrown, as before
+  assert.throws(() => addAttempt(b, ctx, 99, { status: 'passed' }), /unknown test handle 99/);
 });
 
 test('Playwright reporter preprocess with a fake core: skipSharding, excludes the other shards, prints the line', async () => {

@@ -1,5 +1,6 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
 import { relativePosix } from '../src/runner/options.mjs';
+import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
 export function reporterOptions(globalConfig) {
@@ -21,7 +22,7 @@ export const statusOf = (s) => STATUS[s] ?? 'skipped';
 /**
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
  * (`retryReasons`) become failed attempts before the final one.
- * `ctx`: `{ root, environmentIdx }`.
+ * `ctx`: `{ root, environmentIdx, onDetailsDropped? }`.
  */
 export function recordFileResult(builder, ctx, testResult) {
   const file = relativePosix(ctx.root, testResult.testFilePath);
@@ -36,7 +37,7 @@ export function recordFileResult(builder, ctx, testResult) {
     const status = statusOf(r.status);
     const startTimestamp = Math.max(0, Math.round(r.startAt ?? fileStart));
     for (const reason of r.retryReasons ?? []) {
-      builder.addAttempt(handle, {
+      addAttempt(builder, ctx, handle, {
         environmentIdx: ctx.environmentIdx, status: 'failed', expectedStatus: 'passed', startTimestamp, duration: 0,
         errors: [{ message: String(reason) }],
       });
@@ -49,6 +50,6 @@ export function recordFileResult(builder, ctx, testResult) {
       duration: Math.max(0, Math.round(r.duration ?? 0)),
     };
     if (r.failureMessages?.length) attempt.errors = r.failureMessages.map((m) => ({ message: String(m) }));
-    builder.addAttempt(handle, attempt);
+    addAttempt(builder, ctx, handle, attempt);
   }
 }

@@ -10,6 +10,7 @@ import { planShard, actualLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
+import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
   recordResult, compact,
@@ -87,7 +88,7 @@ export default class ShardwiseReporter {
       }));
       const envIndex = new Map();
       for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
-      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p) };
+      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), onDetailsDropped: detailsDroppedOnce(this.log) };
     } catch (e) {
       this.fail(e);
     }

@@ -1,6 +1,7 @@
 // Pure translations between Playwright's objects and the core's input. No wasm, no IO except the
 // `readFile` callers pass in; unit-tested with plain objects shaped like Playwright's.
-import { relativePosix } from '../src/runner/options.mjs';
+import { relativePosix, reportPath } from '../src/runner/options.mjs';
+import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** Compares dotted versions: is `version` >= `min`? */
 export function versionAtLeast(version, min) {
@@ -129,7 +130,11 @@ export function compact(obj) {
   return out;
 }
 
-const location = (loc, root) => (loc?.file ? { file: relativePosix(root, loc.file), line: loc.line, column: loc.column } : undefined);
+/** A location in the repository, or none (a file outside it has no report path). */
+const location = (loc, root) => {
+  const file = reportPath(root, loc?.file);
+  return file ? { file, line: loc.line, column: loc.column } : undefined;
+};
 
 const error = (e, root) => compact({
   message: e?.message, stack: e?.stack, snippet: e?.snippet, value: e?.value, location: location(e?.location, root),
@@ -151,7 +156,7 @@ const stdio = (entries, stream) => (entries ?? []).map((chunk) => (typeof chunk 
 
 /**
  * One finished attempt -> `addTest` + `addAttempt` on the builder (and `addAttachment` through
- * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile }`.
+ * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile, onDetailsDropped? }`.
  */
 export function recordResult(builder, ctx, test, result) {
   const { project, file, titlePath } = testIdentity(test, ctx.root);
@@ -164,7 +169,7 @@ export function recordResult(builder, ctx, test, result) {
     if (data === undefined) continue;
     attachments.push(ctx.store.add(builder, { name: a.name, contentType: a.contentType, data: new Uint8Array(data) }));
   }
-  builder.addAttempt(handle, compact({
+  addAttempt(builder, ctx, handle, compact({
     environmentIdx: ctx.envIndex.get(project) ?? 0,
     status: result.status,
     expectedStatus: test.expectedStatus,

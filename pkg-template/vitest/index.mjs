@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
+import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
 
 export default class ShardwiseVitestReporter {
@@ -45,7 +46,7 @@ export default class ShardwiseVitestReporter {
       const name = environmentName(p);
       envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
     }
-    this.ctx = { root, envIndex, store: new AttachmentStore(folder) };
+    this.ctx = { root, envIndex, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log) };
   }
 
   onTestCaseResult(testCase) {

@@ -1,5 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { relativePosix } from '../src/runner/options.mjs';
+import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
@@ -34,7 +35,7 @@ function stdioOf(logs, start) {
 /**
  * One finished test case -> `addTest` / `addAttempt` calls. Retries become failed attempts before
  * the final one. Returns false for tests that did not run to an end (pending).
- * `ctx`: `{ root, envIndex: Map<projectName, number> }`.
+ * `ctx`: `{ root, envIndex: Map<projectName, number>, onDetailsDropped? }`.
  */
 export function recordTestCase(builder, ctx, testCase) {
   const result = testCase.result();
@@ -58,7 +59,7 @@ export function recordTestCase(builder, ctx, testCase) {
     return out;
   });
   for (let i = 0; i < (diag?.retryCount ?? 0); i++) {
-    builder.addAttempt(handle, { environmentIdx, status: 'failed', expectedStatus, startTimestamp, duration: 0, ...(errors.length ? { errors } : {}) });
+    addAttempt(builder, ctx, handle, { environmentIdx, status: 'failed', expectedStatus, startTimestamp, duration: 0, ...(errors.length ? { errors } : {}) });
   }
   const attempt = { environmentIdx, status, expectedStatus, startTimestamp, duration: Math.max(0, Math.round(diag?.duration ?? 0)) };
   if (status === 'failed' && errors.length) attempt.errors = errors;
@@ -66,6 +67,6 @@ export function recordTestCase(builder, ctx, testCase) {
   if (stdio.length) attempt.stdio = stdio;
   const annotations = (diag?.annotations ?? []).map((a) => ({ type: String(a.type), ...(a.message ? { description: String(a.message) } : {}) }));
   if (annotations.length) attempt.annotations = annotations;
-  builder.addAttempt(handle, attempt);
+  addAttempt(builder, ctx, handle, attempt);
   return true;
 }

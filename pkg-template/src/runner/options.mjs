@@ -73,3 +73,12 @@ export function relativePosix(root, file) {
   const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
   return rel.split(path.sep).join('/');
 }
+
+/**
+ * `file` as a report location's path: relative to `root`, or undefined for a file outside it
+ * (another drive, a global install), which has no path in the repository.
+ */
+export function reportPath(root, file) {
+  const rel = relativePosix(root, file);
+  return rel === undefined || rel === '..' || rel.startsWith('../') || path.isAbsolute(rel) ? undefined : rel;
+}

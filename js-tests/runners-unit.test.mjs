@@ -4,7 +4,7 @@
 // printed line, the saved folder and the upload fallback.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { playwrightSuite, FakeBuilder, fakePlanShards } from './helpers/fakes.mjs';
@@ -17,7 +17,7 @@ import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '
 import { planShard, shardLine } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
-import { resolveOptions, relativePosix, reportPath } from '../pkg/src/runner/options.mjs';
+import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, detailsDroppedOnce } from '../pkg/src/runner/attempt.mjs';
 import { ReportBuilder, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
@@ -304,6 +304,61 @@ test('reportPath: a location inside the repository, or none for a file outside i
   assert.equal(reportPath('/repo', '/repo-other/a.js'), undefined);
   assert.equal(reportPath('/repo', '/'), undefined);
   assert.equal(reportPath('/repo', undefined), undefined);
+});
+
+test('tests in files outside the repository root are reported without their file, said once: the report is kept', async () => {
+  const said = [];
+  const onOutsideRoot = outsideRootOnce((l) => said.push(l), '/repo');
+  assert.equal(testFile({ root: '/repo', onOutsideRoot }, '/repo/a.spec.js'), 'a.spec.js');
+  assert.equal(said.length, 0, 'a file inside the root is not a case to tell');
+  // Playwright: a testDir beside the repository (../shared), next to one inside it
+  const spec = { projects: [{ name: 'chromium', files: [
+    { path: '../shared/a.pw.js', items: ['same title'] }, { path: '../shared/b.pw.js', items: ['same title'] }, { path: 'in.pw.js', items: ['inside'] },
+  ] }] };
+  const { root: suite, mode } = playwrightSuite(spec);
+  const units = unitsFromSuite(suite, { root: '/repo', mode });
+  assert.deepEqual(units.map((u) => u.file), [undefined, undefined, 'in.pw.js']);
+  assert.equal(new Set(units.map((u) => u.id)).size, 3, 'planner ids still tell the outside files apart');
+  assert.notEqual(units[0].group, units[1].group);
+  const b = new ReportBuilder({ category: 'playwright', commitId: 'c'.repeat(40) });
+  b.addEnvironment({ name: 'chromium' });
+  const ctx = { root: '/repo', envIndex: new Map([['chromium', 0]]), store: new AttachmentStore(tmp()), readFile: () => Buffer.from(''), onOutsideRoot };
+  for (const t of suite.allTests()) recordResult(b, ctx, t, { status: 'passed', startTime: new Date(1700000000000), duration: 3, parallelIndex: 0 });
+  const doc = b.build();
+  assert.deepEqual(validateReport(doc), []);
+  assert.deepEqual(doc.tests.map((t) => [t.title, t.location, t.attempts.length]), [['same title', undefined, 2]],
+    'without a file, tests of the same title are one test (the report cannot tell them apart)');
+  assert.deepEqual(doc.suites.map((s) => [s.type, s.title]), [['file', 'in.pw.js']]);
+  assert.equal(said.length, 1, 'said once');
+  assert.equal(said[0], '[shardwise] test files outside the repository root (/repo) are reported without their file, e.g. /repo/../shared/a.pw.js: report paths are relative to that root');
+  // Jest and Vitest: the same, through their translators
+  const jb = new ReportBuilder({ category: 'jest', commitId: 'c'.repeat(40) });
+  jb.addEnvironment({ name: 'jest' });
+  recordFileResult(jb, { root: '/repo', environmentIdx: 0 }, {
+    testFilePath: '/elsewhere/a.spec.js', testResults: [{ ancestorTitles: ['A'], title: 'ok', status: 'passed', duration: 1, location: { line: 3, column: 1 } }],
+  });
+  const jdoc = jb.build();
+  assert.deepEqual(validateReport(jdoc), []);
+  assert.deepEqual(jdoc.suites.map((s) => [s.type, s.title, s.location, s.tests.map((t) => [t.title, t.location])]), [['suite', 'A', undefined, [['ok', undefined]]]]);
+  const vb = new ReportBuilder({ category: 'vitest', commitId: 'c'.repeat(40) });
+  vb.addEnvironment({ name: 'default' });
+  const module = { type: 'module', moduleId: '/elsewhere/v.spec.js' };
+  recordTestCase(vb, { root: '/repo', envIndex: new Map([['default', 0]]) }, {
+    type: 'test', name: 'v', parent: module, module, project: { name: '' }, location: { line: 2, column: 1 }, options: {},
+    result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1, startTime: 1 }), logs: () => [],
+  });
+  assert.deepEqual(vb.build().tests.map((t) => [t.title, t.location]), [['v', undefined]]);
+  // Jest/Vitest balancing: the outside file is a unit of its own, left out of the test list (estimated)
+  const shardwise = await import('shardwise');
+  const dir = tmp();
+  mkdirSync(path.join(dir, 'repo'));
+  writeFileSync(path.join(dir, 'repo', 'in.spec.js'), "test('one', () => {});");
+  writeFileSync(path.join(dir, 'out.spec.js'), "test('two', () => {});");
+  const fileUnits = unitsFromFiles([path.join(dir, 'repo', 'in.spec.js'), path.join(dir, 'out.spec.js')].map((p) => ({ path: p, environment: 'jest' })), path.join(dir, 'repo'));
+  assert.deepEqual(fileUnits.map((u) => [u.id, u.file]), [['in.spec.js', 'in.spec.js'], ['../out.spec.js', undefined]]);
+  const listed = testListFromSources({ api: shardwise, units: fileUnits, category: 'jest', commitId: 'c'.repeat(40) });
+  assert.deepEqual({ tests: listed.tests, files: listed.files }, { tests: 1, files: 1 });
+  assert.deepEqual(validateReport(listed.report), []);
 });
 
 test('an attempt whose details the builder refuses is recorded with its status and times, and said once', () => {

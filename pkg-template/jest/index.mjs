@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
-import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
 import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
 import { ENVIRONMENT, recordFileResult } from './translate.mjs';
@@ -54,7 +54,7 @@ export default class ShardwiseJestReporter {
     const environmentIdx = this.builder.addEnvironment({
       name: ENVIRONMENT, systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
     });
-    this.ctx = { root, environmentIdx, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log) };
+    this.ctx = { root, environmentIdx, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
   }
 
   onTestResult(_test, testResult) {

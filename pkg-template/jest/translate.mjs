@@ -1,5 +1,5 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
-import { relativePosix } from '../src/runner/options.mjs';
+import { testFile } from '../src/runner/options.mjs';
 import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
@@ -22,10 +22,10 @@ export const statusOf = (s) => STATUS[s] ?? 'skipped';
 /**
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
  * (`retryReasons`) become failed attempts before the final one.
- * `ctx`: `{ root, environmentIdx, onDetailsDropped? }`.
+ * `ctx`: `{ root, environmentIdx, onDetailsDropped?, onOutsideRoot? }`.
  */
 export function recordFileResult(builder, ctx, testResult) {
-  const file = relativePosix(ctx.root, testResult.testFilePath);
+  const file = testFile(ctx, testResult.testFilePath);
   const fileStart = testResult.perfStats?.start ?? 0;
   for (const r of testResult.testResults ?? []) {
     const test = { titlePath: [...(r.ancestorTitles ?? []), r.title], file };

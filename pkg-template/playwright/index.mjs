@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as shardwise from '../node.mjs';
-import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
 import { planShard, actualLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
@@ -88,7 +88,7 @@ export default class ShardwiseReporter {
       }));
       const envIndex = new Map();
       for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
-      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), onDetailsDropped: detailsDroppedOnce(this.log) };
+      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
     } catch (e) {
       this.fail(e);
     }

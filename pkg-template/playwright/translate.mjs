@@ -1,6 +1,6 @@
 // Pure translations between Playwright's objects and the core's input. No wasm, no IO except the
 // `readFile` callers pass in; unit-tested with plain objects shaped like Playwright's.
-import { relativePosix, reportPath } from '../src/runner/options.mjs';
+import { relativePosix, reportPath, testFile } from '../src/runner/options.mjs';
 import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** Compares dotted versions: is `version` >= `min`? */
@@ -42,11 +42,17 @@ function fileOf(node) {
   return undefined;
 }
 
-/** Where a test sits in the report: its file (POSIX, relative to `root`) and title path. */
-export function testIdentity(test, root) {
+/**
+ * Where a test sits in the report: its file (POSIX, relative to `ctx.root`; none for a file
+ * outside it, see `testFile`) and title path. `path` is the file relative to the root even when
+ * outside it (`../e2e/a.spec.ts`): it tells such tests apart in planner ids.
+ */
+export function testIdentity(test, ctx) {
+  const source = test.location?.file ?? fileOf(test)?.location?.file;
   return {
     project: projectName(test),
-    file: relativePosix(root, test.location?.file ?? fileOf(test)?.location?.file),
+    path: relativePosix(ctx.root, source),
+    file: testFile(ctx, source),
     titlePath: [...describes(test.parent), test.title],
   };
 }
@@ -91,18 +97,18 @@ function groupRoot(test, mode) {
 
 /**
  * The full suite (as `preprocess` gives it) -> planner units.
- * @returns {Array<{id: string, file: string, group?: string, project: string, titlePath: string[], test: object}>}
+ * @returns {Array<{id: string, file?: string, group?: string, project: string, titlePath: string[], test: object}>}
  */
 export function unitsFromSuite(suite, { root, mode, readonly = new Set() }) {
   const units = [];
   for (const test of suite.allTests()) {
-    const { project, file, titlePath } = testIdentity(test, root);
+    const { project, path, file, titlePath } = testIdentity(test, { root });
     if (readonly.has(project)) continue;
     const repeat = test.repeatEachIndex ? [test.repeatEachIndex] : [];
-    const id = JSON.stringify([project, file, ...titlePath, ...repeat]);
+    const id = JSON.stringify([project, path, ...titlePath, ...repeat]);
     const g = groupRoot(test, mode);
     const unit = { id, file, project, titlePath, test };
-    if (g) unit.group = JSON.stringify([project, file, ...describes(g), ...repeat]);
+    if (g) unit.group = JSON.stringify([project, path, ...describes(g), ...repeat]);
     units.push(unit);
   }
   return units;
@@ -156,10 +162,11 @@ const stdio = (entries, stream) => (entries ?? []).map((chunk) => (typeof chunk 
 
 /**
  * One finished attempt -> `addTest` + `addAttempt` on the builder (and `addAttachment` through
- * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile, onDetailsDropped? }`.
+ * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile, onDetailsDropped?,
+ * onOutsideRoot? }`.
  */
 export function recordResult(builder, ctx, test, result) {
-  const { project, file, titlePath } = testIdentity(test, ctx.root);
+  const { project, file, titlePath } = testIdentity(test, ctx);
   const handle = builder.addTest(compact({
     titlePath, file, line: test.location?.line, column: test.location?.column, tags: test.tags,
   }));

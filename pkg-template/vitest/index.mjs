@@ -3,7 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
-import { resolveOptions, gitInfo, runUrlFromEnv } from '../src/runner/options.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
 import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
@@ -46,7 +46,7 @@ export default class ShardwiseVitestReporter {
       const name = environmentName(p);
       envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
     }
-    this.ctx = { root, envIndex, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log) };
+    this.ctx = { root, envIndex, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
   }
 
   onTestCaseResult(testCase) {

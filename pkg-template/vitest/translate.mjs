@@ -1,5 +1,5 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
-import { relativePosix } from '../src/runner/options.mjs';
+import { testFile } from '../src/runner/options.mjs';
 import { addAttempt } from '../src/runner/attempt.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
@@ -35,13 +35,13 @@ function stdioOf(logs, start) {
 /**
  * One finished test case -> `addTest` / `addAttempt` calls. Retries become failed attempts before
  * the final one. Returns false for tests that did not run to an end (pending).
- * `ctx`: `{ root, envIndex: Map<projectName, number>, onDetailsDropped? }`.
+ * `ctx`: `{ root, envIndex: Map<projectName, number>, onDetailsDropped?, onOutsideRoot? }`.
  */
 export function recordTestCase(builder, ctx, testCase) {
   const result = testCase.result();
   if (result.state === 'pending') return false;
   const diag = testCase.diagnostic?.();
-  const test = { titlePath: titlePathOf(testCase), file: relativePosix(ctx.root, testCase.module.moduleId) };
+  const test = { titlePath: titlePathOf(testCase), file: testFile(ctx, testCase.module.moduleId) };
   if (testCase.location?.line >= 1) {
     test.line = testCase.location.line;
     test.column = Math.max(1, testCase.location.column ?? 1);

@@ -6,13 +6,15 @@
 // predicted time is the sum of its tests' predictions; files with none are estimated.
 import { readFileSync } from 'node:fs';
 import { __discoverTests } from '../../wasm/shardwise.js';
-import { relativePosix, gitInfo } from './options.mjs';
+import { relativePosix, reportPath, gitInfo } from './options.mjs';
 import { planShard } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 
 /**
- * Test files -> planner units (one indivisible unit per file; id = repo-relative path).
+ * Test files -> planner units (one indivisible unit per file; id = repo-relative path). A file
+ * outside the repository root keeps that id (`../e2e/a.test.js`) but has no report `file`: the
+ * service knows no durations for it, and the planner estimates it.
  * @param {Array<string | {path: string, environment?: string}>} files absolute paths, or paths
  *   with the environment (report environment name) the runner reports them under
  */
@@ -20,10 +22,10 @@ export function unitsFromFiles(files, root) {
   const byFile = new Map();
   for (const f of files) {
     const { path: p, environment } = typeof f === 'string' ? { path: f } : f;
-    const file = relativePosix(root, p);
-    const u = byFile.get(file) ?? { id: file, file, path: p, environments: [] };
+    const id = relativePosix(root, p);
+    const u = byFile.get(id) ?? { id, file: reportPath(root, p), path: p, environments: [] };
     if (environment !== undefined && !u.environments.includes(environment)) u.environments.push(environment);
-    byFile.set(file, u);
+    byFile.set(id, u);
   }
   return [...byFile.values()];
 }
@@ -42,6 +44,7 @@ export function testListFromSources({ api, units, category, commitId }) {
   let unnamed = 0;
   let files = 0;
   for (const u of units) {
+    if (u.file === undefined) continue; // outside the repository: no test of the report names it
     for (const name of u.environments) if (!envIdx.has(name)) envIdx.set(name, builder.addEnvironment({ name }));
     let source;
     try {

@@ -82,3 +82,24 @@ export function reportPath(root, file) {
   const rel = relativePosix(root, file);
   return rel === undefined || rel === '..' || rel.startsWith('../') || path.isAbsolute(rel) ? undefined : rel;
 }
+
+/**
+ * A test file's path in a report: `reportPath(ctx.root, file)`. A file outside the root has none:
+ * its tests are reported without a file (rather than refused, which would stop the report), and
+ * `ctx.onOutsideRoot(file)` is told.
+ */
+export function testFile(ctx, file) {
+  const rel = reportPath(ctx.root, file);
+  if (rel === undefined && file) ctx.onOutsideRoot?.(file);
+  return rel;
+}
+
+/** `ctx.onOutsideRoot` for a reporter: says it once, with the first file. */
+export function outsideRootOnce(log, root) {
+  let said = false;
+  return (file) => {
+    if (said) return;
+    said = true;
+    log(`[shardwise] test files outside the repository root (${root}) are reported without their file, e.g. ${file}: report paths are relative to that root`);
+  };
+}

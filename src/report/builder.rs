@@ -624,10 +624,6 @@ impl ReportBuilder {
     /// Records one run of a test.
     pub fn add_attempt(&mut self, handle: usize, attempt: RunAttempt) -> Result<()> {
         self.check_handle(handle)?;
-        let mut json = std::mem::take(&mut self.scratch);
-        json.clear();
-        // Serializing plain data to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut json, &attempt);
         // An attempt of plain fields in range needs no more checks (the common case, kept
         // fast); anything else is checked as the JSON path checks it, for the same errors.
         let plain = !attempt.has_details()
@@ -635,9 +631,7 @@ impl ReportBuilder {
             && [Some(attempt.start_timestamp), attempt.duration, attempt.timeout]
                 .into_iter()
                 .all(|n| n.unwrap_or(0) <= crate::limits::MAX_SAFE_INTEGER);
-        let stored = if plain { Ok(()) } else { self.check_attempt(&json) }.and_then(|()| self.store_attempt(handle, &attempt, &json));
-        self.scratch = json;
-        stored
+        self.store_attempt(handle, &attempt, !plain)
     }
 
     /// Records one run of a test given as JSON text: checked by the rules an attempt of a valid
@@ -648,12 +642,7 @@ impl ReportBuilder {
         self.check_attempt(json.as_bytes())?;
         let attempt: RunAttempt =
             crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
-        let mut compact = std::mem::take(&mut self.scratch);
-        compact.clear();
-        let _ = serde_json::to_writer(&mut compact, &attempt);
-        let stored = self.store_attempt(handle, &attempt, &compact);
-        self.scratch = compact;
-        stored
+        self.store_attempt(handle, &attempt, false)
     }
 
     fn check_handle(&self, handle: usize) -> Result<()> {
@@ -678,7 +667,19 @@ impl ReportBuilder {
         super::validate::to_result("attempt", &issues, hint)
     }
 
-    fn store_attempt(&mut self, handle: usize, attempt: &RunAttempt, json: &[u8]) -> Result<()> {
+    /// Keeps `attempt` as its compact JSON (written into the reused scratch buffer), checked
+    /// first by [`Self::check_attempt`] when `check`.
+    fn store_attempt(&mut self, handle: usize, attempt: &RunAttempt, check: bool) -> Result<()> {
+        let mut json = std::mem::take(&mut self.scratch);
+        json.clear();
+        // Serializing plain data to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut json, attempt);
+        let stored = if check { self.check_attempt(&json) } else { Ok(()) }.and_then(|()| self.store_attempt_json(handle, attempt, &json));
+        self.scratch = json;
+        stored
+    }
+
+    fn store_attempt_json(&mut self, handle: usize, attempt: &RunAttempt, json: &[u8]) -> Result<()> {
         if json_depth(json) > MAX_ATTEMPT_DEPTH {
             return Err(Error::invalid_input(format!("attempt: nested more than {MAX_ATTEMPT_DEPTH} levels deep")));
         }

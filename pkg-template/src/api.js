@@ -71,9 +71,10 @@ function planColumns(opts) {
     else if (group === undefined || group === null) groupOf[i] = NONE;
     else return undefined;
     const d = u.durationMs;
-    if (typeof d === 'number') durations[i] = Number.isFinite(d) ? d : NaN; // JSON: null
-    else if (d === undefined || d === null) durations[i] = NaN;
-    else return undefined;
+    // absent is 0 (both unknown); NaN and infinities go to Rust as they are, which refuses them
+    // (JSON would say null for them: only this path can tell)
+    if (typeof d === 'number') durations[i] = d;
+    else if (d !== undefined && d !== null) return undefined;
   }
   // the ids cross in pieces (see __planIdsPush), the first one starting over even when empty
   let at = 0;

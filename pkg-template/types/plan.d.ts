@@ -6,7 +6,7 @@ export interface PlanUnit {
   id: string;
   file?: string;
   group?: string;
-  /** Predicted duration; absent, zero or negative means unknown (an estimate is used). */
+  /** Predicted duration in ms; absent or zero means unknown (an estimate is used); negative, NaN or infinite is an `INVALID_INPUT` error. */
   durationMs?: number;
 }
 

@@ -45,7 +45,8 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 ///   over), `id_lens` their lengths in UTF-16 code units (JS `length`);
 /// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
 ///   index of its name (`0xFFFFFFFF`: none);
-/// - `durations`: per unit, `durationMs`, or NaN when absent (JSON would give `null`).
+/// - `durations`: per unit, `durationMs` as given (NaN and infinities included, which are
+///   errors), or 0 when absent (0 is unknown, as absent is).
 ///
 /// The glue only comes here with structurally valid units (plain objects, a string `id`,
 /// string or absent `file`/`group`, a number or absent `durationMs`, no other key), so every
@@ -91,8 +92,8 @@ pub fn plan_shards_columns(
     }
     let columns = UnitColumns {
         ids,
-        // absent or not finite (JSON would say null): unknown
-        durations: durations.iter().map(|&d| d.is_finite().then_some(d)).collect(),
+        // 0 (absent) is unknown; NaN and infinities are refused by the same check as on the JSON path
+        durations: durations.iter().map(|&d| Some(d)).collect(),
         file_names: files,
         file_of: file_of.to_vec(),
         group_names: groups,

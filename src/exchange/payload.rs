@@ -4,9 +4,8 @@
 //! The report rules live in [`crate::report`]: a report to send is checked with
 //! [`report::validate_json`] (the rules `validateReport` applies) and its JSON encoded with
 //! [`report::encode_valid_json`] (JSON, Brotli quality 9, as `encodeReport`); bytes are read with
-//! [`report::json_bytes`] (as `decodeReport`). Nothing here re-states a rule of the format.
+//! [`report::read_json`] (as `decodeReport`: the one rule for Brotli-or-JSON bytes). Nothing here re-states a rule of the format.
 
-use crate::codec;
 use crate::codec::DecompressOptions;
 use crate::error::{Error, ErrorCode};
 use crate::report;
@@ -32,17 +31,13 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
                 .map_err(|e| Error::invalid_input(format!("report is not valid JSON: {e}")))?;
             report::encode_valid_json(json.as_bytes(), doc)
         }
-        ReportInput::Bytes(b) if b.is_empty() => Err(Error::invalid_input("report bytes are empty")),
         ReportInput::Bytes(b) => {
-            let json = report::json_bytes(b, DecompressOptions::default())
-                .map_err(|e| Error::invalid_input(format!("report bytes: {}", e.message)))?;
-            let doc: ReportDocument = crate::from_json(&json)
-                .map_err(|e| Error::invalid_input(format!("report bytes are not valid JSON: {e}")))?;
-            if codec::looks_like_json(b) {
-                report::encode_valid_json(&json, doc)
-            } else {
-                report::ensure_valid(&doc)?;
+            let input = report::read_json(b, DecompressOptions::default())?;
+            if input.compressed {
+                report::ensure_valid(&input.doc)?;
                 Ok(b.clone())
+            } else {
+                report::encode_valid_json(&input.json, input.doc)
             }
         }
     }
@@ -64,19 +59,21 @@ pub fn decode_report(body: &[u8], content_encoding: Option<&str>) -> Result<Repo
     if declared_br && body.is_empty() {
         return Err(truncated("the body decodes to nothing"));
     }
-    let json = report::json_bytes(body, DecompressOptions::default()).map_err(|e| match e.code {
-        ErrorCode::BrotliCorrupt | ErrorCode::LimitExceeded => {
-            Error::new(e.code, format!("the annotated report is corrupt or truncated Brotli: {}", e.message))
+    let doc = match report::read_json(body, DecompressOptions::default()) {
+        Ok(input) => input.doc,
+        // what a `fetch` that undid `Content-Encoding: br` hands over for a truncated body: the
+        // JSON's beginning
+        Err(_) if declared_br && crate::from_json::<serde_json::Value>(body).is_err_and(|e| e.is_eof()) => {
+            return Err(truncated("the decoded JSON ends early"))
         }
-        _ => Error::new(ErrorCode::InvalidResponse, format!("the annotated report: {}", e.message)),
-    })?;
-    let doc: ReportDocument = crate::from_json(&json).map_err(|e| {
-        if declared_br && e.is_eof() {
-            truncated(&format!("the decoded JSON ends early ({e})"))
-        } else {
-            Error::new(ErrorCode::InvalidResponse, format!("the annotated report is malformed JSON: {e}"))
+        Err(e) => {
+            let code = match e.code {
+                ErrorCode::BrotliCorrupt | ErrorCode::LimitExceeded => e.code,
+                _ => ErrorCode::InvalidResponse,
+            };
+            return Err(Error::new(code, format!("the annotated report: {}", e.message)));
         }
-    })?;
+    };
     if !doc.is_object() {
         return Err(Error::new(ErrorCode::InvalidResponse, "the annotated report is not a JSON object"));
     }
@@ -110,6 +107,7 @@ pub fn is_text_like(content_type: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec;
     use serde_json::json;
 
     fn doc() -> ReportDocument {
@@ -172,7 +170,9 @@ mod tests {
 
     #[test]
     fn bad_bodies_are_errors() {
-        let br = codec::compress(&serde_json::to_vec(&json!({"a": "b".repeat(1000)})).unwrap(), Default::default()).unwrap();
+        // cut where the stream has begun to give JSON
+        let tests: Vec<_> = (0..200).map(|i| json!({"title": format!("t{i}"), "attempts": []})).collect();
+        let br = codec::compress(&serde_json::to_vec(&json!({"tests": tests})).unwrap(), Default::default()).unwrap();
         assert_eq!(decode_report(&br[..br.len() / 2], None).unwrap_err().code, ErrorCode::BrotliCorrupt);
         assert_eq!(decode_report(&br[..br.len() / 2], Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
         assert_eq!(decode_report(b"{\"tests\": [", None).unwrap_err().code, ErrorCode::InvalidResponse);

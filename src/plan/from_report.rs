@@ -35,10 +35,11 @@ use crate::error::{Error, Result};
 pub const ID_SEPARATOR: &str = " › ";
 
 /// The fields of a report the planner reads (unknown fields are ignored, `null` is absent).
+/// `environments` is required, as in every report (the one field that tells a report from any
+/// other JSON object: `{"a": 1}` is refused, not planned as a report of no tests).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ReportView {
-    #[serde(default)]
-    environments: Option<Vec<EnvironmentView>>,
+    environments: Vec<EnvironmentView>,
     #[serde(default)]
     suites: Option<Vec<SuiteView>>,
     #[serde(default)]
@@ -108,7 +109,7 @@ fn files_inside<'a>(s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: O
 
 /// The index `selector` picks in `report.environments`.
 fn environment_index(report: &ReportView, selector: &EnvironmentSelector) -> Result<usize> {
-    let envs = report.environments.as_deref().unwrap_or_default();
+    let envs = &report.environments;
     let names = || {
         if envs.is_empty() {
             return "none".to_string();
@@ -279,7 +280,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
             }
         }
     }
-    let envs = report.environments.iter().flatten().map(|e| e.name.clone().unwrap_or_default()).collect();
+    let envs = report.environments.iter().map(|e| e.name.clone().unwrap_or_default()).collect();
     let mut l = Lister { envs, path: Vec::new(), out: Vec::new() };
     for t in report.tests.iter().flatten() {
         l.test(t, None);

@@ -57,7 +57,7 @@ pub struct Unit<'a> {
     /// Units with the same group always land on the same shard.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub group: Option<Cow<'a, str>>,
-    /// The prediction; missing, zero or negative means unknown (an estimate is used).
+    /// The prediction; missing or zero means unknown (an estimate is used); negative is an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
 }

@@ -80,8 +80,7 @@ fn arb_units(max: usize) -> impl Strategy<Value = Vec<Unit<'static>>> {
             prop_oneof![
                 8 => (1u32..5000).prop_map(|v| Some(v as f64)),
                 1 => Just(None),
-                1 => Just(Some(0.0)),
-                1 => Just(Some(-3.0)),
+                2 => Just(Some(0.0)),
                 1 => (1u32..2000).prop_map(|v| Some(v as f64 / 7.0)),
             ],
         ),
@@ -432,12 +431,19 @@ fn estimates_use_the_file_mean_then_the_median_then_the_default() {
 }
 
 #[test]
-fn zero_and_negative_predictions_are_unknown() {
+fn zero_predictions_are_unknown_and_negative_ones_an_error() {
     let units = vec![
         unit("a1", Some("a.ts"), None, Some(300.0)),
         unit("a2", Some("a.ts"), None, Some(0.0)),
-        unit("a3", Some("a.ts"), None, Some(-5.0)),
+        unit("a3", Some("a.ts"), None, None),
     ];
+    for bad in [-5.0, -0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut with_bad = units.clone();
+        with_bad[2].duration_ms = Some(bad);
+        let e = plan_units(&with_bad, &Settings::new(1)).unwrap_err();
+        assert_eq!(e.code, crate::ErrorCode::InvalidInput);
+        assert!(e.message.starts_with("unit \"a3\": durationMs must be a finite number >= 0"), "{}", e.message);
+    }
     let p = plan(&units, 1);
     assert_eq!(p.estimated, 2);
     assert_eq!(p.makespan_ms, 900, "both took the file mean of the known unit, not 0");
@@ -464,15 +470,12 @@ fn a_different_plan_or_input_has_a_different_fingerprint() {
     let p = plan(&nudged, 3);
     assert_eq!(p.shards.iter().map(|s| &s.units).collect::<Vec<_>>(), base.shards.iter().map(|s| &s.units).collect::<Vec<_>>());
     assert!(seen.insert(p.fingerprint));
-    // an unknown prediction written differently (absent, 0, negative) is the same input
+    // an unknown prediction written differently (absent, 0) is the same input
     let mut a = units.clone();
     a[3].duration_ms = None;
-    let mut b = units.clone();
+    let mut b = units;
     b[3].duration_ms = Some(0.0);
-    let mut c = units;
-    c[3].duration_ms = Some(-1.0);
     assert_eq!(plan(&a, 3).fingerprint, plan(&b, 3).fingerprint);
-    assert_eq!(plan(&a, 3).fingerprint, plan(&c, 3).fingerprint);
     assert!(seen.insert(plan(&a, 3).fingerprint));
     for s in [Settings { workers: 2, ..Settings::new(3) }, Settings { default_duration_ms: 3, ..Settings::new(3) }] {
         assert!(seen.insert(plan_units(&a, &s).unwrap().fingerprint));
@@ -502,7 +505,7 @@ fn every_option_error_is_invalid_input_naming_the_option() {
         (json!({"units": units, "shardCount": 2, "environment": true}), "environment"),
         (json!({"units": units, "shardCount": 2, "shardcount": 2}), "shardcount"),
         (json!({"shardCount": 2}), "opts.units"),
-        (json!({"units": units, "report": {}, "shardCount": 2}), "opts.report"),
+        (json!({"units": units, "report": {"environments": []}, "shardCount": 2}), "opts.report"),
         (json!({"units": {"id": "a"}, "shardCount": 2}), "units"),
         (json!({"units": [{"id": "a"}, {"id": "b", "duration": 3}], "shardCount": 2}), "units[1]"),
         (json!({"units": [{"id": "a"}, {"id": "b", "durationMs": "3"}], "shardCount": 2}), "units[1]"),
@@ -511,6 +514,7 @@ fn every_option_error_is_invalid_input_naming_the_option() {
         (json!({"units": [{"id": "a"}, {"id": "a"}], "shardCount": 2}), "\"a\""),
         (json!({"units": [{"id": "a", "durationMs": 1e11}], "shardCount": 2}), "durationMs"),
         (json!({"report": {"suites": 3}, "shardCount": 2}), "report"),
+        (json!({"units": [{"id": "a", "durationMs": -5}], "shardCount": 2}), "durationMs must be a finite number >= 0"),
         (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": "mac"}), "\"mac\""),
         (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": 1}), "environment 1"),
         (json!({"report": {"environments": [{"name": "linux"}]}, "shardCount": 2, "environment": -1}), "environment -1"),
@@ -663,8 +667,9 @@ fn the_shards_of_many_units_list_them_sorted_by_id() {
 
 #[test]
 fn a_minimal_annotated_document_plans() {
-    // service-api.md shows only the attempts' `duration`: nothing else may be required
-    let p = plan_json(json!({"report": {"tests": [
+    // service-api.md shows only the attempts' `duration` (and the document is the uploaded test
+    // list, which has its environments): nothing else may be required
+    let p = plan_json(json!({"report": {"environments": [], "tests": [
         {"title": "a", "attempts": [{"duration": 1200.25}]},
         {"title": "b", "attempts": []},
         {"title": "c", "attempts": [{"environmentIdx": null, "duration": null}]}
@@ -678,8 +683,18 @@ fn a_minimal_annotated_document_plans() {
 
 #[test]
 fn a_report_test_without_a_title_or_file_is_rejected() {
-    let message = invalid(json!({"report": {"tests": [{"attempts": []}]}, "shardCount": 1}));
+    let message = invalid(json!({"report": {"environments": [], "tests": [{"attempts": []}]}, "shardCount": 1}));
     assert!(message.contains("title"), "{message}");
+}
+
+#[test]
+fn an_object_that_is_not_a_report_is_not_planned() {
+    // before, `{"a": 1}` planned as a report of no tests: 0 units, exit 0
+    for report in [json!({"a": 1}), json!({"tests": []}), json!({"environments": null}), json!({"environments": {}})] {
+        let message = invalid(json!({"report": report, "shardCount": 2}));
+        assert!(message.starts_with("planShards options: report: "), "{message}");
+        assert!(message.contains("environments") || message.contains("sequence"), "{message}");
+    }
 }
 
 // ---------------------------------------------------------------- cross-host golden

@@ -24,7 +24,7 @@ pub(super) struct CanonUnit {
     pub file: u32,
     /// Index into [`Canon::groups`], or [`NONE`].
     pub group: u32,
-    /// `None`: no usable prediction (missing, zero or negative).
+    /// `None`: no usable prediction (missing or zero).
     pub known_ms: Option<u64>,
 }
 
@@ -44,13 +44,16 @@ pub(super) struct Canon<'a> {
 }
 
 /// A prediction in whole milliseconds: positive values round to the nearest millisecond (half
-/// away from zero) but never below 1 (a measured test is never free); zero and negative values
-/// are unknown.
+/// away from zero) but never below 1 (a measured test is never free); zero is unknown (what the
+/// service gives a test it has no data for). A negative, NaN or infinite value is an error: a
+/// caller's bug, not a prediction.
 pub(super) fn to_ms(value: Option<f64>, id: &str) -> Result<Option<u64>> {
     match value {
         None => Ok(None),
-        Some(v) if !v.is_finite() => Err(Error::invalid_input(format!("unit {id:?}: durationMs must be a finite number, got {v}"))),
-        Some(v) if v <= 0.0 => Ok(None),
+        Some(v) if !v.is_finite() || v < 0.0 => Err(Error::invalid_input(format!(
+            "unit {id:?}: durationMs must be a finite number >= 0 (0 or absent: unknown), got {v}"
+        ))),
+        Some(v) if v == 0.0 => Ok(None),
         Some(v) if v > MAX_DURATION_MS as f64 => Err(Error::invalid_input(format!(
             "unit {id:?}: durationMs {v} is above the largest accepted prediction ({MAX_DURATION_MS} ms)"
         ))),

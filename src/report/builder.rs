@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use serde::Deserialize;
 
 use super::model::*;
+use super::validate::Issue;
 use crate::error::{Error, Result};
 
 /// What `new ReportBuilder(init)` takes.
@@ -639,10 +640,38 @@ impl ReportBuilder {
     /// a [`RunAttempt`] and kept as compact JSON.
     pub fn add_attempt_json(&mut self, handle: usize, json: &str) -> Result<()> {
         self.check_handle(handle)?;
-        self.check_attempt(json.as_bytes())?;
-        let attempt: RunAttempt =
-            crate::from_json(json.as_bytes()).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        let (doc, null_start) = attempt_document(json.as_bytes())?;
+        self.check_document(&doc)?;
+        let text;
+        let json = if null_start {
+            text = serde_json::to_vec(&doc).unwrap_or_default();
+            &text
+        } else {
+            json.as_bytes()
+        };
+        let attempt: RunAttempt = crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
         self.store_attempt(handle, &attempt, false)
+    }
+
+    /// [`Self::add_attempt_json`] for an attempt as a runner reported it: what the report rules
+    /// refuse is left out where it stands ([`super::validate::mend_attempt`]: a (0, 0) location,
+    /// a negative number, a field of the wrong type) and every other part is recorded. Returns
+    /// what was left out (empty for a valid attempt); an error only when nothing can be kept
+    /// (see `mend_attempt`), with nothing added.
+    pub fn add_attempt_mended(&mut self, handle: usize, json: &str) -> Result<Vec<Issue>> {
+        self.check_handle(handle)?;
+        let (mut doc, null_start) = attempt_document(json.as_bytes())?;
+        let mended = super::validate::mend_attempt(&mut doc, self.environments.len())?;
+        let text;
+        let json = if mended.is_empty() && !null_start {
+            json.as_bytes()
+        } else {
+            text = serde_json::to_vec(&doc).unwrap_or_default();
+            &text
+        };
+        let attempt: RunAttempt = crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+        self.store_attempt(handle, &attempt, false)?;
+        Ok(mended)
     }
 
     fn check_handle(&self, handle: usize) -> Result<()> {
@@ -655,14 +684,12 @@ impl ReportBuilder {
     /// The rules of report-format.md for one attempt given as JSON, with this report's
     /// environments (an attempt names one by `environmentIdx`, 0 when absent).
     fn check_attempt(&self, json: &[u8]) -> Result<()> {
-        let mut doc: serde_json::Value =
-            crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
-        // without a start, the attempt starts at 0 (the default of `RunAttempt`; the report
-        // schema wants every attempt to say it)
-        if let Some(o) = doc.as_object_mut().filter(|o| o.get("startTimestamp").is_none_or(|t| t.is_null())) {
-            o.insert("startTimestamp".into(), 0.into());
-        }
-        let issues = super::validate::attempt_issues(&doc, self.environments.len());
+        self.check_document(&attempt_document(json)?.0)
+    }
+
+    /// [`Self::check_attempt`] of the attempt read as a document.
+    fn check_document(&self, doc: &serde_json::Value) -> Result<()> {
+        let issues = super::validate::attempt_issues(doc, self.environments.len());
         let hint = if self.environments.is_empty() { "; add the environments first (addEnvironment)" } else { "" };
         super::validate::to_result("attempt", &issues, hint)
     }
@@ -1008,6 +1035,19 @@ impl ReportBuilder {
 }
 
 /// The deepest nesting of arrays and objects in JSON text.
+/// An attempt given as JSON text, as a document for the rules: without a start, the attempt
+/// starts at 0 (the default of `RunAttempt`; the report schema wants every attempt to say it).
+/// True when the text had `"startTimestamp": null` (which the typed reader refuses: the caller
+/// reads the document's text instead).
+fn attempt_document(json: &[u8]) -> Result<(serde_json::Value, bool)> {
+    let mut doc: serde_json::Value = crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
+    let mut null_start = false;
+    if let Some(o) = doc.as_object_mut().filter(|o| o.get("startTimestamp").is_none_or(|t| t.is_null())) {
+        null_start = o.insert("startTimestamp".into(), 0.into()).is_some();
+    }
+    Ok((doc, null_start))
+}
+
 fn json_depth(json: &[u8]) -> usize {
     let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
     for &b in json {

@@ -37,25 +37,125 @@ pub fn encode_json(json: &[u8]) -> Vec<u8> {
     codec::compress(json, CompressOptions::default()).unwrap_or_default()
 }
 
-/// The JSON text inside `bytes`: Brotli-compressed or plain JSON. Anything else is an error
-/// (`BROTLI_CORRUPT` for damaged Brotli, `INVALID_INPUT` for neither).
-/// A UTF-8 byte order mark before the JSON is dropped.
-pub fn json_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
-    let no_bom = |json: &[u8]| json.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(json).to_vec();
-    if codec::looks_like_json(bytes) {
-        return Ok(no_bom(bytes));
+/// JSON text read from bytes that hold "Brotli-compressed JSON or plain JSON" (a report, a
+/// timings file, a units list, a service's answer), with that text parsed, and whether it came
+/// compressed. See [`read_json`].
+#[derive(Debug)]
+pub struct JsonInput {
+    /// The JSON text, without a UTF-8 byte order mark.
+    pub json: Vec<u8>,
+    pub doc: serde_json::Value,
+    /// True when the bytes were a Brotli stream.
+    pub compressed: bool,
+}
+
+/// The one rule for bytes that may be Brotli-compressed JSON or plain JSON, used by every entry
+/// point that reads a report or a durations file (`decodeReport`, `uploadReport`'s report bytes,
+/// the durations download, the runners' timings files, the CLI, the preview).
+///
+/// The first byte cannot tell them apart: a Brotli stream at the service's window (lgwin 22)
+/// begins with a byte `0x?b`, which is `[` or `{` for some inputs (from about 64 KiB of JSON on).
+/// So the bytes are Brotli-compressed JSON when they are one complete Brotli stream, nothing
+/// after it, whose content parses as JSON; else plain JSON when they parse as JSON (after an
+/// optional UTF-8 byte order mark); else neither, and the error says what each reading found.
+/// Plain JSON fails as Brotli within its first bytes in practice (a `{` first byte is an invalid
+/// stream header), and a trial decode stops as soon as its output does not begin like JSON, so
+/// the rule costs one JSON parse, as before.
+///
+/// Errors (the same code and wording from every entry point): `BROTLI_CORRUPT` when the bytes
+/// begin a Brotli stream of JSON that is damaged or truncated, `LIMIT_EXCEEDED` past
+/// `opts.max_output_bytes`, otherwise `INVALID_INPUT`. No message holds the bytes themselves.
+pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
+    if bytes.is_empty() {
+        return Err(Error::invalid_input("the bytes are empty: neither Brotli-compressed JSON nor plain JSON"));
     }
-    match codec::decompress(bytes, opts) {
-        Ok(json) if codec::looks_like_json(&json) => Ok(no_bom(&json)),
-        Ok(_) => Err(Error::invalid_input("the bytes decode as Brotli but do not hold a JSON report")),
-        Err(e) if e.code == ErrorCode::BrotliCorrupt && bytes.len() < 2 => Err(Error::invalid_input(
-            "the bytes are neither a JSON report nor Brotli-compressed JSON",
+    let brotli_why = match decompress_json(bytes, opts) {
+        Ok(json) => {
+            let json = strip_bom(&json).to_vec();
+            match crate::from_json(&json) {
+                Ok(doc) => return Ok(JsonInput { json, doc, compressed: true }),
+                Err(e) => BrotliMiss::Other(format!("it is a Brotli stream, but what it holds is not JSON: {e}")),
+            }
+        }
+        Err(miss) => miss,
+    };
+    let plain = strip_bom(bytes);
+    let json_why = if codec::looks_like_json(plain) {
+        match crate::from_json(plain) {
+            Ok(doc) => return Ok(JsonInput { json: plain.to_vec(), doc, compressed: false }),
+            Err(e) => format!("not JSON: {e}"),
+        }
+    } else {
+        "it does not begin with `{` or `[`".to_string()
+    };
+    Err(match brotli_why {
+        BrotliMiss::Limit(e) => e,
+        BrotliMiss::Damaged(e) => Error::new(
+            ErrorCode::BrotliCorrupt,
+            format!("the bytes are Brotli-compressed JSON, but the stream is damaged: {}; re-create the file (or check proxies that re-encode bodies)", e.message),
+        ),
+        BrotliMiss::Other(why) => Error::invalid_input(format!(
+            "the bytes are neither Brotli-compressed JSON ({why}) nor plain JSON ({json_why})"
         )),
-        Err(e) => Err(Error::new(
-            e.code,
-            format!("the bytes are neither a JSON report nor valid Brotli-compressed JSON: {}", e.message),
-        )),
+    })
+}
+
+/// Why bytes are not a Brotli stream of JSON.
+enum BrotliMiss {
+    /// The stream's output began like JSON, then the stream broke (or ended early): damaged
+    /// Brotli JSON. (A stream cut short before its first output is not told from other bytes:
+    /// a few bytes of anything are often a valid beginning of some stream.)
+    Damaged(Error),
+    /// The output passed `maxOutputBytes`.
+    Limit(Error),
+    Other(String),
+}
+
+/// Decodes `bytes` as one complete Brotli stream whose output begins like JSON. Stops early when
+/// the output begins otherwise (so plain JSON or other bytes cost little).
+fn decompress_json(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>, BrotliMiss> {
+    /// Input fed per step, so a stream whose output is not JSON stops after one step.
+    const STEP: usize = 64 * 1024;
+    let mut d = codec::Decompressor::new(opts);
+    let mut out = Vec::new();
+    let mut began_json = false;
+    for chunk in bytes.chunks(STEP) {
+        let pushed = d.push_into(chunk, &mut out);
+        if !began_json {
+            match first_json_byte(&out) {
+                Some(b'{' | b'[') => began_json = true,
+                Some(_) => return Err(BrotliMiss::Other("it decodes, but not to text that begins like JSON".into())),
+                None => {}
+            }
+        }
+        if let Err(e) = pushed {
+            return Err(classify(e, began_json));
+        }
     }
+    if let Err(e) = d.finish() {
+        return Err(classify(e, began_json));
+    }
+    if !began_json {
+        return Err(BrotliMiss::Other("it decodes, but to no JSON".into()));
+    }
+    Ok(out)
+}
+
+fn classify(e: Error, damaged: bool) -> BrotliMiss {
+    match e.code {
+        ErrorCode::LimitExceeded => BrotliMiss::Limit(e),
+        _ if damaged => BrotliMiss::Damaged(e),
+        _ => BrotliMiss::Other(e.message),
+    }
+}
+
+/// The first byte after an optional UTF-8 byte order mark and JSON whitespace.
+fn first_json_byte(data: &[u8]) -> Option<u8> {
+    strip_bom(data).iter().copied().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+fn strip_bom(data: &[u8]) -> &[u8] {
+    data.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(data)
 }
 
 /// The JSON text of a report read from Brotli-compressed or plain JSON bytes, as stored (no
@@ -63,9 +163,7 @@ pub fn json_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>> {
 /// what the service reads). The stricter rules are `validateReport`'s, not a reader's: a report
 /// another tool wrote (a file suite at line 0, say) still reads.
 pub fn decode_json(bytes: &[u8]) -> Result<Vec<u8>> {
-    let json = json_bytes(bytes, DecompressOptions::default())?;
-    let doc: serde_json::Value =
-        crate::from_json(&json).map_err(|e| Error::invalid_input(format!("the report is not valid JSON: {e}")))?;
+    let JsonInput { json, doc, .. } = read_json(bytes, DecompressOptions::default())?;
     validate::to_result("the report", &issues(&doc, Rules::Schema), " (the published report schema's rules)")?;
     Ok(json)
 }
@@ -88,3 +186,5 @@ pub fn encode_valid_json(json: &[u8], doc: serde_json::Value) -> Result<Vec<u8>>
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod read_tests;

@@ -655,3 +655,103 @@ fn builder_handles_deep_title_paths_and_rejects_too_deep_attempts() {
     assert!(b.add_attempt_json(h, "{\"status\": \"unknown\"}").is_err());
     assert!(b.add_attempt_json(99, "{}").is_err());
 }
+
+#[test]
+fn a_mended_attempt_keeps_everything_but_what_the_rules_refuse() {
+    let mut b = builder();
+    b.add_environment(Environment { name: "chromium".into(), ..Default::default() }).unwrap();
+    let h = b.add_test(test_input(&["t"], "a.spec.ts")).unwrap();
+    // what Playwright gives: a declared skip never ran on a worker (parallelIndex -1), an
+    // annotation located at (0, 0); and an unknown key, a stdio entry with both forms
+    let attempt = json!({
+        "environmentIdx": 0, "status": "failed", "expectedStatus": "passed", "startTimestamp": 5, "duration": 7,
+        "parallelIndex": -1,
+        "annotations": [{"type": "skip", "location": {"file": "a.spec.ts", "line": 0, "column": 0}}, {"type": "issue", "description": "x"}],
+        "errors": [{"message": "boom", "stack": "at a.spec.ts:3", "location": {"file": "a.spec.ts", "line": 3, "column": 1}}],
+        "steps": [{"title": "s", "duration": -3, "steps": [{"title": "inner", "location": {"file": "/abs.ts", "line": 1, "column": 1}}]}],
+        "stdio": [{"text": "a", "buffer": "AA=="}, {"stream": 2, "text": "kept"}],
+        "attachments": [{"name": "shot", "contentType": "image/png", "id": "a9993e364706816aba3e25717850c26c9cd0d89d"}],
+        "retry": 1,
+    });
+    assert!(b.add_attempt_json(h, &attempt.to_string()).is_err(), "the strict path refuses it");
+    let mended = b.add_attempt_mended(h, &attempt.to_string()).unwrap();
+    let paths: Vec<&str> = mended.iter().map(|i| i.path.as_str()).collect();
+    for p in ["attempt.parallelIndex", "attempt.annotations[0].location.line", "attempt.annotations[0].location.column",
+              "attempt.steps[0].duration", "attempt.steps[0].steps[0].location.file", "attempt.stdio[0]", "attempt.retry"] {
+        assert!(paths.contains(&p), "{p} not in {paths:?}");
+    }
+    let r = b.build();
+    assert!(validate(&r).is_empty(), "{:?}", validate(&r));
+    let stored = serde_json::to_value(&r.suites.as_ref().unwrap()[0].tests.as_ref().unwrap()[0].attempts[0]).unwrap();
+    assert_eq!(stored, json!({
+        "environmentIdx": 0, "status": "failed", "expectedStatus": "passed", "startTimestamp": 5, "duration": 7,
+        "annotations": [{"type": "skip"}, {"type": "issue", "description": "x"}],
+        "errors": [{"message": "boom", "stack": "at a.spec.ts:3", "location": {"file": "a.spec.ts", "line": 3, "column": 1}}],
+        "steps": [{"title": "s", "steps": [{"title": "inner"}]}],
+        "stdio": [{"stream": 2, "text": "kept"}],
+        "attachments": [{"name": "shot", "contentType": "image/png", "id": "a9993e364706816aba3e25717850c26c9cd0d89d"}],
+    }));
+    // a valid attempt is stored as it is, with nothing to say
+    assert!(b.add_attempt_mended(h, &json!({"status": "passed", "duration": 1}).to_string()).unwrap().is_empty());
+}
+
+#[test]
+fn an_attempt_that_nothing_can_mend_is_refused_and_nothing_is_added() {
+    let mut b = builder();
+    let h = b.add_test(test_input(&["t"], "a.spec.ts")).unwrap();
+    // no environments: environmentIdx 0 names none
+    assert!(b.add_attempt_mended(h, "{\"status\": \"passed\"}").is_err());
+    b.add_environment(Environment { name: "e".into(), ..Default::default() }).unwrap();
+    for bad in ["[]", "3", "null", "{\"status\": \"exploded\"}", "{\"status\": 1}", "not json"] {
+        let e = b.add_attempt_mended(h, bad).unwrap_err();
+        assert_eq!(e.code, crate::ErrorCode::InvalidInput, "{bad}");
+    }
+    assert_eq!(b.build().suites.unwrap()[0].tests.as_ref().unwrap()[0].attempts.len(), 0);
+    // an environmentIdx out of range is left out: the attempt is the first environment's
+    assert_eq!(b.add_attempt_mended(h, "{\"environmentIdx\": 4}").unwrap()[0].path, "attempt.environmentIdx");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Any JSON value put anywhere in an attempt: mended into a valid attempt (or refused, with
+    /// nothing added), and the report stays valid.
+    #[test]
+    fn any_value_anywhere_in_an_attempt_leaves_a_valid_report(
+        field in prop::sample::select(vec!["environmentIdx", "status", "expectedStatus", "startTimestamp", "duration",
+            "timeout", "parallelIndex", "annotations", "errors", "steps", "stdio", "attachments", "stdout", "other"]),
+        inner in prop::sample::select(vec!["", "0", "0.location", "0.location.line", "0.title", "0.text", "0.steps", "0.type", "0.id"]),
+        value in prop_oneof![
+            Just(json!(null)), Just(json!(-1)), Just(json!(0)), Just(json!(1.5)), Just(json!(1e300)), Just(json!(-1e300)),
+            Just(json!(9007199254740993u64)), Just(json!("")), Just(json!("x")), Just(json!(true)), Just(json!([])),
+            Just(json!({})), Just(json!([null])), Just(json!({"file": "../x", "line": 0, "column": -1})),
+        ],
+    ) {
+        let mut b = builder();
+        b.add_environment(Environment { name: "e".into(), ..Default::default() }).unwrap();
+        let h = b.add_test(test_input(&["t"], "a.spec.ts")).unwrap();
+        let mut attempt = json!({"status": "failed", "startTimestamp": 1, "duration": 2,
+            "annotations": [{"type": "a", "location": {"file": "a.ts", "line": 1, "column": 1}}],
+            "errors": [{"message": "m", "location": {"file": "a.ts", "line": 1, "column": 1}}],
+            "steps": [{"title": "s", "steps": [{"title": "t"}]}], "stdio": [{"text": "o"}],
+            "attachments": [{"name": "n", "contentType": "text/plain", "id": "ab"}]});
+        let mut target = &mut attempt[field];
+        for step in inner.split('.').filter(|s| !s.is_empty()) {
+            target = match step.parse::<usize>() {
+                Ok(i) if target.is_array() && target.as_array().unwrap().len() > i => &mut target[i],
+                Ok(_) => break,
+                Err(_) if target.is_object() => &mut target[step],
+                Err(_) => break,
+            };
+        }
+        *target = value;
+        let before = b.build().suites.unwrap()[0].tests.as_ref().unwrap()[0].attempts.len();
+        let added = b.add_attempt_mended(h, &attempt.to_string()).is_ok();
+        let r = b.build();
+        prop_assert!(validate(&r).is_empty(), "{:?}", validate(&r));
+        let after = r.suites.unwrap()[0].tests.as_ref().unwrap()[0].attempts.len();
+        prop_assert_eq!(after, before + added as usize);
+        let why = if added { String::new() } else { b.add_attempt_mended(h, &attempt.to_string()).unwrap_err().message };
+        prop_assert!(added || field == "status", "refused {}: {}", attempt, why);
+    }
+}

@@ -15,6 +15,19 @@ use crate::limits;
 pub struct Issue {
     pub path: String,
     pub message: String,
+    /// The same place as steps from the top of what was checked, for [`mend_attempt`].
+    #[serde(skip)]
+    pub(crate) at: Vec<PathStep>,
+    /// True when the value is missing (a required field), not wrong.
+    #[serde(skip)]
+    pub(crate) missing: bool,
+}
+
+/// One step of a path into a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum PathStep {
+    Key(String),
+    Index(usize),
 }
 
 /// Which rules a document is held to.
@@ -63,6 +76,92 @@ pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue>
     v.nulls_absent = true;
     v.attempt(attempt, &Path::Root("attempt"));
     v.issues
+}
+
+/// Makes an attempt given to the builder as JSON valid by leaving out what the report rules
+/// refuse, where it stands: a field of the wrong type or out of range, an unknown key, an
+/// output entry with both `text` and `buffer`; when what is left out was required by the object
+/// holding it (a location without its line), that object goes too, up to the attempt. Every
+/// other part of the attempt is kept. Returns what was left out (empty when the attempt was
+/// valid), or `INVALID_INPUT` when no leaving out helps: the attempt is not an object, its
+/// `environmentIdx` names no environment of a report without any, or its `status` is not a
+/// status (left out, it would say `passed`).
+pub(crate) fn mend_attempt(attempt: &mut Value, environments: usize) -> Result<Vec<Issue>, Error> {
+    /// Each round removes at least one value; a required field's removal takes its holder in
+    /// the next round. Deeper nesting than this is refused by the builder anyway.
+    const MAX_ROUNDS: usize = 64;
+    let mut mended = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        let mut issues = attempt_issues(attempt, environments);
+        if issues.is_empty() {
+            return Ok(mended);
+        }
+        let refuse = |issues: &[Issue]| to_result("attempt", issues, "").map(|()| Vec::new());
+        // deepest and last first, so removing one value leaves the others' paths as they were
+        let mut targets: Vec<Vec<PathStep>> = Vec::new();
+        for i in &issues {
+            let mut at = i.at.clone();
+            if i.missing {
+                at.pop();
+            }
+            if at.is_empty() || at == [PathStep::Key("status".into())] {
+                return refuse(&issues);
+            }
+            targets.push(at);
+        }
+        targets.sort();
+        targets.dedup();
+        let mut removed = false;
+        for at in targets.iter().rev() {
+            // a target inside one already removed is gone with it
+            removed |= mend_at(attempt, at);
+        }
+        // a start left out is the default start, 0 (as the builder reads an attempt without one)
+        if let Some(o) = attempt.as_object_mut().filter(|o| !o.contains_key("startTimestamp")) {
+            o.insert("startTimestamp".into(), 0.into());
+        }
+        if !removed {
+            return refuse(&issues);
+        }
+        mended.append(&mut issues);
+    }
+    to_result("attempt", &attempt_issues(attempt, environments), "").map(|()| mended)
+}
+
+/// Mends the value at `at`: a fractional number that rounds to a whole one >= 0 is rounded
+/// (milliseconds from `performance.now()`); anything else is removed (an object's key, an
+/// array's element). False when there is nothing there.
+fn mend_at(v: &mut Value, at: &[PathStep]) -> bool {
+    let Some((last, up)) = at.split_last() else { return false };
+    let mut cur = v;
+    for step in up {
+        let next = match (step, cur) {
+            (PathStep::Key(k), Value::Object(o)) => o.get_mut(k.as_str()),
+            (PathStep::Index(i), Value::Array(a)) => a.get_mut(*i),
+            _ => None,
+        };
+        let Some(next) = next else { return false };
+        cur = next;
+    }
+    let rounded = |x: &Value| {
+        let n = x.as_f64()?;
+        let r = n.round();
+        (n.fract() != 0.0 && r >= 0.0 && r <= limits::MAX_SAFE_INTEGER as f64).then(|| Value::from(r as u64))
+    };
+    match (last, cur) {
+        (PathStep::Key(k), Value::Object(o)) => match o.get_mut(k.as_str()) {
+            Some(x) if rounded(x).is_some() => {
+                *x = rounded(x).unwrap_or_default();
+                true
+            }
+            _ => o.remove(k.as_str()).is_some(),
+        },
+        (PathStep::Index(i), Value::Array(a)) if *i < a.len() => {
+            a.remove(*i);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// The problems of one environment given to the builder as JSON (`addEnvironment`), under the
@@ -140,6 +239,29 @@ enum Path<'a> {
     Index(&'a Path<'a>, usize),
 }
 
+impl Path<'_> {
+    /// The steps from the top, for an issue.
+    fn steps(&self) -> Vec<PathStep> {
+        let mut steps = Vec::new();
+        let mut p = self;
+        loop {
+            match *p {
+                Path::Root(_) => break,
+                Path::Key(up, k) => {
+                    steps.push(PathStep::Key(k.to_string()));
+                    p = up;
+                }
+                Path::Index(up, i) => {
+                    steps.push(PathStep::Index(i));
+                    p = up;
+                }
+            }
+        }
+        steps.reverse();
+        steps
+    }
+}
+
 impl std::fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
@@ -165,11 +287,16 @@ impl Validator {
     }
 
     fn issue(&mut self, path: &Path, message: impl Into<String>) {
+        self.push(path, message.into(), false);
+    }
+
+    fn push(&mut self, path: &Path, message: String, missing: bool) {
+        let at = path.steps();
         let path = match path {
             Path::Root("") => "(report)".to_string(),
             p => p.to_string(),
         };
-        self.issues.push(Issue { path, message: message.into() });
+        self.issues.push(Issue { path, message, at, missing });
     }
 
     /// Checks `v` is an object with the `required` keys and (strict rules) no key outside
@@ -181,7 +308,7 @@ impl Validator {
         };
         for k in required {
             if self.get(o, k).is_none() {
-                self.issue(&Path::Key(path, k), "is required");
+                self.push(&Path::Key(path, k), "is required".into(), true);
             }
         }
         if self.strict {

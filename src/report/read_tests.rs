@@ -1,0 +1,180 @@
+//! The one rule for "Brotli or JSON" bytes ([`super::read_json`]), at the sizes real suites have.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::codec::{compress, CompressOptions, MAX_LGWIN, MAX_QUALITY, MIN_LGWIN, MIN_QUALITY};
+
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// A valid report of `n` tests in files of 25, with attempts, about 190 bytes of JSON per test.
+pub(crate) fn report_json(n: usize) -> Vec<u8> {
+    let mut b = ReportBuilder::new(ReportInit { category: "playwright".into(), commit_id: SHA.into(), ..Default::default() }).unwrap();
+    let env = b.add_environment(Environment { name: "chromium".into(), ..Default::default() }).unwrap();
+    for i in 0..n {
+        let file = format!("tests/area-{}/feature-{}.spec.ts", i / 500, i / 25);
+        let h = b
+            .add_test(TestInput {
+                title_path: vec![format!("suite {}", i % 7), format!("test {i} does thing {}", i % 13)],
+                file: Some(file),
+                line: Some((i % 400 + 1) as u32),
+                ..Default::default()
+            })
+            .unwrap();
+        let attempt = RunAttempt {
+            environment_idx: Some(env as u32),
+            start_timestamp: 1_700_000_000_000 + i as u64 * 37,
+            duration: Some((i as u64 * 7919) % 30_000),
+            ..Default::default()
+        };
+        b.add_attempt(h, attempt).unwrap();
+    }
+    b.to_json()
+}
+
+fn read(bytes: &[u8]) -> Result<JsonInput> {
+    read_json(bytes, DecompressOptions::default())
+}
+
+/// The smallest report (by test count, from `from`) whose Brotli stream at `opts` begins with `byte`.
+fn first_with_leading_byte(byte: u8, opts: CompressOptions, from: usize) -> (Vec<u8>, Vec<u8>) {
+    for n in from..from + 4000 {
+        let json = report_json(n);
+        let br = compress(&json, opts).unwrap();
+        if br[0] == byte {
+            return (json, br);
+        }
+    }
+    panic!("no report from {from} tests on compresses to a stream beginning with {:?}", byte as char);
+}
+
+#[test]
+fn brotli_streams_that_begin_with_a_bracket_or_a_brace_are_read_as_brotli() {
+    // 343 tests (65,641 bytes of JSON) was the first size whose stream began with `[`.
+    let (json, br) = first_with_leading_byte(b'[', CompressOptions::default(), 300);
+    assert!(json.len() > 64 * 1024);
+    let got = read(&br).unwrap();
+    assert!(got.compressed);
+    assert_eq!(got.json, json);
+    assert_eq!(decode_json(&br).unwrap(), json);
+}
+
+#[test]
+fn the_first_byte_of_a_stream_is_whatever_its_header_bits_make_it() {
+    // Every first byte the encoder gives over qualities, windows and sizes: `[` among them (the
+    // last meta-block first, with 5 length nibbles: a single meta-block of 64 KiB to 1 MiB at
+    // lgwin 22), so no first-byte test can tell Brotli from JSON.
+    let mut firsts = std::collections::BTreeSet::new();
+    for quality in [0, 5, 9, 11] {
+        for lgwin in MIN_LGWIN..=MAX_LGWIN {
+            for n in [0, 1, 40, 400] {
+                let json = report_json(n);
+                let br = compress(&json, CompressOptions { quality, lgwin }).unwrap();
+                firsts.insert(br[0]);
+                assert_eq!(read(&br).unwrap().json, json, "quality {quality}, lgwin {lgwin}, {n} tests");
+            }
+        }
+    }
+    assert!(firsts.contains(&b'['), "{firsts:?}");
+    // `{` (0x7b) is a header that says "window 22, last meta-block, empty" followed by non-zero
+    // padding: no valid stream begins with it, and bytes that do are read as JSON or refused.
+    for rest in [&b""[..], b"}", b"\"a\": 1}", &[0u8, 0, 0]] {
+        let bytes = [&b"{"[..], rest].concat();
+        assert!(crate::codec::decompress(&bytes, DecompressOptions::default()).is_err());
+    }
+    let json = report_json(400);
+    assert_eq!(json[0], b'{');
+    let got = read(&json).unwrap();
+    assert!(!got.compressed && got.json == json);
+}
+
+#[test]
+fn plain_json_that_a_brotli_decoder_reads_for_a_while_is_plain_json() {
+    // Whitespace first makes a valid stream header and an uncompressed meta-block: the decoder
+    // copies JSON text out before it fails. The bytes are still plain JSON.
+    for prefix in ["", " ", "  ", "\n", "\r\n", "\t\t\t\t", "\u{feff}", "\u{feff}  \n"] {
+        let json = [prefix.as_bytes(), &report_json(50)].concat();
+        let got = read(&json).unwrap_or_else(|e| panic!("{prefix:?}: {e}"));
+        assert!(!got.compressed);
+        assert_eq!(got.doc, crate::from_json::<serde_json::Value>(&report_json(50)).unwrap());
+    }
+}
+
+#[test]
+fn neither_brotli_nor_json_says_what_was_tried_and_never_prints_the_bytes() {
+    let secret = "hunter2-do-not-print";
+    for (bytes, code) in [
+        (format!("not a report {secret}").into_bytes(), ErrorCode::InvalidInput),
+        (format!("{{\"category\": \"{secret}").into_bytes(), ErrorCode::InvalidInput),
+        (format!("[{secret}]").into_bytes(), ErrorCode::InvalidInput),
+        (vec![0x1b, 0xff, 0x00, 0x10], ErrorCode::InvalidInput),
+    ] {
+        let e = read(&bytes).unwrap_err();
+        assert_eq!(e.code, code, "{}", e.message);
+        assert!(e.message.starts_with("the bytes are neither Brotli-compressed JSON ("), "{}", e.message);
+        assert!(e.message.contains("nor plain JSON ("), "{}", e.message);
+        assert!(!e.message.contains(secret), "{}", e.message);
+    }
+    let e = read(b"").unwrap_err();
+    assert_eq!((e.code, e.message.as_str()), (ErrorCode::InvalidInput, "the bytes are empty: neither Brotli-compressed JSON nor plain JSON"));
+    // Brotli of something that is not JSON
+    let e = read(&compress(format!("plain text {secret}").as_bytes(), CompressOptions::default()).unwrap()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("not to text that begins like JSON"), "{}", e.message);
+}
+
+#[test]
+fn damaged_brotli_json_is_brotli_corrupt_whatever_its_first_byte() {
+    let (_, br) = first_with_leading_byte(b'[', CompressOptions::default(), 300);
+    let small = compress(&report_json(20), CompressOptions::default()).unwrap();
+    for damaged in [&br[..br.len() / 2], &br[..br.len() - 1], &small[..small.len() - 3]] {
+        let e = read(damaged).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BrotliCorrupt, "{}", e.message);
+        assert!(e.message.starts_with("the bytes are Brotli-compressed JSON, but the stream is damaged: "), "{}", e.message);
+    }
+    let mut trailing = small.clone();
+    trailing.push(b'x');
+    assert_eq!(read(&trailing).unwrap_err().code, ErrorCode::BrotliCorrupt);
+    // past the output limit
+    let e = read_json(&br, DecompressOptions { max_output_bytes: 1000 }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LimitExceeded);
+}
+
+#[test]
+fn every_quality_and_window_reads_back_at_a_large_size() {
+    // 3,000 tests (about 570 KB of JSON): several meta-blocks at every setting.
+    let json = report_json(3000);
+    for quality in MIN_QUALITY..=MAX_QUALITY {
+        for lgwin in [MIN_LGWIN, 16, 22, MAX_LGWIN] {
+            let br = compress(&json, CompressOptions { quality, lgwin }).unwrap();
+            let got = read(&br).unwrap_or_else(|e| panic!("quality {quality}, lgwin {lgwin}: {e}"));
+            assert!(got.compressed && got.json == json, "quality {quality}, lgwin {lgwin}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Reports from 0 to 20,000 tests, at every quality and window, compressed or plain: read
+    /// back as they were, through `read_json`, `decode_json` and the upload's report bytes.
+    #[test]
+    fn reports_of_any_size_read_back(
+        n in prop_oneof![0usize..=400, 300usize..=3000, 3000usize..=20_000],
+        quality in MIN_QUALITY..=MAX_QUALITY,
+        lgwin in MIN_LGWIN..=MAX_LGWIN,
+        plain in any::<bool>(),
+    ) {
+        // the slowest settings on the largest sizes would take minutes: 11 and 10 up to 3,000 tests
+        let n = if quality >= 10 { n.min(3000) } else { n };
+        let json = report_json(n);
+        let bytes = if plain { json.clone() } else { compress(&json, CompressOptions { quality, lgwin }).unwrap() };
+        let got = read(&bytes).unwrap();
+        prop_assert_eq!(got.compressed, !plain);
+        prop_assert!(got.json == json);
+        prop_assert!(decode_json(&bytes).unwrap() == json);
+        let sent = crate::exchange::encode_report(&crate::exchange::ReportInput::Bytes(bytes.clone())).unwrap();
+        prop_assert!(decode_json(&sent).unwrap() == json);
+        prop_assert!(crate::exchange::decode_report(&bytes, None).is_ok());
+    }
+}

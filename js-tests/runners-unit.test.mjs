@@ -18,7 +18,7 @@ import { planShard, shardLine } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
-import { addAttempt, detailsDroppedOnce } from '../pkg/src/runner/attempt.mjs';
+import { addAttempt, recordNotes } from '../pkg/src/runner/record.mjs';
 import { ReportBuilder, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
 
@@ -361,30 +361,40 @@ test('tests in files outside the repository root are reported without their file
   assert.deepEqual(validateReport(listed.report), []);
 });
 
-test('an attempt whose details the builder refuses is recorded with its status and times, and said once', () => {
+test('a value the format cannot hold is left out where it stands, every other part of the attempt kept, said once', () => {
   const { root } = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'e2e/a.pw.js', items: ['works', 'also'] }] }] });
   const [t1, t2] = root.allTests();
   const b = new ReportBuilder({ category: 'playwright', commitId: 'c'.repeat(40) });
   b.addEnvironment({ name: 'chromium' });
   const said = [];
-  const ctx = { root: '/repo', envIndex: new Map([['chromium', 0]]), store: new AttachmentStore(tmp()), readFile: () => Buffer.from(''), onDetailsDropped: detailsDroppedOnce((l) => said.push(l)) };
+  const ctx = { root: '/repo', envIndex: new Map([['chromium', 0]]), store: new AttachmentStore(tmp()), readFile: () => Buffer.from(''), notes: recordNotes((l) => said.push(l)) };
   const result = (extra) => ({ status: 'failed', startTime: new Date(1700000000000), duration: 12, parallelIndex: 0, ...extra });
   // a location outside the repository: the attempt keeps its error, without the location
   recordResult(b, ctx, t1, result({ errors: [{ message: 'boom', location: { file: '/usr/lib/node_modules/pkg/x.js', line: 3, column: 1 } }],
     steps: [{ title: 'fixture', duration: 1, location: { file: '/elsewhere/f.js', line: 1, column: 1 } }] }));
-  // a location the format refuses (line 0): the attempt without its details
+  // Playwright's "no location" (line 0), and a declared skip that never ran on a worker (parallelIndex -1): no note
   recordResult(b, ctx, t2, result({ steps: [{ title: 'odd', duration: 1, location: { file: '/repo/e2e/a.pw.js', line: 0, column: 0 } }] }));
-  recordResult(b, ctx, t2, result({ status: 'passed', annotations: [{ type: 'x', location: { file: '/repo/e2e/a.pw.js', line: 0, column: 1 } }] }));
+  recordResult(b, ctx, t2, result({ status: 'skipped', parallelIndex: -1, annotations: [{ type: 'skip', location: { file: '/repo/e2e/a.pw.js', line: 0, column: 0 } }] }));
+  assert.deepEqual(said, []);
+  // values nobody foresaw: each left out where it stands, the rest kept, said once
+  recordResult(b, ctx, t2, result({ status: 'passed', duration: -4, errors: [{ message: 'kept', stack: 7 }],
+    steps: [{ title: 'step', duration: 2, steps: [{ title: 'inner', error: { message: 'inner error', location: { file: '/repo/e2e/a.pw.js', line: 2, column: 0.5 } } }] }],
+    stdout: ['out'], stderr: [Buffer.from([0, 1, 2])] }));
   const doc = b.build();
   assert.deepEqual(validateReport(doc), []);
   const [a1, a2] = doc.suites[0].tests.map((t) => t.attempts);
   assert.deepEqual(a1[0].errors, [{ message: 'boom' }]);
   assert.deepEqual(a1[0].steps, [{ title: 'fixture', duration: 1 }]);
-  assert.deepEqual(a2.map((a) => [a.status, a.duration, a.steps, a.annotations]), [['failed', 12, undefined, undefined], ['passed', 12, undefined, undefined]]);
+  assert.deepEqual(a2[0].steps, [{ title: 'odd', duration: 1 }]);
+  assert.deepEqual([a2[1].status, a2[1].parallelIndex, a2[1].annotations], ['skipped', undefined, [{ type: 'skip' }]]);
+  assert.deepEqual(a2[2].errors, [{ message: 'kept' }]);
+  assert.equal(a2[2].duration, 0, 'a negative duration is no duration');
+  assert.deepEqual(a2[2].steps, [{ title: 'step', duration: 2, steps: [{ title: 'inner', duration: 0, error: { message: 'inner error', location: { file: 'e2e/a.pw.js', line: 2, column: 1 } } }] }]);
+  assert.deepEqual(a2[2].stdio, [{ stream: 1, dts: 0, text: 'out' }, { stream: 2, dts: 0, buffer: 'AAEC' }]);
   assert.equal(said.length, 1, 'said once');
-  assert.match(said[0], /an attempt's details were not recorded \(attempt is not valid: attempt\.steps\[0\]\.location\.line: must be an integer >= 1, got 0; attempt\.steps\[0\]\.location\.column: must be an integer >= 1, got 0\); its status and times were/);
-  // what is not about the details is thrown, as before
-  assert.throws(() => addAttempt(b, ctx, 99, { status: 'passed' }), /unknown test handle 99/);
+  assert.match(said[0], /^\[shardwise\] values the report format cannot hold were left out of the report, e\.g\. attempt\.errors\[0\]\.stack: must be a string, got a number; everything else of those results is recorded/);
+  // a handle that is not a test's: nothing recorded, said once, no throw
+  addAttempt(b, ctx, 99, { status: 'passed' });
 });
 
 test('Playwright reporter preprocess with a fake core: skipSharding, excludes the other shards, prints the line', async () => {

@@ -32,6 +32,9 @@ try {
 try {
   process.exitCode = (await mod.run(argv)) ?? 0;
 } catch (e) {
-  console.error(`shardwise ${command}: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
+  // one line, no stack; a Node error's message already begins with its code (ENOENT: ...)
+  const message = String(e?.message ?? e);
+  const code = typeof e?.code === 'string' && !message.startsWith(e.code) ? `${e.code}: ` : '';
+  console.error(`shardwise ${command}: ${code}${message}`);
   process.exitCode = 1;
 }

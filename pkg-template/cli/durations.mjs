@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readSaved } from '../src/runner/report.mjs';
+import { inFile } from './files.mjs';
 import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
 import { testListFrom, durationsFromReport } from '../src/runner/timings.mjs';
 import { progress } from '../src/runner/progress.mjs';
@@ -42,7 +43,13 @@ export async function run(argv) {
   }
   const commitId = options.commitId ?? gitInfo(process.cwd()).commitId;
   if (!commitId) { console.error('shardwise durations: no commit id: pass --commit'); return 2; }
-  const saved = api.decodeReport(readSaved(values.tests).bytes);
+  const { reportFile, bytes } = readSaved(values.tests);
+  let saved;
+  try {
+    saved = api.decodeReport(bytes);
+  } catch (e) {
+    throw inFile(reportFile, e);
+  }
   const testList = testListFrom({ ...saved, commitId });
   const key = { commitId, testRunner: saved.category };
   if (options.runId) key.runId = options.runId;

@@ -4,7 +4,9 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
+import { __readJson } from '../wasm/shardwise.js';
 import { readSaved } from '../src/runner/report.mjs';
+import { inFile } from './files.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
@@ -32,18 +34,19 @@ Options:
   --json                print the plan as JSON (the value planShards returns)
   -h, --help            this help`;
 
-/** The input file's content: a report document or an array of units. */
+/**
+ * The input file's content: a report document or an array of units, read by the rule every
+ * reader of reports follows (Rust `report::read_json`: Brotli-compressed JSON or plain JSON).
+ */
 function readInput(target) {
-  const bytes = readSaved(target).bytes;
-  // JSON starts with '{' or '[' (after whitespace); anything else is taken as Brotli JSON.
-  let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
-  const isJson = bytes[i] === 0x7b || bytes[i] === 0x5b;
-  const text = new TextDecoder().decode(isJson ? bytes : api.decompress(bytes));
+  const { reportFile, bytes } = readSaved(target);
   try {
-    return JSON.parse(text);
+    const doc = __readJson(bytes);
+    if (Array.isArray(doc)) return { units: doc };
+    if (doc !== null && typeof doc === 'object') return { report: doc };
+    throw new api.ShardwiseError('it holds neither a report (a JSON object) nor a units list (a JSON array)', { code: 'INVALID_INPUT' });
   } catch (e) {
-    throw new api.ShardwiseError(`${target} is not JSON (nor Brotli-compressed JSON): ${e.message}`, { code: 'INVALID_INPUT' });
+    throw inFile(reportFile, e);
   }
 }
 
@@ -73,6 +76,15 @@ export function formatPlan(plan) {
     `estimated    ${plan.estimated} of ${units} units had no prediction`,
     `fingerprint  ${plan.fingerprint}`,
   ].join('\n');
+}
+
+/** `planShards(opts)`; a problem of the input's content names the file. */
+function planOf(input, opts) {
+  try {
+    return api.planShards(opts);
+  } catch (e) {
+    throw /^planShards options: (report|units)/.test(e?.message ?? '') ? inFile(readSaved(input).reportFile, e) : e;
+  }
 }
 
 export async function run(argv) {
@@ -106,10 +118,7 @@ export async function run(argv) {
   if (values.unit !== undefined) opts.unit = values.unit;
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
-  const doc = readInput(input);
-  if (Array.isArray(doc)) opts.units = doc;
-  else opts.report = doc;
-  const plan = api.planShards(opts);
+  const plan = planOf(input, { ...opts, ...readInput(input) });
   console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan));
   return 0;
 }

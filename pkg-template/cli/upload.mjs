@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readSaved } from '../src/runner/report.mjs';
+import { inFile } from './files.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { progress } from '../src/runner/progress.mjs';
 
@@ -43,6 +44,9 @@ export async function run(argv) {
     p.done();
     console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${r.attachments} attachments, ${r.bytes} bytes)`);
     return 0;
+  } catch (e) {
+    // refused before any request: a problem of the saved files
+    throw e?.code === 'INVALID_INPUT' && e.step === undefined ? inFile(saved.reportFile, e) : e;
   } finally {
     p.done();
   }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
-import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
+import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { ENVIRONMENT, recordFileResult } from './translate.mjs';
 
 function jestVersion(rootDir) {
@@ -54,16 +54,12 @@ export default class ShardwiseJestReporter {
     const environmentIdx = this.builder.addEnvironment({
       name: ENVIRONMENT, systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
     });
-    this.ctx = { root, environmentIdx, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+    this.ctx = { root, environmentIdx, store: new AttachmentStore(folder), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
   }
 
   onTestResult(_test, testResult) {
     if (!this.builder) return;
-    try {
-      recordFileResult(this.builder, this.ctx, testResult);
-    } catch (e) {
-      this.stop(e);
-    }
+    guarded(this.ctx, 'a test file\'s results', () => recordFileResult(this.builder, this.ctx, testResult));
   }
 
   async onRunComplete() {

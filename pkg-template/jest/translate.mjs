@@ -1,6 +1,6 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addAttempt } from '../src/runner/attempt.mjs';
+import { addTest, addAttempt, guarded, text, list, wholeMs } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
 export function reporterOptions(globalConfig) {
@@ -21,35 +21,42 @@ export const statusOf = (s) => STATUS[s] ?? 'skipped';
 
 /**
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
- * (`retryReasons`) become failed attempts before the final one.
- * `ctx`: `{ root, environmentIdx, onDetailsDropped?, onOutsideRoot? }`.
+ * (`retryReasons`) become failed attempts before the final one. A value the report format cannot
+ * hold is left out where it stands; a result of an unforeseen shape loses only itself (see
+ * src/runner/record.mjs). `ctx`: `{ root, environmentIdx, notes?, onOutsideRoot? }`.
  */
 export function recordFileResult(builder, ctx, testResult) {
-  const file = testFile(ctx, testResult.testFilePath);
-  const fileStart = testResult.perfStats?.start ?? 0;
-  for (const r of testResult.testResults ?? []) {
-    const test = { titlePath: [...(r.ancestorTitles ?? []), r.title], file };
-    if (r.location?.line >= 1) {
-      test.line = r.location.line;
-      test.column = Math.max(1, r.location.column ?? 1);
-    }
-    const handle = builder.addTest(test);
-    const status = statusOf(r.status);
-    const startTimestamp = Math.max(0, Math.round(r.startAt ?? fileStart));
-    for (const reason of r.retryReasons ?? []) {
-      addAttempt(builder, ctx, handle, {
-        environmentIdx: ctx.environmentIdx, status: 'failed', expectedStatus: 'passed', startTimestamp, duration: 0,
-        errors: [{ message: String(reason) }],
-      });
-    }
-    const attempt = {
-      environmentIdx: ctx.environmentIdx,
-      status,
-      expectedStatus: status === 'skipped' ? 'skipped' : 'passed',
-      startTimestamp,
-      duration: Math.max(0, Math.round(r.duration ?? 0)),
-    };
-    if (r.failureMessages?.length) attempt.errors = r.failureMessages.map((m) => ({ message: String(m) }));
-    addAttempt(builder, ctx, handle, attempt);
+  const file = testFile(ctx, typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined);
+  const fileStart = testResult?.perfStats?.start ?? 0;
+  for (const r of list(testResult?.testResults)) {
+    guarded(ctx, 'a test result', () => recordTestResult(builder, ctx, file, fileStart, r));
   }
+}
+
+function recordTestResult(builder, ctx, file, fileStart, r) {
+  const test = { titlePath: [...list(r?.ancestorTitles).map(text), text(r?.title)], file };
+  if (r?.location?.line >= 1) {
+    test.line = r.location.line;
+    test.column = Math.max(1, r.location.column ?? 1);
+  }
+  const handle = addTest(builder, ctx, test);
+  if (handle === undefined) return;
+  const status = statusOf(r?.status);
+  const startTimestamp = wholeMs(r?.startAt ?? fileStart) ?? 0;
+  for (const reason of list(r?.retryReasons)) {
+    addAttempt(builder, ctx, handle, {
+      environmentIdx: ctx.environmentIdx, status: 'failed', expectedStatus: 'passed', startTimestamp, duration: 0,
+      errors: [{ message: text(reason) }],
+    });
+  }
+  const attempt = {
+    environmentIdx: ctx.environmentIdx,
+    status,
+    expectedStatus: status === 'skipped' ? 'skipped' : 'passed',
+    startTimestamp,
+    duration: wholeMs(r?.duration ?? 0) ?? 0,
+  };
+  const failures = list(r?.failureMessages);
+  if (failures.length) attempt.errors = failures.map((m) => ({ message: text(m) }));
+  addAttempt(builder, ctx, handle, attempt);
 }

@@ -10,7 +10,7 @@ import { planShard, actualLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
-import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
+import { recordNotes, guarded } from '../src/runner/record.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
   recordResult, compact,
@@ -88,7 +88,7 @@ export default class ShardwiseReporter {
       }));
       const envIndex = new Map();
       for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
-      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
     } catch (e) {
       this.fail(e);
     }
@@ -96,11 +96,7 @@ export default class ShardwiseReporter {
 
   onTestEnd(test, result) {
     if (!this.builder) return;
-    try {
-      recordResult(this.builder, this.ctx, test, result);
-    } catch (e) {
-      this.fail(e);
-    }
+    guarded(this.ctx, 'a test result', () => recordResult(this.builder, this.ctx, test, result));
   }
 
   async onEnd(result) {

@@ -1,7 +1,7 @@
 // Pure translations between Playwright's objects and the core's input. No wasm, no IO except the
 // `readFile` callers pass in; unit-tested with plain objects shaped like Playwright's.
 import { relativePosix, reportPath, testFile } from '../src/runner/options.mjs';
-import { addAttempt } from '../src/runner/attempt.mjs';
+import { addTest, addAttempt, text, list, wholeMs } from '../src/runner/record.mjs';
 
 /** Compares dotted versions: is `version` >= `min`? */
 export function versionAtLeast(version, min) {
@@ -33,7 +33,7 @@ const projectName = (node) => projectOf(node)?.title ?? '';
 /** The describe titles between the file and `node` (exclusive of node for tests). */
 function describes(suite) {
   const titles = [];
-  for (let s = suite; s && s.type === 'describe'; s = s.parent) titles.unshift(s.title);
+  for (let s = suite; s && s.type === 'describe'; s = s.parent) titles.unshift(text(s.title));
   return titles;
 }
 
@@ -53,7 +53,7 @@ export function testIdentity(test, ctx) {
     project: projectName(test),
     path: relativePosix(ctx.root, source),
     file: testFile(ctx, source),
-    titlePath: [...describes(test.parent), test.title],
+    titlePath: [...describes(test.parent), text(test.title)],
   };
 }
 
@@ -136,60 +136,83 @@ export function compact(obj) {
   return out;
 }
 
-/** A location in the repository, or none (a file outside it has no report path). */
+/**
+ * A location in the repository, or none: a file outside it has no report path, and Playwright
+ * says "no location" with line 0 (annotations of declared skips, say).
+ */
 const location = (loc, root) => {
-  const file = reportPath(root, loc?.file);
-  return file ? { file, line: loc.line, column: loc.column } : undefined;
+  const file = reportPath(root, typeof loc?.file === 'string' ? loc.file : undefined);
+  return file && loc.line >= 1 ? { file, line: loc.line, column: loc.column >= 1 ? loc.column : 1 } : undefined;
 };
 
 const error = (e, root) => compact({
   message: e?.message, stack: e?.stack, snippet: e?.snippet, value: e?.value, location: location(e?.location, root),
 });
 
-function step(s, root) {
+function step(s, root, depth = 0) {
   return compact({
-    title: s.title,
-    duration: Math.max(0, Math.round(s.duration ?? 0)),
-    location: location(s.location, root),
-    error: s.error ? error(s.error, root) : undefined,
-    steps: (s.steps ?? []).map((c) => step(c, root)),
+    title: text(s?.title),
+    duration: wholeMs(s?.duration ?? 0),
+    location: location(s?.location, root),
+    error: s?.error ? error(s.error, root) : undefined,
+    // the builder refuses attempts nested deeper than it stores; deeper steps are left out
+    steps: depth < 32 ? list(s?.steps).map((c) => step(c, root, depth + 1)) : undefined,
   });
 }
 
-const stdio = (entries, stream) => (entries ?? []).map((chunk) => (typeof chunk === 'string'
-  ? { stream, dts: 0, text: chunk }
-  : { stream, dts: 0, buffer: Buffer.from(chunk).toString('base64') }));
+const stdio = (entries, stream) => list(entries).flatMap((chunk) => {
+  if (typeof chunk === 'string') return [{ stream, dts: 0, text: chunk }];
+  if (chunk instanceof Uint8Array || ArrayBuffer.isView(chunk)) return [{ stream, dts: 0, buffer: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('base64') }];
+  return [];
+});
+
+/** One attachment's bytes and reference, or none when its file is gone (said once). */
+function attachment(builder, ctx, a) {
+  let data = a?.body;
+  if (data === undefined && typeof a?.path === 'string') {
+    try {
+      data = ctx.readFile(a.path);
+    } catch (e) {
+      ctx.notes?.lost(`an attachment could not be read (${a.path}: ${e?.code ?? e?.message ?? e})`);
+      return undefined;
+    }
+  }
+  if (typeof data === 'string') data = Buffer.from(data);
+  if (!(data instanceof Uint8Array)) return undefined;
+  const name = text(a.name) || 'attachment';
+  const contentType = text(a.contentType) || 'application/octet-stream';
+  return ctx.store.add(builder, { name, contentType, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+}
 
 /**
  * One finished attempt -> `addTest` + `addAttempt` on the builder (and `addAttachment` through
- * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile, onDetailsDropped?,
- * onOutsideRoot? }`.
+ * `store`). `ctx`: `{ root, envIndex: Map<projectName, number>, store, readFile, notes?,
+ * onOutsideRoot? }`. A value the report format cannot hold is left out where it stands (see
+ * src/runner/record.mjs); the rest of the attempt is kept.
  */
 export function recordResult(builder, ctx, test, result) {
   const { project, file, titlePath } = testIdentity(test, ctx);
-  const handle = builder.addTest(compact({
-    titlePath, file, line: test.location?.line, column: test.location?.column, tags: test.tags,
+  const handle = addTest(builder, ctx, compact({
+    titlePath, file, line: test.location?.line, column: test.location?.column,
+    tags: Array.isArray(test.tags) ? test.tags : undefined,
   }));
-  const attachments = [];
-  for (const a of result.attachments ?? []) {
-    const data = a.body ?? (a.path ? ctx.readFile(a.path) : undefined);
-    if (data === undefined) continue;
-    attachments.push(ctx.store.add(builder, { name: a.name, contentType: a.contentType, data: new Uint8Array(data) }));
-  }
+  if (handle === undefined) return undefined;
+  const attachments = list(result?.attachments).map((a) => attachment(builder, ctx, a)).filter(Boolean);
   addAttempt(builder, ctx, handle, compact({
     environmentIdx: ctx.envIndex.get(project) ?? 0,
-    status: result.status,
+    status: result?.status,
     expectedStatus: test.expectedStatus,
-    startTimestamp: Math.max(0, Math.round(+result.startTime)),
-    duration: Math.max(0, Math.round(result.duration)),
-    timeout: test.timeout,
-    parallelIndex: result.parallelIndex,
-    annotations: (result.annotations ?? test.annotations ?? []).map((a) => compact({
-      type: a.type, description: a.description, location: location(a.location, ctx.root),
+    startTimestamp: wholeMs(result?.startTime instanceof Date ? result.startTime.getTime() : result?.startTime),
+    duration: wholeMs(result?.duration),
+    timeout: wholeMs(test.timeout),
+    // -1: the test never ran on a worker (a declared skip, a test left out after maxFailures)
+    parallelIndex: result?.parallelIndex >= 0 ? result.parallelIndex : undefined,
+    annotations: list(result?.annotations ?? test.annotations).map((a) => compact({
+      type: text(a?.type), description: a?.description, location: location(a?.location, ctx.root),
     })),
-    errors: (result.errors ?? []).map((e) => error(e, ctx.root)),
-    steps: (result.steps ?? []).map((s) => step(s, ctx.root)),
-    stdio: [...stdio(result.stdout, 1), ...stdio(result.stderr, 2)],
+    errors: list(result?.errors).map((e) => error(e, ctx.root)),
+    steps: list(result?.steps).map((s) => step(s, ctx.root)),
+    stdio: [...stdio(result?.stdout, 1), ...stdio(result?.stderr, 2)],
     attachments,
   }));
   return handle;

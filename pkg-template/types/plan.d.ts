@@ -6,7 +6,11 @@ export interface PlanUnit {
   id: string;
   file?: string;
   group?: string;
-  /** Predicted duration in ms; absent or zero means unknown (an estimate is used); negative, NaN or infinite is an `INVALID_INPUT` error. */
+  /**
+   * Predicted duration in ms; absent or zero means unknown (an estimate is used); negative, NaN
+   * or infinite is an `INVALID_INPUT` error naming the unit. (A unit that is not a plain object,
+   * a class instance say, is read as JSON reads it, where NaN and the infinities are null: absent.)
+   */
   durationMs?: number;
 }
 

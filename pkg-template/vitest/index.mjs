@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
 import { AttachmentStore, endRun } from '../src/runner/report.mjs';
-import { detailsDroppedOnce } from '../src/runner/attempt.mjs';
+import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
 
 export default class ShardwiseVitestReporter {
@@ -46,16 +46,12 @@ export default class ShardwiseVitestReporter {
       const name = environmentName(p);
       envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
     }
-    this.ctx = { root, envIndex, store: new AttachmentStore(folder), onDetailsDropped: detailsDroppedOnce(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+    this.ctx = { root, envIndex, store: new AttachmentStore(folder), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
   }
 
   onTestCaseResult(testCase) {
     if (!this.builder) return;
-    try {
-      recordTestCase(this.builder, this.ctx, testCase);
-    } catch (e) {
-      this.stop(e);
-    }
+    guarded(this.ctx, 'a test result', () => recordTestCase(this.builder, this.ctx, testCase));
   }
 
   async onTestRunEnd() {

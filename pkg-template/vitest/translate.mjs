@@ -1,6 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addAttempt } from '../src/runner/attempt.mjs';
+import { addTest, addAttempt, text, list, wholeMs } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
@@ -16,56 +16,63 @@ export const environmentName = (project) => project?.name || 'default';
 
 /** Suite names between the module and the test, then the test's name. */
 export function titlePathOf(testCase) {
-  const titles = [testCase.name];
-  for (let s = testCase.parent; s && s.type === 'suite'; s = s.parent) titles.unshift(s.name);
+  const titles = [text(testCase.name)];
+  for (let s = testCase.parent; s && s.type === 'suite'; s = s.parent) titles.unshift(text(s.name));
   return titles;
 }
 
 /** A console log list -> timed stdio entries (dts: ms since the previous entry). */
 function stdioOf(logs, start) {
   let prev = start;
-  return (logs ?? []).map((l) => {
-    const time = Number.isFinite(l.time) ? l.time : prev;
-    const entry = { stream: l.type === 'stderr' ? 2 : 1, dts: Math.max(0, Math.round(time - prev)), text: String(l.content) };
+  return list(logs).map((l) => {
+    const time = Number.isFinite(l?.time) ? l.time : prev;
+    const entry = { stream: l?.type === 'stderr' ? 2 : 1, dts: wholeMs(time - prev) ?? 0, text: text(l?.content) };
     prev = Math.max(prev, time);
     return entry;
   });
 }
 
+/** Vitest's result state -> the report's status (a state this version does not know: skipped). */
+const STATES = { passed: 'passed', failed: 'failed', skipped: 'skipped' };
+
 /**
  * One finished test case -> `addTest` / `addAttempt` calls. Retries become failed attempts before
- * the final one. Returns false for tests that did not run to an end (pending).
- * `ctx`: `{ root, envIndex: Map<projectName, number>, onDetailsDropped?, onOutsideRoot? }`.
+ * the final one. Returns false for tests that did not run to an end (pending). A value the report
+ * format cannot hold is left out where it stands (see src/runner/record.mjs).
+ * `ctx`: `{ root, envIndex: Map<projectName, number>, notes?, onOutsideRoot? }`.
  */
 export function recordTestCase(builder, ctx, testCase) {
-  const result = testCase.result();
+  const result = testCase.result?.() ?? {};
   if (result.state === 'pending') return false;
   const diag = testCase.diagnostic?.();
-  const test = { titlePath: titlePathOf(testCase), file: testFile(ctx, testCase.module.moduleId) };
+  const moduleId = testCase.module?.moduleId;
+  const test = { titlePath: titlePathOf(testCase), file: testFile(ctx, typeof moduleId === 'string' ? moduleId : undefined) };
   if (testCase.location?.line >= 1) {
     test.line = testCase.location.line;
     test.column = Math.max(1, testCase.location.column ?? 1);
   }
-  if (testCase.tags?.length) test.tags = [...testCase.tags];
-  const handle = builder.addTest(test);
+  if (Array.isArray(testCase.tags) && testCase.tags.length) test.tags = testCase.tags.map(text);
+  const handle = addTest(builder, ctx, test);
+  if (handle === undefined) return true;
   const environmentIdx = ctx.envIndex.get(environmentName(testCase.project)) ?? 0;
-  const status = result.state === 'skipped' ? 'skipped' : result.state;
+  const status = STATES[result.state] ?? 'skipped';
   const expectedStatus = status === 'skipped' ? 'skipped' : testCase.options?.fails ? 'failed' : 'passed';
-  const startTimestamp = Math.max(0, Math.round(diag?.startTime ?? 0));
-  const errors = (result.errors ?? []).map((e) => {
+  const startTimestamp = wholeMs(diag?.startTime ?? 0) ?? 0;
+  const errors = list(result.errors).map((e) => {
     const out = {};
-    if (e?.message) out.message = String(e.message);
-    if (e?.stack) out.stack = String(e.stack);
+    if (e?.message) out.message = text(e.message);
+    if (e?.stack) out.stack = text(e.stack);
     return out;
   });
-  for (let i = 0; i < (diag?.retryCount ?? 0); i++) {
+  const retries = Math.min(wholeMs(diag?.retryCount) ?? 0, 1000);
+  for (let i = 0; i < retries; i++) {
     addAttempt(builder, ctx, handle, { environmentIdx, status: 'failed', expectedStatus, startTimestamp, duration: 0, ...(errors.length ? { errors } : {}) });
   }
-  const attempt = { environmentIdx, status, expectedStatus, startTimestamp, duration: Math.max(0, Math.round(diag?.duration ?? 0)) };
+  const attempt = { environmentIdx, status, expectedStatus, startTimestamp, duration: wholeMs(diag?.duration ?? 0) ?? 0 };
   if (status === 'failed' && errors.length) attempt.errors = errors;
   const stdio = stdioOf(testCase.logs?.(), startTimestamp);
   if (stdio.length) attempt.stdio = stdio;
-  const annotations = (diag?.annotations ?? []).map((a) => ({ type: String(a.type), ...(a.message ? { description: String(a.message) } : {}) }));
+  const annotations = list(diag?.annotations).map((a) => ({ type: text(a?.type), ...(a?.message ? { description: text(a.message) } : {}) }));
   if (annotations.length) attempt.annotations = annotations;
   addAttempt(builder, ctx, handle, attempt);
   return true;

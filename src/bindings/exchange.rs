@@ -3,8 +3,13 @@
 //!
 //! Deadline and abort: one internal `AbortController` cancels every `fetch` of an exchange; it
 //! fires when the caller's `signal` aborts or `timeoutMs` passes, and the exchange future is
-//! raced against the same event, so the returned promise rejects at once (`ABORTED` /
-//! `TIMEOUT`) even during a wait between tries.
+//! raced against the same event, so the exchange stops at once (`ABORTED` / `TIMEOUT`) even
+//! during a wait between tries.
+//!
+//! A stop is clean: when the exchange ends early (a permanent failure, an abort, a timeout), no
+//! new request starts (the core's future, which would start them, is dropped), the controller
+//! aborts every request still in flight, and the returned promise settles only once each request
+//! the exchange started has settled: nothing reaches the service or storage after it.
 
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
@@ -59,6 +64,26 @@ struct Fetch {
     stop: Rc<Cell<Stop>>,
     /// For messages: "did not finish within timeoutMs=N".
     timeout_ms: u64,
+    /// The promises of the requests (and body reads) started, for [`Edge::run`] to wait for
+    /// those still in flight when the exchange ends early (the tries of other attachments,
+    /// dropped with the exchange's future). Each is small: a response whose body was read.
+    pending: RefCell<Vec<Promise>>,
+}
+
+impl Fetch {
+    /// Awaits `promise`, remembered as a request of this exchange.
+    fn started(&self, promise: Promise) -> JsFuture {
+        self.pending.borrow_mut().push(promise.clone());
+        JsFuture::from(promise)
+    }
+
+    /// Waits until every request started has settled (each aborted one rejects at once; they
+    /// settle side by side, so awaiting them in turn takes as long as the slowest).
+    async fn drain(&self) {
+        for promise in self.pending.take() {
+            let _ = JsFuture::from(promise).await;
+        }
+    }
 }
 
 impl Transport for Fetch {
@@ -86,7 +111,7 @@ impl Transport for Fetch {
             .fetch
             .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
             .map_err(fail)?;
-        let resp = JsFuture::from(Promise::resolve(&promise)).await.map_err(fail)?;
+        let resp = self.started(Promise::resolve(&promise)).await.map_err(fail)?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
         let js_headers = get(&resp, "headers");
         let mut headers = Vec::new();
@@ -112,7 +137,7 @@ impl Transport for Fetch {
             _ => fail(e),
         };
         let buf = read.call0(&resp).map_err(body_fail)?;
-        let buf = JsFuture::from(Promise::resolve(&buf)).await.map_err(body_fail)?;
+        let buf = self.started(Promise::resolve(&buf)).await.map_err(body_fail)?;
         Ok(Response { status, headers, body: Uint8Array::new(&buf).to_vec() })
     }
 }
@@ -221,7 +246,13 @@ impl Edge {
         }
         let timeout_ms = timeout(timeout_ms)?;
         Ok(Edge {
-            transport: Fetch { fetch, signal: JsValue::UNDEFINED, stop: Rc::new(Cell::new(Stop::Running)), timeout_ms },
+            transport: Fetch {
+                fetch,
+                signal: JsValue::UNDEFINED,
+                stop: Rc::new(Cell::new(Stop::Running)),
+                timeout_ms,
+                pending: RefCell::new(Vec::new()),
+            },
             files: JsFiles(optional_function(read_file, "readFile")?),
             on_event: optional_function(on_event, "onEvent")?,
             user_signal: signal,
@@ -323,6 +354,9 @@ impl Edge {
         if let Ok(abort) = get(&controller, "abort").dyn_into::<Function>() {
             let _ = abort.call0(&controller);
         }
+        // an exchange that ended early may have left requests in flight (the tries of other
+        // attachments): aborted just now, they settle before the caller hears of the outcome
+        self.transport.drain().await;
         outcome
     }
 }

@@ -45,8 +45,10 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 ///   over), `id_lens` their lengths in UTF-16 code units (JS `length`);
 /// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
 ///   index of its name (`0xFFFFFFFF`: none);
-/// - `durations`: per unit, `durationMs` as given (NaN and infinities included, which are
-///   errors), or 0 when absent (0 is unknown, as absent is).
+/// - `durations`: per unit, `durationMs` as given, or 0 when absent (0 is unknown too). NaN and
+///   the infinities are refused, with the error the planner gives any non-finite duration: the
+///   one input the JSON path reads otherwise (JSON writes them as `null`, absent), as the types
+///   of `planShards` say.
 ///
 /// The glue only comes here with structurally valid units (plain objects, a string `id`,
 /// string or absent `file`/`group`, a number or absent `durationMs`, no other key), so every

@@ -136,6 +136,17 @@ impl ReportBuilder {
         Ok(self.0.add_attempt_json(handle as usize, &json)?)
     }
 
+    /// `addAttempt` for an attempt as a runner reported it (the runner integrations'
+    /// `src/runner/record.mjs`): what the report rules refuse is left out where it stands and
+    /// the rest is recorded (`report::ReportBuilder::add_attempt_mended`). Returns what was left
+    /// out, `[{path, message}]` (empty for a valid attempt); throws only when nothing could be
+    /// kept, with nothing added.
+    #[wasm_bindgen(js_name = "__addAttemptMended")]
+    pub fn add_attempt_mended(&mut self, handle: u32, attempt: JsValue) -> JsResult<JsValue> {
+        let json = stringify(&attempt, "attempt")?;
+        to_js(&self.0.add_attempt_mended(handle as usize, &json)?)
+    }
+
     /// Registers `{name, contentType, data}`; returns `{name, contentType, id}` to put in an
     /// attempt's `attachments`. Equal content gives one id.
     #[wasm_bindgen(js_name = addAttachment)]
@@ -204,6 +215,17 @@ pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
     let json = report::decode_json(&bytes)?;
     // decode_json parsed the text, so it is UTF-8
     parse(std::str::from_utf8(&json).unwrap_or_default())
+}
+
+/// `__readJson(bytes)`: the JSON value in Brotli-compressed or plain JSON bytes, by the one rule
+/// every reader of reports and durations files follows (`report::read_json`), for a reader that
+/// takes more than reports (`shardwise plan`: a report or a units list). Not public.
+#[wasm_bindgen(js_name = "__readJson")]
+pub fn read_json(bytes: JsValue) -> JsResult<JsValue> {
+    let bytes = bytes_from_js(&bytes, "__readJson takes bytes (a Uint8Array)")?;
+    let input = report::read_json(&bytes, crate::codec::DecompressOptions::default())?;
+    drop(input.doc);
+    parse(std::str::from_utf8(&input.json).unwrap_or_default())
 }
 
 /// Every problem of a report, `[{path, message}]`; empty when valid.

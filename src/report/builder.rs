@@ -639,18 +639,7 @@ impl ReportBuilder {
     /// report follows (so an invalid attempt is an error here, not at `encode`), then read into
     /// a [`RunAttempt`] and kept as compact JSON.
     pub fn add_attempt_json(&mut self, handle: usize, json: &str) -> Result<()> {
-        self.check_handle(handle)?;
-        let (doc, null_start) = attempt_document(json.as_bytes())?;
-        self.check_document(&doc)?;
-        let text;
-        let json = if null_start {
-            text = serde_json::to_vec(&doc).unwrap_or_default();
-            &text
-        } else {
-            json.as_bytes()
-        };
-        let attempt: RunAttempt = crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;
-        self.store_attempt(handle, &attempt, false)
+        self.add_attempt_text(handle, json, false).map(drop)
     }
 
     /// [`Self::add_attempt_json`] for an attempt as a runner reported it: what the report rules
@@ -659,14 +648,24 @@ impl ReportBuilder {
     /// what was left out (empty for a valid attempt); an error only when nothing can be kept
     /// (see `mend_attempt`), with nothing added.
     pub fn add_attempt_mended(&mut self, handle: usize, json: &str) -> Result<Vec<Issue>> {
+        self.add_attempt_text(handle, json, true)
+    }
+
+    fn add_attempt_text(&mut self, handle: usize, json: &str, mend: bool) -> Result<Vec<Issue>> {
         self.check_handle(handle)?;
         let (mut doc, null_start) = attempt_document(json.as_bytes())?;
-        let mended = super::validate::mend_attempt(&mut doc, self.environments.len())?;
+        let mended = if mend {
+            super::validate::mend_attempt(&mut doc, self.environments.len())?
+        } else {
+            self.check_document(&doc)?;
+            Vec::new()
+        };
         let text;
         let json = if mended.is_empty() && !null_start {
             json.as_bytes()
         } else {
-            text = serde_json::to_vec(&doc).unwrap_or_default();
+            // `Display`: the one serializer of documents in the .wasm (see `crate::from_json`)
+            text = doc.to_string().into_bytes();
             &text
         };
         let attempt: RunAttempt = crate::from_json(json).map_err(|e| Error::invalid_input(format!("attempt: {e}")))?;

@@ -70,8 +70,10 @@ pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
         return Err(Error::invalid_input("the bytes are empty: neither Brotli-compressed JSON nor plain JSON"));
     }
     let brotli_why = match decompress_json(bytes, opts) {
-        Ok(json) => {
-            let json = strip_bom(&json).to_vec();
+        Ok(mut json) => {
+            if json.starts_with(BOM) {
+                json.drain(..BOM.len());
+            }
             match crate::from_json(&json) {
                 Ok(doc) => return Ok(JsonInput { json, doc, compressed: true }),
                 Err(e) => BrotliMiss::Other(format!("it is a Brotli stream, but what it holds is not JSON: {e}")),
@@ -141,10 +143,10 @@ fn decompress_json(bytes: &[u8], opts: DecompressOptions) -> Result<Vec<u8>, Bro
     Ok(out)
 }
 
-fn classify(e: Error, damaged: bool) -> BrotliMiss {
+fn classify(e: Error, began_json: bool) -> BrotliMiss {
     match e.code {
         ErrorCode::LimitExceeded => BrotliMiss::Limit(e),
-        _ if damaged => BrotliMiss::Damaged(e),
+        _ if began_json => BrotliMiss::Damaged(e),
         _ => BrotliMiss::Other(e.message),
     }
 }
@@ -154,8 +156,11 @@ fn first_json_byte(data: &[u8]) -> Option<u8> {
     strip_bom(data).iter().copied().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
+/// The UTF-8 byte order mark, which some editors put before JSON: not part of the document.
+const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+
 fn strip_bom(data: &[u8]) -> &[u8] {
-    data.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(data)
+    data.strip_prefix(BOM).unwrap_or(data)
 }
 
 /// The JSON text of a report read from Brotli-compressed or plain JSON bytes, as stored (no

@@ -24,7 +24,7 @@ pub struct Issue {
 }
 
 /// One step of a path into a JSON value.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum PathStep {
     Key(String),
     Index(usize),
@@ -87,7 +87,7 @@ pub(crate) fn attempt_issues(attempt: &Value, environments: usize) -> Vec<Issue>
 /// `environmentIdx` names no environment of a report without any, or its `status` is not a
 /// status (left out, it would say `passed`).
 pub(crate) fn mend_attempt(attempt: &mut Value, environments: usize) -> Result<Vec<Issue>, Error> {
-    /// Each round removes at least one value; a required field's removal takes its holder in
+    /// Each round leaves out at least one value; a required field's removal takes its holder in
     /// the next round. Deeper nesting than this is refused by the builder anyway.
     const MAX_ROUNDS: usize = 64;
     let mut mended = Vec::new();
@@ -97,31 +97,23 @@ pub(crate) fn mend_attempt(attempt: &mut Value, environments: usize) -> Result<V
             return Ok(mended);
         }
         let refuse = |issues: &[Issue]| to_result("attempt", issues, "").map(|()| Vec::new());
-        // deepest and last first, so removing one value leaves the others' paths as they were
-        let mut targets: Vec<Vec<PathStep>> = Vec::new();
+        // every value to leave out becomes `null` first, so no removal shifts another's path
+        let mut removed = false;
         for i in &issues {
-            let mut at = i.at.clone();
-            if i.missing {
-                at.pop();
-            }
-            if at.is_empty() || at == [PathStep::Key("status".into())] {
+            let at = if i.missing { &i.at[..i.at.len().saturating_sub(1)] } else { &i.at[..] };
+            if at.is_empty() || matches!(at, [PathStep::Key(k)] if k == "status") {
                 return refuse(&issues);
             }
-            targets.push(at);
-        }
-        targets.sort();
-        targets.dedup();
-        let mut removed = false;
-        for at in targets.iter().rev() {
-            // a target inside one already removed is gone with it
             removed |= mend_at(attempt, at);
-        }
-        // a start left out is the default start, 0 (as the builder reads an attempt without one)
-        if let Some(o) = attempt.as_object_mut().filter(|o| !o.contains_key("startTimestamp")) {
-            o.insert("startTimestamp".into(), 0.into());
         }
         if !removed {
             return refuse(&issues);
+        }
+        // then the `null`s of arrays go (an attempt's arrays hold objects, never `null`)
+        drop_null_elements(attempt);
+        // a start left out is the default start, 0 (as the builder reads an attempt without one)
+        if let Some(o) = attempt.as_object_mut().filter(|o| o.get("startTimestamp").is_none_or(Value::is_null)) {
+            o.insert("startTimestamp".into(), 0.into());
         }
         mended.append(&mut issues);
     }
@@ -129,8 +121,10 @@ pub(crate) fn mend_attempt(attempt: &mut Value, environments: usize) -> Result<V
 }
 
 /// Mends the value at `at`: a fractional number that rounds to a whole one >= 0 is rounded
-/// (milliseconds from `performance.now()`); anything else is removed (an object's key, an
-/// array's element). False when there is nothing there.
+/// (milliseconds from `performance.now()`); anything else is set to `null`: an object's field
+/// that is `null` is absent to the builder's rules and reader (removing the key from the map
+/// would compile `BTreeMap::remove` into the .wasm: 7 KB), and an array's `null` is dropped by
+/// [`drop_null_elements`]. False when there is nothing there (or only `null`).
 fn mend_at(v: &mut Value, at: &[PathStep]) -> bool {
     let Some((last, up)) = at.split_last() else { return false };
     let mut cur = v;
@@ -148,19 +142,31 @@ fn mend_at(v: &mut Value, at: &[PathStep]) -> bool {
         let r = n.round();
         (n.fract() != 0.0 && r >= 0.0 && r <= limits::MAX_SAFE_INTEGER as f64).then(|| Value::from(r as u64))
     };
-    match (last, cur) {
-        (PathStep::Key(k), Value::Object(o)) => match o.get_mut(k.as_str()) {
-            Some(x) if rounded(x).is_some() => {
-                *x = rounded(x).unwrap_or_default();
-                true
-            }
-            _ => o.remove(k.as_str()).is_some(),
-        },
-        (PathStep::Index(i), Value::Array(a)) if *i < a.len() => {
-            a.remove(*i);
+    let x = match (last, cur) {
+        (PathStep::Key(k), Value::Object(o)) => o.get_mut(k.as_str()),
+        (PathStep::Index(i), Value::Array(a)) => a.get_mut(*i),
+        _ => None,
+    };
+    match x {
+        // a `null` element is dropped with the others
+        Some(Value::Null) => matches!(last, PathStep::Index(_)),
+        None => false,
+        Some(x) => {
+            *x = rounded(x).filter(|_| matches!(last, PathStep::Key(_))).unwrap_or(Value::Null);
             true
         }
-        _ => false,
+    }
+}
+
+/// Removes every `null` element of every array in `v`.
+fn drop_null_elements(v: &mut Value) {
+    match v {
+        Value::Array(a) => {
+            a.retain(|x| !x.is_null());
+            a.iter_mut().for_each(drop_null_elements);
+        }
+        Value::Object(o) => o.values_mut().for_each(drop_null_elements),
+        _ => {}
     }
 }
 
@@ -240,13 +246,13 @@ enum Path<'a> {
 }
 
 impl Path<'_> {
-    /// The steps from the top, for an issue.
-    fn steps(&self) -> Vec<PathStep> {
+    /// The name of the top, and the steps from it, for an issue.
+    fn steps(&self) -> (&'static str, Vec<PathStep>) {
         let mut steps = Vec::new();
         let mut p = self;
-        loop {
+        let root = loop {
             match *p {
-                Path::Root(_) => break,
+                Path::Root(r) => break r,
                 Path::Key(up, k) => {
                     steps.push(PathStep::Key(k.to_string()));
                     p = up;
@@ -256,20 +262,9 @@ impl Path<'_> {
                     p = up;
                 }
             }
-        }
+        };
         steps.reverse();
-        steps
-    }
-}
-
-impl std::fmt::Display for Path<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Path::Root(r) => f.write_str(r),
-            Path::Key(Path::Root(""), k) => f.write_str(k),
-            Path::Key(p, k) => write!(f, "{p}.{k}"),
-            Path::Index(p, i) => write!(f, "{p}[{i}]"),
-        }
+        (root, steps)
     }
 }
 
@@ -291,12 +286,28 @@ impl Validator {
     }
 
     fn push(&mut self, path: &Path, message: String, missing: bool) {
-        let at = path.steps();
-        let path = match path {
-            Path::Root("") => "(report)".to_string(),
-            p => p.to_string(),
-        };
-        self.issues.push(Issue { path, message, at, missing });
+        let (root, at) = path.steps();
+        // written out from the steps: `suites[2].tests[0].location.line`, `attempt.stdio[0]`
+        let mut text = root.to_string();
+        for step in &at {
+            match step {
+                PathStep::Key(k) => {
+                    if !text.is_empty() {
+                        text.push('.');
+                    }
+                    text.push_str(k);
+                }
+                PathStep::Index(i) => {
+                    text.push('[');
+                    text.push_str(itoa::Buffer::new().format(*i));
+                    text.push(']');
+                }
+            }
+        }
+        if text.is_empty() {
+            text.push_str("(report)");
+        }
+        self.issues.push(Issue { path: text, message, at, missing });
     }
 
     /// Checks `v` is an object with the `required` keys and (strict rules) no key outside

@@ -1,0 +1,122 @@
+// Recording a runner's results without losing the report. No single value of one test can stop
+// the reporter: a test or attempt the builder refuses is recorded with what the report format
+// can hold (the Rust builder leaves out, where it stands, what its rules refuse: a (0, 0)
+// location, a negative number, a field of the wrong type), and the reporter says so once. Only a
+// result of which nothing can be kept is left out, also said once. Pure: no IO.
+
+/**
+ * What a reporter says about mended and lost results, once each for the run.
+ * @param {(line: string) => void} log
+ */
+export function recordNotes(log) {
+  let mendedSaid = false;
+  let lostSaid = false;
+  return {
+    /** @param {string} detail e.g. `attempt.parallelIndex: must be an integer >= 0, got -1` */
+    mended(detail) {
+      if (mendedSaid) return;
+      mendedSaid = true;
+      log(`[shardwise] values the report format cannot hold were left out of the report, e.g. ${detail}; everything else of those results is recorded (said once)`);
+    },
+    /** @param {string} detail what was not recorded and why */
+    lost(detail) {
+      if (lostSaid) return;
+      lostSaid = true;
+      log(`[shardwise] ${detail}; the rest of the report is kept (said once)`);
+    },
+  };
+}
+
+const message = (e) => `${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`;
+const refused = (e) => e?.code === 'INVALID_INPUT';
+
+/** A string that crosses into the wasm as JSON (a lone surrogate does not: it becomes U+FFFD). */
+export const text = (v) => {
+  const s = typeof v === 'string' ? v : String(v ?? '');
+  return typeof s.toWellFormed === 'function' ? s.toWellFormed() : s;
+};
+
+/** A copy of a plain value with every string made well-formed (only on the error path). */
+function wellFormed(v, depth = 0) {
+  if (typeof v === 'string') return text(v);
+  if (v === null || typeof v !== 'object' || depth > 64) return v;
+  if (Array.isArray(v)) return v.map((x) => wellFormed(x, depth + 1));
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[text(k)] = wellFormed(x, depth + 1);
+  return out;
+}
+
+/**
+ * `builder.addTest(test)`, or, when the builder refuses it, the test with what it refused left
+ * out: titles, file and tags as well-formed strings, then without line, column and tags, then
+ * without its file. Returns the handle, or undefined when no form was taken (said once).
+ * `ctx.notes`: from `recordNotes`.
+ */
+export function addTest(builder, ctx, test) {
+  let first;
+  const titlePath = Array.isArray(test?.titlePath) && test.titlePath.length ? test.titlePath.map(text) : [text(test?.titlePath)];
+  const file = test?.file === undefined ? undefined : text(test.file);
+  const tags = Array.isArray(test?.tags) ? test.tags.map(text) : undefined;
+  const forms = [
+    () => test,
+    () => ({ ...test, titlePath, ...(file !== undefined ? { file } : {}), ...(tags ? { tags } : {}) }),
+    () => ({ titlePath, ...(file !== undefined ? { file } : {}) }),
+    () => ({ titlePath }),
+  ];
+  for (const form of forms) {
+    try {
+      const handle = builder.addTest(form());
+      if (first) ctx.notes?.mended(`test "${titlePath.join(' › ')}": ${first.message}`);
+      return handle;
+    } catch (e) {
+      if (!refused(e)) throw e;
+      first ??= e;
+    }
+  }
+  ctx.notes?.lost(`a test could not be recorded (${message(first)})`);
+  return undefined;
+}
+
+/**
+ * `builder.addAttempt(handle, attempt)`, or, when the builder refuses it, the attempt with what
+ * its rules refuse left out (Rust: `ReportBuilder.__addAttemptMended`), said once. An attempt of
+ * which nothing can be kept is left out, said once. Never throws for the attempt's content.
+ */
+export function addAttempt(builder, ctx, handle, attempt) {
+  if (handle === undefined) return;
+  try {
+    builder.addAttempt(handle, attempt);
+    return;
+  } catch (e) {
+    if (!refused(e)) throw e;
+  }
+  try {
+    const left = builder.__addAttemptMended(handle, wellFormed(attempt));
+    if (left.length) ctx.notes?.mended(`${left[0].path}: ${left[0].message}`);
+  } catch (e) {
+    if (!refused(e)) throw e;
+    ctx.notes?.lost(`a test's result could not be recorded (${message(e)})`);
+  }
+}
+
+/**
+ * Runs `record()` for one test's result; an unexpected failure (a runner object of an
+ * unforeseen shape) loses that result only, said once, never the report.
+ */
+export function guarded(ctx, what, record) {
+  try {
+    return record();
+  } catch (e) {
+    ctx.notes?.lost(`${what} could not be recorded (${message(e)})`);
+    return undefined;
+  }
+}
+
+/** `v` when it is an array, else none: a runner field of an unforeseen type reads as empty. */
+export const list = (v) => (Array.isArray(v) ? v : []);
+
+/** Milliseconds as the report wants them: a whole number >= 0, or undefined for no number. */
+export function wholeMs(v) {
+  const n = Math.round(typeof v === 'number' ? v : Number(v));
+  return Number.isFinite(n) ? Math.max(0, n) : undefined;
+}

@@ -136,7 +136,9 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
 
     /// Sends `req` until a status `accept`s, retrying network errors and retryable statuses
     /// (honouring `Retry-After`) up to the policy's tries. Returns the response and the tries.
-    pub async fn call(&self, step: Step, req: &Request, accept: impl Fn(u16) -> bool) -> Result<(Response, u32), Error> {
+    /// `accept` is a function pointer, not a generic: each closure type would compile its own
+    /// copy of this state machine into the .wasm (about 1.5 KB each).
+    pub async fn call(&self, step: Step, req: &Request, accept: fn(u16) -> bool) -> Result<(Response, u32), Error> {
         let bytes = (!req.body.is_empty()).then_some(req.body.len() as u64);
         let max = self.env.retry.max_attempts.max(1);
         let mut attempt = 0;
@@ -230,6 +232,11 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
             self.invalid_response(step, attempts, resp.status, &msg)
         })
     }
+}
+
+/// The statuses of success: 2xx.
+pub(crate) fn success(status: u16) -> bool {
+    (200..300).contains(&status)
 }
 
 /// `e` with step, attempts and status set (status only when known).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ctx::{with, Ctx, Env};
+use super::ctx::{success, with, Ctx, Env};
 use super::http::{Clock, Files, Method, Request, Transport};
 use super::payload::{decode_report, encode_report, ReportDocument, ReportInput};
 use super::url::{is_http_url, BaseUrl};
@@ -101,7 +101,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(&opts.access_token), header("Content-Type", "application/json")],
         body: serde_json::to_vec(&body).unwrap_or_default(),
     };
-    let (resp, n) = cx.call(Step::Create, &req, |s| (200..300).contains(&s)).await?;
+    let (resp, n) = cx.call(Step::Create, &req, success).await?;
     let session: Session = cx.json(Step::Create, &resp, n)?;
     cx.secret(&session.test_durations_token);
     cx.secret(&session.upload_url);
@@ -119,7 +119,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
         ],
         body: test_list,
     };
-    cx.call(Step::UploadTestList, &req, |s| (200..300).contains(&s)).await?;
+    cx.call(Step::UploadTestList, &req, success).await?;
 
     // 3. submit
     let req = Request {
@@ -128,7 +128,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(&session.test_durations_token)],
         body: Vec::new(),
     };
-    let (resp, n) = cx.call(Step::Submit, &req, |s| (200..300).contains(&s)).await?;
+    let (resp, n) = cx.call(Step::Submit, &req, success).await?;
     let submitted: Submitted = cx.json(Step::Submit, &resp, n)?;
     cx.secret(&submitted.download_url);
     if !is_http_url(&submitted.download_url) {

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use futures_util::stream::{self, StreamExt};
 use serde::{Deserialize, Serialize};
 
-use super::ctx::{with, Ctx, Env};
+use super::ctx::{success, with, Ctx, Env};
 use super::http::{Clock, Files, Method, Request, Transport};
 use super::payload::{encode_report, is_text_like, ReportInput};
 use super::url::{is_http_url, BaseUrl};
@@ -123,7 +123,6 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     let (base, report) = opts.check()?;
     let cx = Ctx::new(env, "upload exchange", opts.timeout_ms);
     cx.secret(&opts.access_token);
-    let ok = |s: u16| (200..300).contains(&s);
 
     // 1. start: no body is sent, but the spec (4.5) gives the request Content-Type
     let req = Request {
@@ -132,7 +131,7 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(&opts.access_token), header("Content-Type", "application/json")],
         body: Vec::new(),
     };
-    let (resp, n) = cx.call(Step::Start, &req, ok).await?;
+    let (resp, n) = cx.call(Step::Start, &req, success).await?;
     let session: Session = cx.json(Step::Start, &resp, n)?;
     cx.secret(&session.upload_token);
     cx.secret(&session.presigned_report_url);
@@ -151,7 +150,7 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
         ],
         body: report,
     };
-    cx.call(Step::UploadReport, &req, ok).await?;
+    cx.call(Step::UploadReport, &req, success).await?;
     drop(req);
 
     // 3. attachments, batch by batch: request URLs, then PUT them
@@ -174,7 +173,7 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(&session.upload_token)],
         body: Vec::new(),
     };
-    cx.call(Step::Finish, &req, ok).await?;
+    cx.call(Step::Finish, &req, success).await?;
 
     Ok(UploadResult {
         report_url: base.resolve(&session.web_url),
@@ -198,7 +197,7 @@ async fn request_urls<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(token), header("Content-Type", "application/json")],
         body: serde_json::to_vec(&body).unwrap_or_default(),
     };
-    let (resp, n) = cx.call(Step::Attachments, &req, |s| (200..300).contains(&s)).await?;
+    let (resp, n) = cx.call(Step::Attachments, &req, success).await?;
     let entries: Vec<AttachmentUrl> = cx.json(Step::Attachments, &resp, n)?;
     let mut urls = HashMap::with_capacity(entries.len());
     for e in entries {
@@ -237,6 +236,6 @@ async fn put_attachment<T: Transport, C: Clock, F: Files>(
         raw.into_owned()
     };
     let req = Request { method: Method::Put, url: url.to_string(), headers, body };
-    cx.call(Step::UploadAttachment, &req, |s| (200..300).contains(&s)).await.map_err(in_context)?;
+    cx.call(Step::UploadAttachment, &req, success).await.map_err(in_context)?;
     Ok(req.body.len() as u64)
 }

@@ -1,12 +1,15 @@
 // npm run build: crate -> wasm32 -> wasm-bindgen (--target web) -> wasm-opt -Oz -> pkg/.
 // One .wasm serves Node (node.mjs, and node.cjs bundled from it) and browsers (browser.mjs).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const pkg = join(root, 'pkg');
+// Built in a staging folder, then put in place of pkg/ at the end: a test running meanwhile
+// sees the old package whole, never a half-built one.
+const final = join(root, 'pkg');
+const pkg = join(root, 'pkg.staging');
 const run = (cmd, args, opts = {}) => {
   console.log(`$ ${cmd} ${args.join(' ')}`);
   execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
@@ -22,7 +25,7 @@ cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
 
 run(join(root, '.tools', 'bin', 'wasm-bindgen'), [
   'target/wasm32-unknown-unknown/release/shardwise.wasm',
-  '--target', 'web', '--out-dir', 'pkg/wasm', '--out-name', 'shardwise', '--no-typescript',
+  '--target', 'web', '--out-dir', join(pkg, 'wasm'), '--out-name', 'shardwise', '--no-typescript',
 ]);
 
 // The features rustc enables by default for wasm32-unknown-unknown, plus SIMD (see .cargo/config.toml).
@@ -41,8 +44,8 @@ console.log(`wasm: ${before} bytes -> ${statSync(wasm).size} bytes after wasm-op
 
 // require('shardwise'): node.mjs bundled as CommonJS, import.meta.url mapped to the file's URL.
 run(bin('esbuild'), [
-  'pkg/node.mjs', '--bundle', '--format=cjs', '--platform=node', '--target=node20',
-  '--outfile=pkg/node.cjs', '--log-level=warning',
+  join(pkg, 'node.mjs'), '--bundle', '--format=cjs', '--platform=node', '--target=node20',
+  `--outfile=${join(pkg, 'node.cjs')}`, '--log-level=warning',
   '--define:import.meta.url=__shardwise_import_meta_url',
   "--banner:js=const __shardwise_import_meta_url = require('node:url').pathToFileURL(__filename).href;",
 ]);
@@ -54,6 +57,12 @@ const parts = readdirSync(typesDir).filter((f) => f.endsWith('.d.ts')).sort()
 const index = readFileSync(join(pkg, 'index.d.ts'), 'utf8');
 const local = /^\s*(import|export)\s[^;]*from\s+'\.\/[^']*';?\s*$/gm;
 writeFileSync(join(pkg, 'index.d.cts'), [...parts, index].map((t) => t.replace(local, '')).join('\n'));
+
+const old = join(root, 'pkg.old');
+rmSync(old, { recursive: true, force: true });
+if (existsSync(final)) renameSync(final, old);
+renameSync(pkg, final);
+rmSync(old, { recursive: true, force: true });
 
 // Tests and examples import the package by name, through its `exports`.
 const link = join(root, 'node_modules', 'shardwise');

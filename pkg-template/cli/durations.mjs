@@ -43,10 +43,10 @@ export async function run(argv) {
   }
   const commitId = options.commitId ?? gitInfo(process.cwd()).commitId;
   if (!commitId) { console.error('shardwise durations: no commit id: pass --commit'); return 2; }
-  const { reportFile, bytes } = readSaved(values.tests);
+  const { reportFile, bytes: savedBytes } = readSaved(values.tests);
   let saved;
   try {
-    saved = api.decodeReport(bytes);
+    saved = api.decodeReport(savedBytes);
   } catch (e) {
     throw inFile(reportFile, e);
   }

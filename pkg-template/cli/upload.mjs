@@ -45,8 +45,8 @@ export async function run(argv) {
     console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${r.attachments} attachments, ${r.bytes} bytes)`);
     return 0;
   } catch (e) {
-    // refused before any request: a problem of the saved files
-    throw e?.code === 'INVALID_INPUT' && e.step === undefined ? inFile(saved.reportFile, e) : e;
+    // refused before any request (no step): a problem of the saved files
+    throw e?.step === undefined ? inFile(saved.reportFile, e) : e;
   } finally {
     p.done();
   }

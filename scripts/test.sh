@@ -10,6 +10,9 @@ node scripts/build.mjs
 echo; echo "== cargo test (native)"
 cargo test --quiet
 
+echo; echo "== fuzz (native, about a minute)"
+SHARDWISE_FUZZ_SECONDS=${SHARDWISE_FUZZ_SECONDS:-60} cargo test --quiet --test fuzz -- --nocapture
+
 # --release: the dependencies are the ones `npm run build` compiled for wasm (release profile),
 # not a third full compilation; the tests run against the code as it ships.
 echo; echo "== cargo test --release --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"

@@ -25,6 +25,7 @@ pub struct Discovered {
 /// Lists the tests `source` (JavaScript or TypeScript) declares; see the module documentation.
 pub fn discover_tests(source: &str) -> Discovered {
     let tokens = tokenize(source);
+    let closers = closers(&tokens);
     let mut out = Discovered::default();
     // Open suites: (title, or None when not a literal; the bracket depth inside its call).
     let mut suites: Vec<(Option<String>, usize)> = Vec::new();
@@ -41,7 +42,7 @@ pub fn discover_tests(source: &str) -> Discovered {
             }
             Tok::Ident(name) if !matches!(i.checked_sub(1).map(|p| &tokens[p]), Some(Tok::Dot)) => {
                 if let Some(kind) = kind_of(name) {
-                    if let Some(call) = read_call(&tokens, i + 1) {
+                    if let Some(call) = read_call(&tokens, &closers, i + 1) {
                         let known = suites.iter().all(|s| s.0.is_some());
                         match kind {
                             Kind::Suite => {
@@ -92,7 +93,7 @@ struct Call {
 
 /// After `describe` / `test` / ...: modifiers, then `(`. `None` when this is not a test call
 /// (e.g. `test.describe`, `it = 1`); a title of `None` for `each` tables and computed titles.
-fn read_call(tokens: &[Tok], mut i: usize) -> Option<Call> {
+fn read_call(tokens: &[Tok], closers: &[usize], mut i: usize) -> Option<Call> {
     let mut each = false;
     while let Some(Tok::Dot) = tokens.get(i) {
         let Some(Tok::Ident(m)) = tokens.get(i + 1) else { return None };
@@ -100,11 +101,11 @@ fn read_call(tokens: &[Tok], mut i: usize) -> Option<Call> {
         match m.as_str() {
             "only" | "skip" | "todo" | "concurrent" | "sequential" | "fails" | "failing" | "shuffle" => {}
             // `.skipIf(cond)` / `.runIf(cond)`: skip the condition's brackets
-            "skipIf" | "runIf" => i = after_group(tokens, i)?,
+            "skipIf" | "runIf" => i = after_group(tokens, closers, i)?,
             // `.each(table)` / `.for(table)`: the title that follows is a format, not a name
             "each" | "for" => {
                 each = true;
-                i = after_group(tokens, i)?;
+                i = after_group(tokens, closers, i)?;
                 // tagged-template tables: test.each`a | b`(...)
             }
             _ => return None,
@@ -126,25 +127,35 @@ fn read_call(tokens: &[Tok], mut i: usize) -> Option<Call> {
 }
 
 /// `i` at an opening bracket: the index after its matching close (`None` if not an opening).
-fn after_group(tokens: &[Tok], i: usize) -> Option<usize> {
+fn after_group(tokens: &[Tok], closers: &[usize], i: usize) -> Option<usize> {
     if !matches!(tokens.get(i), Some(Tok::Open(_))) {
         // `.each` with a tagged template: no brackets
         return matches!(tokens.get(i), Some(Tok::Str(_))).then_some(i);
     }
-    let mut depth = 0usize;
-    for (k, t) in tokens.iter().enumerate().skip(i) {
+    closers.get(i).filter(|&&k| k != NO_CLOSE).map(|&k| k + 1)
+}
+
+/// No matching close.
+const NO_CLOSE: usize = usize::MAX;
+
+/// For each opening bracket token, the index of the close that matches it (brackets of any
+/// kind counted together), or [`NO_CLOSE`]; found once for all, so a file of many unclosed
+/// `.each(` stays linear (scanning ahead from each one was quadratic: 320 KB took 6 s).
+fn closers(tokens: &[Tok]) -> Vec<usize> {
+    let mut out = vec![NO_CLOSE; tokens.len()];
+    let mut open = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
         match t {
-            Tok::Open(_) => depth += 1,
+            Tok::Open(_) => open.push(k),
             Tok::Close => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
+                if let Some(o) = open.pop() {
+                    out[o] = k;
                 }
             }
             _ => {}
         }
     }
-    None
+    out
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -163,7 +174,7 @@ enum Tok {
 /// Tokens of `src`. Comments and whitespace vanish; `(`, `[`, `{` are `Open`, their closers
 /// `Close`; regular expression literals and numbers are `Other`.
 fn tokenize(src: &str) -> Vec<Tok> {
-    let mut lx = Lexer { s: src.as_bytes(), src, pos: 0, out: Vec::new() };
+    let mut lx = Lexer { s: src.as_bytes(), src, pos: 0, out: Vec::new(), depth: 0, no_brace_from: usize::MAX };
     lx.run(false);
     lx.out
 }
@@ -173,7 +184,18 @@ struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     out: Vec<Tok>,
+    /// How many `${` substitutions this lexer is inside.
+    depth: usize,
+    /// A position with no `}` after it, once one is known (else `usize::MAX`): a `\u{` escape
+    /// looks for its `}` ahead, and without this every unterminated one searched to the end
+    /// again (quadratic: 143 KB of `\u{` took 1 s).
+    no_brace_from: usize,
 }
+
+/// Deepest nesting of template substitutions lexed as code; deeper, a substitution is read as
+/// template text. Each level is a recursive call: about 7,000 levels (22 KB of source) overflowed
+/// a 2 MB stack natively (a process abort; in wasm, a trap).
+const MAX_TEMPLATE_DEPTH: usize = 64;
 
 impl Lexer<'_> {
     /// Lexes until the end, or (`in_template`) until the `}` that closes a `${` substitution.
@@ -345,10 +367,19 @@ impl Lexer<'_> {
                 b'$' if self.s.get(self.pos + 1) == Some(&b'{') => {
                     self.pos += 2;
                     v = None;
-                    // the substitution's tokens do not belong to the outer stream
-                    let mut inner = Lexer { s: self.s, src: self.src, pos: self.pos, out: Vec::new() };
-                    inner.run(true);
-                    self.pos = inner.pos;
+                    if self.depth < MAX_TEMPLATE_DEPTH {
+                        // the substitution's tokens do not belong to the outer stream
+                        let mut inner = Lexer {
+                            s: self.s,
+                            src: self.src,
+                            pos: self.pos,
+                            out: Vec::new(),
+                            depth: self.depth + 1,
+                            no_brace_from: self.no_brace_from,
+                        };
+                        inner.run(true);
+                        (self.pos, self.no_brace_from) = (inner.pos, inner.no_brace_from);
+                    }
                 }
                 _ => {
                     let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
@@ -383,7 +414,10 @@ impl Lexer<'_> {
             b'\n' => {}
             b'x' => self.hex(v, 2),
             b'u' if self.s.get(self.pos) == Some(&b'{') => {
-                let end = self.src[self.pos..].find('}').map(|k| self.pos + k);
+                let end = if self.pos >= self.no_brace_from { None } else { self.src[self.pos..].find('}').map(|k| self.pos + k) };
+                if end.is_none() {
+                    self.no_brace_from = self.no_brace_from.min(self.pos);
+                }
                 if let Some(end) = end {
                     if let Some(ch) = u32::from_str_radix(&self.src[self.pos + 1..end], 16).ok().and_then(char::from_u32) {
                         v.push(ch);
@@ -545,6 +579,21 @@ continued", () => {});"#;
             });
         "#;
         assert_eq!(titles(src), ["ts > typed"]);
+    }
+
+    #[test]
+    fn deep_template_nesting_and_many_unclosed_calls_stay_cheap() {
+        // 100,000 nested substitutions: no stack overflow (past MAX_TEMPLATE_DEPTH they are text)
+        let src = format!("test('a', () => {{}});\nconst x = {};", "`${".repeat(100_000));
+        assert_eq!(titles(&src), ["a"]);
+        // 40,000 unclosed `.each(` calls, 100,000 unterminated `\u{` escapes: linear (each used
+        // to scan to the end)
+        let start = std::time::Instant::now();
+        let src = format!("test('a', () => {{}});\n{}", "it.each(".repeat(40_000));
+        assert_eq!(titles(&src), ["a"]);
+        let src = format!("test('a', () => {{}});\ntest('{}", "\\u{".repeat(100_000));
+        assert_eq!(titles(&src), ["a"]);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2), "{:?}", start.elapsed());
     }
 
     #[test]

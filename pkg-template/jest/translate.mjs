@@ -1,6 +1,6 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, guarded, text, list, wholeMs } from '../src/runner/record.mjs';
+import { addTest, addAttempt, guarded, text, list, wholeMs, position } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
 export function reporterOptions(globalConfig) {
@@ -16,8 +16,11 @@ export const ENVIRONMENT = 'jest';
 
 const STATUS = { passed: 'passed', failed: 'failed' };
 
-/** Jest's assertion status -> the report's status (pending, todo, disabled, ... are skips). */
-export const statusOf = (s) => STATUS[s] ?? 'skipped';
+/**
+ * Jest's assertion status -> the report's status (pending, todo, disabled, ... are skips; own
+ * keys only: 'constructor' is no status).
+ */
+export const statusOf = (s) => (typeof s === 'string' && Object.hasOwn(STATUS, s) ? STATUS[s] : 'skipped');
 
 /**
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
@@ -35,9 +38,10 @@ export function recordFileResult(builder, ctx, testResult) {
 
 function recordTestResult(builder, ctx, file, fileStart, r) {
   const test = { titlePath: [...list(r?.ancestorTitles).map(text), text(r?.title)], file };
-  if (r?.location?.line >= 1) {
-    test.line = r.location.line;
-    test.column = Math.max(1, r.location.column ?? 1);
+  const line = position(r?.location?.line);
+  if (line) {
+    test.line = line;
+    test.column = position(r.location.column) ?? 1;
   }
   const handle = addTest(builder, ctx, test);
   if (handle === undefined) return;

@@ -1,7 +1,7 @@
 // Pure translations between Playwright's objects and the core's input. No wasm, no IO except the
 // `readFile` callers pass in; unit-tested with plain objects shaped like Playwright's.
 import { relativePosix, reportPath, testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, text, list, wholeMs } from '../src/runner/record.mjs';
+import { addTest, addAttempt, text, list, wholeMs, position } from '../src/runner/record.mjs';
 
 /** Compares dotted versions: is `version` >= `min`? */
 export function versionAtLeast(version, min) {
@@ -48,7 +48,8 @@ function fileOf(node) {
  * outside it (`../e2e/a.spec.ts`): it tells such tests apart in planner ids.
  */
 export function testIdentity(test, ctx) {
-  const source = test.location?.file ?? fileOf(test)?.location?.file;
+  // a file of another type is no file (path.relative would throw and lose the result)
+  const source = [test.location?.file, fileOf(test)?.location?.file].find((f) => typeof f === 'string');
   return {
     project: projectName(test),
     path: relativePosix(ctx.root, source),
@@ -105,13 +106,19 @@ export function unitsFromSuite(suite, { root, mode, readonly = new Set() }) {
     const { project, path, file, titlePath } = testIdentity(test, { root });
     if (readonly.has(project)) continue;
     const repeat = test.repeatEachIndex ? [test.repeatEachIndex] : [];
-    const id = JSON.stringify([project, path, ...titlePath, ...repeat]);
+    const id = unitId(test, root);
     const g = groupRoot(test, mode);
     const unit = { id, file, project, titlePath, test };
     if (g) unit.group = JSON.stringify([project, path, ...describes(g), ...repeat]);
     units.push(unit);
   }
   return units;
+}
+
+/** A test's planner id: its project, file (relative to `root`), title path and repeat index. */
+export function unitId(test, root) {
+  const { project, path, titlePath } = testIdentity(test, { root });
+  return JSON.stringify([project, path, ...titlePath, ...(test.repeatEachIndex ? [test.repeatEachIndex] : [])]);
 }
 
 /** A report environment for a Playwright project. */
@@ -142,8 +149,24 @@ export function compact(obj) {
  */
 const location = (loc, root) => {
   const file = reportPath(root, typeof loc?.file === 'string' ? loc.file : undefined);
-  return file && loc.line >= 1 ? { file, line: loc.line, column: loc.column >= 1 ? loc.column : 1 } : undefined;
+  const line = position(loc?.line);
+  return file && line ? { file, line, column: position(loc.column) ?? 1 } : undefined;
 };
+
+/**
+ * -1 (any negative): the test never ran on a worker (a declared skip, a test left out after
+ * maxFailures), so none. A value of another type goes to the builder to take or leave out (said);
+ * it is not compared here, since comparing a Symbol or an object without prototype throws.
+ */
+const parallelIndexOf = (v) => (typeof v === 'number' && v < 0 ? undefined : v);
+
+const STATUSES = new Set(['passed', 'failed', 'timedOut', 'skipped', 'interrupted']);
+
+/**
+ * Playwright's status, or 'skipped' for one the format does not know (none, a later version's):
+ * the builder cannot leave a status out, since an attempt without one reads as passed.
+ */
+const statusOf = (s) => (STATUSES.has(s) ? s : 'skipped');
 
 const error = (e, root) => compact({
   message: e?.message, stack: e?.stack, snippet: e?.snippet, value: e?.value, location: location(e?.location, root),
@@ -200,13 +223,12 @@ export function recordResult(builder, ctx, test, result) {
   const attachments = list(result?.attachments).map((a) => attachment(builder, ctx, a)).filter(Boolean);
   addAttempt(builder, ctx, handle, compact({
     environmentIdx: ctx.envIndex.get(project) ?? 0,
-    status: result?.status,
+    status: statusOf(result?.status),
     expectedStatus: test.expectedStatus,
     startTimestamp: wholeMs(result?.startTime instanceof Date ? result.startTime.getTime() : result?.startTime),
     duration: wholeMs(result?.duration),
     timeout: wholeMs(test.timeout),
-    // -1: the test never ran on a worker (a declared skip, a test left out after maxFailures)
-    parallelIndex: result?.parallelIndex >= 0 ? result.parallelIndex : undefined,
+    parallelIndex: parallelIndexOf(result?.parallelIndex),
     annotations: list(result?.annotations ?? test.annotations).map((a) => compact({
       type: text(a?.type), description: a?.description, location: location(a?.location, ctx.root),
     })),

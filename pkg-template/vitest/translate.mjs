@@ -1,6 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, text, list, wholeMs } from '../src/runner/record.mjs';
+import { addTest, addAttempt, text, list, wholeMs, position } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
@@ -32,7 +32,10 @@ function stdioOf(logs, start) {
   });
 }
 
-/** Vitest's result state -> the report's status (a state this version does not know: skipped). */
+/**
+ * Vitest's result state -> the report's status (a state this version does not know: skipped; own
+ * keys only: 'constructor' is no state).
+ */
 const STATES = { passed: 'passed', failed: 'failed', skipped: 'skipped' };
 
 /**
@@ -47,15 +50,16 @@ export function recordTestCase(builder, ctx, testCase) {
   const diag = testCase.diagnostic?.();
   const moduleId = testCase.module?.moduleId;
   const test = { titlePath: titlePathOf(testCase), file: testFile(ctx, typeof moduleId === 'string' ? moduleId : undefined) };
-  if (testCase.location?.line >= 1) {
-    test.line = testCase.location.line;
-    test.column = Math.max(1, testCase.location.column ?? 1);
+  const line = position(testCase.location?.line);
+  if (line) {
+    test.line = line;
+    test.column = position(testCase.location.column) ?? 1;
   }
   if (Array.isArray(testCase.tags) && testCase.tags.length) test.tags = testCase.tags.map(text);
   const handle = addTest(builder, ctx, test);
   if (handle === undefined) return true;
   const environmentIdx = ctx.envIndex.get(environmentName(testCase.project)) ?? 0;
-  const status = STATES[result.state] ?? 'skipped';
+  const status = typeof result.state === 'string' && Object.hasOwn(STATES, result.state) ? STATES[result.state] : 'skipped';
   const expectedStatus = status === 'skipped' ? 'skipped' : testCase.options?.fails ? 'failed' : 'passed';
   const startTimestamp = wholeMs(diag?.startTime ?? 0) ?? 0;
   const errors = list(result.errors).map((e) => {

@@ -30,19 +30,51 @@ export function recordNotes(log) {
 const message = (e) => `${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`;
 const refused = (e) => e?.code === 'INVALID_INPUT';
 
-/** A string that crosses into the wasm as JSON (a lone surrogate does not: it becomes U+FFFD). */
+/**
+ * A string that crosses into the wasm as JSON (a lone surrogate does not: it becomes U+FFFD).
+ * A value without a string form (an object without prototype, a throwing toString) is ''.
+ */
 export const text = (v) => {
-  const s = typeof v === 'string' ? v : String(v ?? '');
+  let s;
+  try {
+    s = typeof v === 'string' ? v : String(v ?? '');
+  } catch {
+    s = '';
+  }
   return typeof s.toWellFormed === 'function' ? s.toWellFormed() : s;
 };
 
-/** A copy of a plain value with every string made well-formed (only on the error path). */
-function wellFormed(v, depth = 0) {
+/** Deeper than this the builder stores nothing (its limit is 120 levels of JSON). */
+const MAX_DEPTH = 120;
+
+/**
+ * A copy of a plain value that JSON can carry, every string well-formed (only on the error path):
+ * a BigInt becomes its digits (JSON has none; the fields a runner gives as-is are strings), a
+ * cycle or anything deeper than the builder stores becomes null (absent), `toJSON` is applied
+ * as JSON.stringify would.
+ */
+function wellFormed(v, ancestors = []) {
   if (typeof v === 'string') return text(v);
-  if (v === null || typeof v !== 'object' || depth > 64) return v;
-  if (Array.isArray(v)) return v.map((x) => wellFormed(x, depth + 1));
-  const out = {};
-  for (const [k, x] of Object.entries(v)) out[text(k)] = wellFormed(x, depth + 1);
+  if (typeof v === 'bigint') return String(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (ancestors.includes(v) || ancestors.length >= MAX_DEPTH) return null;
+  if (typeof v.toJSON === 'function') {
+    let j;
+    try {
+      j = v.toJSON();
+    } catch {
+      return null;
+    }
+    if (j !== v) return wellFormed(j, ancestors);
+  }
+  ancestors.push(v);
+  let out;
+  if (Array.isArray(v)) out = v.map((x) => wellFormed(x, ancestors));
+  else {
+    out = {};
+    for (const [k, x] of Object.entries(v)) out[text(k)] = wellFormed(x, ancestors);
+  }
+  ancestors.pop();
   return out;
 }
 
@@ -117,6 +149,18 @@ export const list = (v) => (Array.isArray(v) ? v : []);
 
 /** Milliseconds as the report wants them: a whole number >= 0, or undefined for no number. */
 export function wholeMs(v) {
-  const n = Math.round(typeof v === 'number' ? v : Number(v));
+  let n;
+  try {
+    n = Math.round(typeof v === 'number' ? v : Number(v));
+  } catch {
+    return undefined; // a Symbol, an object without prototype: no number
+  }
   return Number.isFinite(n) ? Math.max(0, n) : undefined;
 }
+
+/**
+ * A 1-based line or column as the runner gave it when it is a number >= 1 (the builder mends a
+ * fraction or one out of range), else undefined: 0 is Playwright's "no location", and a value of
+ * another type is none (comparing a Symbol or a BigInt would throw, or not cross as JSON).
+ */
+export const position = (v) => (typeof v === 'number' && v >= 1 ? v : undefined);

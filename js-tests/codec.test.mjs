@@ -162,10 +162,14 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.1 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.11 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
-  // how it got there (opt-level "s" for the crate, 3 for the codec).
+  // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
+  // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
+  // reading rule and the exchanges' clean stop (issues 18 and 19): 1,094,114 -> 1,101,455 bytes
+  // net, after 15 KB found elsewhere (one retry state machine for every call, one promise
+  // adapter for both exchanges). Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_100_000, `shardwise_bg.wasm is ${size} bytes, over the 1,100,000-byte budget`);
+  assert.ok(size <= 1_110_000, `shardwise_bg.wasm is ${size} bytes, over the 1,110,000-byte budget`);
 });

@@ -280,10 +280,13 @@ test('shardGroupKeyFor: valid, equal for equal inputs, distinct per run; filled 
     for (const k of ['GITHUB_RUN_ID', 'GITHUB_RUN_ATTEMPT', 'CI_PIPELINE_ID', 'CIRCLE_WORKFLOW_ID', 'BUILDKITE_BUILD_ID', 'BUILD_BUILDID', 'SHARDWISE_RUN_ID']) delete process.env[k];
     const none = shardGroupKeyFor({ commitId: COMMIT });
     process.env.GITHUB_RUN_ID = '991';
-    process.env.GITHUB_RUN_ATTEMPT = '2';
+    process.env.GITHUB_RUN_ATTEMPT = '1';
     const gh = shardGroupKeyFor({ commitId: COMMIT });
     assert.notEqual(gh, none);
-    assert.equal(gh, shardGroupKeyFor({ commitId: COMMIT, runId: 'gh-991-2' }));
+    assert.equal(gh, shardGroupKeyFor({ commitId: COMMIT, runId: '991' }));
+    // a re-run of a failed job (attempt 2) plans as the first run did
+    process.env.GITHUB_RUN_ATTEMPT = '2';
+    assert.equal(shardGroupKeyFor({ commitId: COMMIT }), gh);
   } finally {
     process.env = saved;
   }

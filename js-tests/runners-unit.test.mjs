@@ -14,7 +14,7 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planShard, shardLine } from '../pkg/src/runner/plan.mjs';
+import { planShard, shardLine, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
@@ -233,15 +233,34 @@ describe('planShard: the shared flow and its one line', () => {
     const all = parts.flatMap((p) => [...p.mine]);
     assert.deepEqual(all.sort(), units.map((u) => u.id).sort());
   });
-  test('durations unavailable: the estimate-only plan, said in the line', async () => {
-    const p = await planShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: async () => { throw new Error('service down'); } });
-    assert.match(p.line, /durations: unavailable \(service down\); estimates only, the same plan on every shard/);
-    assert.equal(p.plan.estimated, 4);
+  test('durations this shard alone may lack (the service, a timings file): the shard stops, one line, no plan of its own', async () => {
+    for (const e of [new Error('service down'), Object.assign(new Error('HTTP 401'), { code: 'HTTP_STATUS' })]) {
+      await assert.rejects(planShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: async () => { throw e; } }), (stop) => {
+        assert.ok(stop instanceof ShardStop);
+        assert.match(stop.line, /^\[shardwise\] shard 1\/2 stopped: durations unavailable \((HTTP_STATUS: )?(service down|HTTP 401)\)\. .* runs nothing and fails\. Re-run this shard: the same commit and run id give the same plan\.$/);
+        return true;
+      });
+    }
   });
-  test('a shard with nothing to run says so', () => {
+  test('durations no shard has (nothing configured): the estimate-only plan, the same on every shard, said in the line', async () => {
+    const none = async () => { throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN'); };
+    const parts = await Promise.all([1, 2].map((i) => planShard({ api, units, shardIndex: i, shardCount: 2, getDurations: none })));
+    assert.match(parts[0].line, /durations: none \(no timingsFile .*\); estimates only, the same plan on every shard/);
+    assert.equal(parts[0].plan.estimated, 4);
+    assert.equal(parts[0].record.fingerprint, parts[1].record.fingerprint);
+  });
+  test('the shard record names the plan, every unit and this shard\'s', async () => {
+    const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
+    assert.deepEqual(p.record, { fingerprint: p.plan.fingerprint, shardIndex: 2, shardCount: 2, units: units.map((u) => u.id), assigned: [...p.mine] });
+  });
+  test('a shard with nothing to run says so, and stops unless allowEmptyShards', async () => {
     const plan = fakePlanShards({ units: [{ id: 'x' }], shardCount: 2 });
     const line = shardLine({ plan, shardIndex: 2, shardCount: 2, unitCount: 1, source: 's' });
     assert.match(line, /this shard has nothing to run/);
+    const one = unitsFromFiles(['/r/a.js'], '/r');
+    await assert.rejects(planShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations }), (e) => e instanceof ShardStop && /nothing to run.*fails rather than pass having run nothing/.test(e.line));
+    const p = await planShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
+    assert.equal(p.mine.size, 0);
   });
 });
 
@@ -289,7 +308,7 @@ test('options: explicit values win, then SHARDWISE_* variables; an env timings p
   assert.equal(resolveOptions({}, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, path.resolve('t.json'));
   assert.equal(resolveOptions({ timingsFile: 'x.json' }, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, 'x.json');
   const o = resolveOptions({ baseUrl: 'http://a' }, { SHARDWISE_BASE_URL: 'http://b', SHARDWISE_ACCESS_TOKEN: 'k', GITHUB_SHA: 'f'.repeat(40), GITHUB_RUN_ID: '7' });
-  assert.deepEqual([o.baseUrl, o.accessToken, o.commitId, o.runId, o.outputFolder, o.upload], ['http://a', 'k', 'f'.repeat(40), '7-1', 'shardwise-report', true]);
+  assert.deepEqual([o.baseUrl, o.accessToken, o.commitId, o.runId, o.outputFolder, o.upload], ['http://a', 'k', 'f'.repeat(40), '7', 'shardwise-report', true]);
 });
 
 test('relativePosix: repo-relative POSIX paths', () => {
@@ -415,7 +434,7 @@ test('Playwright reporter preprocess with a fake core: skipSharding, excludes th
     });
     assert.ok(skipped);
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0], /shard \d\/2: .*durations: unavailable .* fingerprint /);
+    assert.match(lines[0], /shard \d\/2: .*durations: none .* fingerprint /);
     runs.push({ excluded, fp: lines[0].match(/fingerprint (\S+)/)[1] });
   }
   assert.equal(runs[0].fp, runs[1].fp);

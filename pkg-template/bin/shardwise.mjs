@@ -5,6 +5,7 @@ const COMMANDS = {
   plan: 'Plan shards from a report or a durations file',
   upload: 'Upload a saved report folder or report file',
   durations: 'Fetch predicted durations and save a timings file',
+  verify: 'After the shards of a run: check they ran every test exactly once',
 };
 
 function usage() {

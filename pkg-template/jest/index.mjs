@@ -24,6 +24,8 @@ export default class ShardwiseJestReporter {
     this.options = resolveOptions(options);
     this.api = options.api ?? shardwise;
     this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+    /** The test files that ran (for this shard's record). */
+    this.ran = new Set();
   }
 
   onRunStart() {
@@ -58,13 +60,14 @@ export default class ShardwiseJestReporter {
   }
 
   onTestResult(_test, testResult) {
+    if (typeof testResult?.testFilePath === 'string') this.ran.add(testResult.testFilePath);
     if (!this.builder) return;
     guarded(this.ctx, 'a test file\'s results', () => recordFileResult(this.builder, this.ctx, testResult));
   }
 
   async onRunComplete() {
     try {
-      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log, ran: this.ran });
     } catch (e) {
       this.stop(e);
     }

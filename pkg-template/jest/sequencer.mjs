@@ -26,6 +26,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
     this.globalConfig = context?.globalConfig;
   }
 
+  /** A shard that must not run (see planShard) throws: its line is printed, and Jest fails. */
   async shard(tests, { shardIndex, shardCount }) {
     const options = resolveOptions(reporterOptions(this.globalConfig));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
@@ -34,7 +35,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
-    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs });
+    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, record: planned.record, root: planned.root });
     return tests.filter((t) => planned.paths.has(t.path));
   }
 }

@@ -6,14 +6,15 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { planShard, actualLine } from '../src/runner/plan.mjs';
+import { planShard, actualLine, ShardStop } from '../src/runner/plan.mjs';
+import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
-  recordResult, compact,
+  recordResult, compact, unitId,
 } from './translate.mjs';
 
 const osInfo = () => ({ osName: os.type(), osVersion: os.release(), osArch: os.arch() });
@@ -49,12 +50,24 @@ export default class ShardwiseReporter {
           return (u) => byTest.get(testKey(u.project || 'default', u.file, u.titlePath));
         },
       });
-      const planned = await planShard({
-        api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations,
-      });
+      let planned;
+      try {
+        planned = await planShard({
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options,
+        });
+      } catch (e) {
+        if (!(e instanceof ShardStop)) throw e;
+        // this shard must not run a split of its own, nor pass having run nothing: it runs
+        // nothing and `onEnd` fails the run
+        testRun.skipSharding();
+        for (const u of units) testRun.exclude(u.test);
+        this.stopped = e.line;
+        this.log(e.line);
+        return;
+      }
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
-      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: Date.now() };
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: Date.now(), record: planned.record, root, ran: new Set() };
       this.log(planned.line);
     } catch (e) {
       this.log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); Playwright shards natively`);
@@ -74,13 +87,14 @@ export default class ShardwiseReporter {
     if (shard && shard.total > 1 && !versionAtLeast(config.version, MIN_PLAYWRIGHT))
       this.log(`[shardwise] balancing shards needs Playwright >= ${MIN_PLAYWRIGHT} (this is ${config.version}); Playwright shards natively`);
     try {
+      let folder = path.resolve(this.cwd(config), this.options.outputFolder);
+      if (shard && shard.total > 1) folder = path.join(folder, `shard-${shard.current}-of-${shard.total}`);
+      this.folder = folder;
       const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
       if (!commitId) {
         this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
         return;
       }
-      let folder = path.resolve(this.cwd(config), this.options.outputFolder);
-      if (shard && shard.total > 1) folder = path.join(folder, `shard-${shard.current}-of-${shard.total}`);
       this.startTimestamp = Date.now();
       this.builder = new this.api.ReportBuilder(compact({
         category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(),
@@ -95,23 +109,31 @@ export default class ShardwiseReporter {
   }
 
   onTestEnd(test, result) {
+    if (this.balanced) this.balanced.ran.add(unitId(test, this.balanced.root));
     if (!this.builder) return;
     guarded(this.ctx, 'a test result', () => recordResult(this.builder, this.ctx, test, result));
   }
 
   async onEnd(result) {
     if (this.balanced) {
-      const { shard, predictedMs, start } = this.balanced;
+      const { shard, predictedMs, start, record, ran } = this.balanced;
       this.log(actualLine(shard.current, shard.total, predictedMs, Date.now() - start));
+      if (this.folder) writeShardRecord(this.folder, record, ran);
     }
-    if (!this.builder) return;
-    try {
-      const report = this.builder.build();
-      report.duration = Math.max(0, Math.round(result?.duration ?? Date.now() - this.startTimestamp));
-      await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
-    } catch (e) {
-      this.fail(e);
+    if (this.builder) {
+      try {
+        const report = this.builder.build();
+        report.duration = Math.max(0, Math.round(result?.duration ?? Date.now() - this.startTimestamp));
+        await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
+      } catch (e) {
+        this.fail(e);
+      }
     }
+    if (this.stopped) {
+      this.log(this.stopped);
+      return { status: 'failed' };
+    }
+    return undefined;
   }
 
   fail(e) {

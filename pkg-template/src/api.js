@@ -1,6 +1,7 @@
 // The public API: the wasm exports under the names of api.md, plus the error class.
 // Rust does the work; nothing here re-implements it.
 import { planShards as planShardsJson, __planShardsColumns, __planIdsPush } from '../wasm/shardwise.js';
+export { verifyShards } from '../wasm/shardwise.js';
 import { ReportBuilder as WasmReportBuilder, __testStatusCode } from '../wasm/shardwise.js';
 export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
 export { encodeReport, decodeReport, validateReport, normalizeReport } from '../wasm/shardwise.js';

@@ -90,8 +90,9 @@ export interface ShardGroupKeyInput {
   commitId: string;
   /**
    * The CI run. When absent, the package fills it from the environment where there is one
-   * (GITHUB_RUN_ID + GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID, BUILDKITE_BUILD_ID,
-   * BUILD_BUILDID, ...); without any, runs of one commit share a key.
+   * (SHARDWISE_RUN_ID, GITHUB_RUN_ID, CI_PIPELINE_ID, BUILDKITE_BUILD_ID, CIRCLE_WORKFLOW_ID,
+   * BUILD_BUILDID); without any, runs of one commit share a key. GITHUB_RUN_ATTEMPT is left out:
+   * a re-run of one job must plan as the first run did.
    */
   runId?: string;
   testRunner?: string;

@@ -56,3 +56,45 @@ export interface ShardPlan {
 
 /** Splits tests into shards of equal predicted time. Pure: the same input gives a bit-identical plan on every machine. */
 export declare function planShards(opts: PlanOptions): ShardPlan;
+
+/** What one balanced shard planned and ran: the `shard.json` a reporter saves beside its report. */
+export interface ShardRecord {
+  /** The plan's fingerprint. */
+  fingerprint: string;
+  /** 1-based. */
+  shardIndex: number;
+  shardCount: number;
+  /** Every unit id of the plan (Playwright: tests; Jest, Vitest: files). */
+  units: string[];
+  /** The units the plan gave this shard. */
+  assigned: string[];
+  /** The units this shard ran. */
+  ran: string[];
+}
+
+export interface ShardVerification {
+  /** Every shard of 1..shardCount there once, one fingerprint, every planned unit run on exactly one shard. */
+  ok: boolean;
+  shardCount: number;
+  /** Each distinct fingerprint with the shards that planned it (one when the shards agree). */
+  fingerprints: Array<{ fingerprint: string; shards: number[] }>;
+  /** Shards with no record (a job that failed before its end, or artifacts not given). */
+  missingShards: number[];
+  /** Shards given more than once. */
+  doubledShards: number[];
+  /** How many units were planned (all shards' planned lists together). */
+  planned: number;
+  /** Planned units that ran on no shard. */
+  missing: string[];
+  /** Units that ran on more than one shard. */
+  doubled: Array<{ unit: string; shards: number[] }>;
+  /** Units that ran on a shard whose plan did not give them to it. */
+  unplanned: Array<{ unit: string; shard: number }>;
+}
+
+/**
+ * After the shards of a run: checks they planned alike and together ran every planned unit
+ * exactly once (what `shardwise verify` prints). `INVALID_INPUT` for no records, or records of
+ * different runs (different shard counts).
+ */
+export declare function verifyShards(records: ShardRecord[]): ShardVerification;

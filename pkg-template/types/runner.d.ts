@@ -23,4 +23,14 @@ export interface ShardwiseRunnerOptions {
   runId?: string;
   /** Print nothing. Default: false. */
   quiet?: boolean;
+  /**
+   * Let a shard with nothing to run (more shards than indivisible groups, or every test
+   * excluded) pass. Default: false, it fails, saying so in one line. `SHARDWISE_ALLOW_EMPTY_SHARDS=1`.
+   */
+  allowEmptyShards?: boolean;
+  /**
+   * The durations exchange's whole budget, retries included, in ms; past it the shard stops (it
+   * never runs a split of its own). Default: 120000. `SHARDWISE_DURATIONS_TIMEOUT_MS`.
+   */
+  durationsTimeoutMs?: number;
 }

@@ -14,6 +14,8 @@ export default class ShardwiseVitestReporter {
     this.options = resolveOptions(options);
     this.api = options.api ?? shardwise;
     this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+    /** The test files that ran (for this shard's record). */
+    this.ran = new Set();
   }
 
   onInit(ctx) {
@@ -49,14 +51,19 @@ export default class ShardwiseVitestReporter {
     this.ctx = { root, envIndex, store: new AttachmentStore(folder), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
   }
 
+  onTestModuleEnd(testModule) {
+    if (typeof testModule?.moduleId === 'string') this.ran.add(testModule.moduleId);
+  }
+
   onTestCaseResult(testCase) {
+    if (typeof testCase?.module?.moduleId === 'string') this.ran.add(testCase.module.moduleId);
     if (!this.builder) return;
     guarded(this.ctx, 'a test result', () => recordTestCase(this.builder, this.ctx, testCase));
   }
 
   async onTestRunEnd() {
     try {
-      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log, ran: this.ran });
     } catch (e) {
       this.stop(e);
     }

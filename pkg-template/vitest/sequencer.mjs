@@ -13,6 +13,7 @@ export default class ShardwiseSequencer {
     this.ctx = ctx;
   }
 
+  /** A shard that must not run (see planShard) throws: its line is printed, and Vitest fails. */
   async shard(files) {
     const { index, count } = this.ctx.config.shard;
     const options = resolveOptions(reporterOptions(this.ctx.config));
@@ -22,7 +23,7 @@ export default class ShardwiseSequencer {
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);
-    setShardPrediction({ index, count, predictedMs: planned.predictedMs });
+    setShardPrediction({ index, count, predictedMs: planned.predictedMs, record: planned.record, root: planned.root });
     return files.filter((f) => planned.paths.has(f.moduleId));
   }
 

@@ -406,8 +406,31 @@ struct DurationsOpts {
 
 /// Runs the durations exchange (create -> PUT test list -> submit -> poll) and resolves with
 /// the annotated report.
+///
+/// Both exchanges are exported as functions returning the promise of one shared async function
+/// ([`exchange`]): each `async` export would compile its own promise adapter into the .wasm.
 #[wasm_bindgen(js_name = "fetchDurations")]
-pub async fn fetch_durations(opts: JsValue) -> JsResult<JsValue> {
+pub fn fetch_durations(opts: JsValue) -> Promise {
+    wasm_bindgen_futures::future_to_promise(exchange(false, opts))
+}
+
+/// Runs the upload exchange (start -> PUT report -> attachments -> finish) and resolves with
+/// `{webUrl, reportUrl, attachments, bytes}`.
+#[wasm_bindgen(js_name = "uploadReport")]
+pub fn upload_report(opts: JsValue) -> Promise {
+    wasm_bindgen_futures::future_to_promise(exchange(true, opts))
+}
+
+/// The body of `uploadReport` (`upload`) or `fetchDurations`.
+async fn exchange(upload: bool, opts: JsValue) -> JsResult<JsValue> {
+    if upload {
+        upload_exchange(opts).await
+    } else {
+        durations_exchange(opts).await
+    }
+}
+
+async fn durations_exchange(opts: JsValue) -> JsResult<JsValue> {
     let o: DurationsOpts = from_js_required(opts, "fetchDurations options")?;
     let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &JsValue::UNDEFINED, o.timeout_ms)?;
     let opts = DurationsOptions {
@@ -458,10 +481,7 @@ struct UploadOpts {
     read_file: JsValue,
 }
 
-/// Runs the upload exchange (start -> PUT report -> attachments -> finish) and resolves with
-/// `{webUrl, reportUrl, attachments, bytes}`.
-#[wasm_bindgen(js_name = "uploadReport")]
-pub async fn upload_report(opts: JsValue) -> JsResult<JsValue> {
+async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
     let o: UploadOpts = from_js_required(opts, "uploadReport options")?;
     let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &o.read_file, o.timeout_ms)?;
     let concurrency = super::check_u32(

@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 use super::report::stringify;
 use super::{to_js, JsResult};
 use crate::plan::{self, has_replacement_char, split_utf16, CompactPlan, PlanInput, UnitColumns};
+use crate::plan::verify::{verify, ShardRecord};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
 /// deterministic: the same input gives a bit-identical plan on every host.
@@ -14,6 +15,27 @@ pub fn plan_shards(opts: JsValue) -> JsResult<JsValue> {
     let json = stringify(&opts, "planShards options")?;
     let input = PlanInput::from_json(&json)?;
     to_js(&plan::plan_shards(input)?)
+}
+
+/// `verifyShards(records)`: checks the shards of one run against each other (see
+/// `plan::verify`): one fingerprint, every shard there once, every planned unit run exactly once.
+#[wasm_bindgen(js_name = verifyShards)]
+pub fn verify_shards(records: JsValue) -> JsResult<JsValue> {
+    let not_records = || crate::error::Error::invalid_input("verifyShards takes an array of shard records (each shard's shard.json)");
+    if !js_sys::Array::is_array(&records) {
+        return Err(not_records().into());
+    }
+    let json = stringify(&records, "verifyShards records")?;
+    let doc: serde_json::Value = crate::from_json(json.as_bytes()).map_err(|_| not_records())?;
+    let records = doc
+        .as_array()
+        .ok_or_else(not_records)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| ShardRecord::from_value(v, i))
+        .collect::<crate::error::Result<Vec<_>>>()?;
+    // as JSON text: serde_json's writer, which every JSON result of the .wasm shares
+    super::report::parse(&serde_json::to_string(&verify(&records)?).unwrap_or_default())
 }
 
 thread_local! {

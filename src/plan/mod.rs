@@ -22,6 +22,7 @@ pub mod from_report;
 mod groups;
 mod options;
 mod units;
+pub mod verify;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

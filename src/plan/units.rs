@@ -119,7 +119,7 @@ fn intern<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Vec<&'a str>, V
 }
 
 /// `names` sorted without repeats, and each name's index in that list.
-fn rank<'a>(names: &[&'a str]) -> (Vec<&'a str>, Vec<u32>) {
+pub(super) fn rank<'a>(names: &[&'a str]) -> (Vec<&'a str>, Vec<u32>) {
     let mut order: Vec<u32> = (0..names.len() as u32).collect();
     order.sort_unstable_by_key(|&i| names[i as usize]);
     let mut sorted: Vec<&'a str> = Vec::with_capacity(names.len());

@@ -77,9 +77,17 @@ const NONE: u32 = u32::MAX;
 /// The root of the suite tree: its children are the top-level suites, its tests the tests
 /// outside any suite.
 const ROOT: u32 = 0;
-/// Deepest JSON nesting an attempt may have: `build` reads attempts back with serde_json, whose
-/// limit is 128 levels.
-const MAX_ATTEMPT_DEPTH: usize = 120;
+/// Most suites a test sits in (below its file suite). The report is read back with serde_json,
+/// whose limit is 128 levels of nesting: a test's attempt object sits at `2 * suites + 6`
+/// (report, the file suite, each suite and its `suites` array, `tests`, the test, `attempts`),
+/// so suites and attempt depth share that budget. Deeper title paths keep their first
+/// `MAX_SUITE_DEPTH - 1` suites and join the rest into the last one (` › `): a test nested 61
+/// describes deep made the whole report unreadable, and the reporter lost it at the end.
+const MAX_SUITE_DEPTH: usize = 24;
+/// Deepest JSON nesting an attempt may have (the attempt object is level 1): with
+/// [`MAX_SUITE_DEPTH`] suites, `2 * 24 + 5 + 74` = 127 levels, within serde_json's 128. Room for
+/// 32 levels of nested steps with an error located in each.
+const MAX_ATTEMPT_DEPTH: usize = 74;
 
 /// Where bytes are in an [`Arena`]: the chunk and the offset in it packed in one word (chunks
 /// hold at most [`ARENA_MAX_CHUNK`] bytes), so a record's span is 8 bytes, not 12 (with 100,000
@@ -532,6 +540,15 @@ impl ReportBuilder {
         let Some((title, suites)) = title_path.split_last() else {
             return Err(Error::invalid_input("titlePath must hold at least the test's title"));
         };
+        let joined: String;
+        let collapsed: Vec<&str>;
+        let suites = if suites.len() > MAX_SUITE_DEPTH {
+            joined = suites[MAX_SUITE_DEPTH - 1..].join(" \u{203a} ");
+            collapsed = suites[..MAX_SUITE_DEPTH - 1].iter().copied().chain([joined.as_str()]).collect();
+            &collapsed[..]
+        } else {
+            suites
+        };
         if let Some(file) = file {
             super::validate::check_path(file).map_err(|m| Error::invalid_input(format!("file: {m}")))?;
         }
@@ -838,7 +855,9 @@ impl ReportBuilder {
             commit_id: i.commit_id.clone(),
             environments: self.environments.clone(),
             start_timestamp: start,
-            duration: i.duration.unwrap_or(end.saturating_sub(start)),
+            // at most the largest exact number: one attempt of a huge duration must not make
+            // the report unsendable
+            duration: i.duration.unwrap_or(end.saturating_sub(start).min(crate::limits::MAX_SAFE_INTEGER)),
             title: i.title.clone(),
             url: i.url.clone(),
             config_path: i.config_path.clone(),

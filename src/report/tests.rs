@@ -643,7 +643,9 @@ fn builder_handles_deep_title_paths_and_rejects_too_deep_attempts() {
     assert_eq!(b.add_test(TestInput { title_path: path, file: Some("deep.js".into()), line: Some(1), ..Default::default() }).unwrap(), h);
     let r = b.build();
     assert_eq!(b.to_json(), to_json(&r));
-    assert_eq!(r.tests_with_paths()[0].suites.len(), 999);
+    // kept readable: 23 suites, then the other 976 joined into a 24th
+    assert_eq!(r.tests_with_paths()[0].suites.len(), 24);
+    assert!(decode_report(&b.encode()).is_ok());
 
     let mut step = TestStep { title: "s".into(), duration: None, location: None, snippet: None, error: None, attachments: None, steps: None };
     for _ in 0..100 {
@@ -754,4 +756,41 @@ proptest! {
         let why = if added { String::new() } else { b.add_attempt_mended(h, &attempt.to_string()).unwrap_err().message };
         prop_assert!(added || field == "status", "refused {}: {}", attempt, why);
     }
+}
+
+#[test]
+fn a_report_stays_readable_however_deep_its_tests_and_attempts_and_however_long_an_attempt() {
+    // 61 nested describes made encodeReport and validateReport refuse the whole report
+    let mut b = builder();
+    b.add_environment(Environment { name: "e".into(), ..Default::default() }).unwrap();
+    let deep: Vec<String> = (0..80).map(|i| format!("d{i}")).chain(["t".to_string()]).collect();
+    let h = b.add_test(TestInput { title_path: deep.clone(), file: Some("a.spec.ts".into()), ..Default::default() }).unwrap();
+    assert_eq!(b.add_test(TestInput { title_path: deep, file: Some("a.spec.ts".into()), ..Default::default() }).unwrap(), h);
+    // the deepest attempt the builder takes, under the deepest test
+    let mut steps = json!([{"title": "leaf", "error": {"message": "m", "location": {"file": "a.spec.ts", "line": 1, "column": 1}}}]);
+    for i in 0..34 {
+        steps = json!([{"title": format!("s{i}"), "steps": steps}]);
+    }
+    let attempt = json!({"startTimestamp": 1_000, "duration": 9_007_199_254_740_991u64, "steps": steps});
+    b.add_attempt_json(h, &attempt.to_string()).unwrap();
+    b.add_attempt(h, RunAttempt { start_timestamp: 5_000, duration: Some(9_007_199_254_740_991), ..Default::default() }).unwrap();
+    // deeper is refused, with nothing added
+    let too_deep = json!({"startTimestamp": 1, "steps": [{"title": "x", "steps": steps}]});
+    assert!(b.add_attempt_json(h, &too_deep.to_string()).unwrap_err().message.contains("levels deep"));
+    let bytes = b.encode();
+    let back = decode_report(&bytes).unwrap();
+    assert!(validate(&back).is_empty(), "{:?}", validate(&back));
+    assert_eq!(back.duration, crate::limits::MAX_SAFE_INTEGER);
+    // 23 suites as given, then the rest joined into the 24th
+    let mut suite = &back.suites.as_ref().unwrap()[0];
+    let mut titles = Vec::new();
+    while let Some(s) = suite.suites.as_ref().and_then(|s| s.first()) {
+        titles.push(s.title.clone());
+        suite = s;
+    }
+    assert_eq!(titles.len(), 24);
+    assert_eq!(titles[22], "d22");
+    assert!(titles[23].starts_with("d23 \u{203a} d24") && titles[23].ends_with("d79"), "{}", titles[23]);
+    assert_eq!(suite.tests.as_ref().unwrap()[0].attempts.len(), 2);
+    assert_eq!(crate::exchange::encode_report(&crate::exchange::ReportInput::Bytes(bytes)).map(|_| ()), Ok(()));
 }

@@ -1,9 +1,11 @@
 // Where predicted durations come from: a timings file, else the live durations exchange.
 // Returns the `getDurations` callback `planShard` expects; it rejects with the reason when
-// neither source is available, and the shard then uses the estimate-only plan.
+// durations cannot be had: a `SharedReason` when every shard shares it (nothing configured),
+// and the shards then plan from estimates alike; any other error stops the shard (see planShard).
 import path from 'node:path';
 import { canReachService } from './options.mjs';
 import { readTimingsFile } from './timings.mjs';
+import { SharedReason } from './plan.mjs';
 
 /**
  * @param {object} p
@@ -11,7 +13,8 @@ import { readTimingsFile } from './timings.mjs';
  * @param {object} p.options resolved options
  * @param {string} p.cwd base of a relative `timingsFile`
  * @param {string} p.testRunner `playwright` | `jest` | `vitest`
- * @param {() => object} p.testList builds the test list report for the live exchange (may throw: no durations)
+ * @param {() => object} p.testList builds the test list report for the live exchange (may throw a
+ *   `SharedReason`: no test to ask for)
  * @param {(report: object) => (unit: object) => number|undefined} p.lookup
  * @param {string} [p.config] distinguishes configurations in the shard group key
  */
@@ -22,8 +25,8 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
       return { durationOf: lookup(readTimingsFile(file, api.decodeReport)), source: `timings file ${options.timingsFile}` };
     }
     if (!canReachService(options))
-      throw new Error('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
-    if (!options.commitId) throw new Error('no commit id (not a git checkout; set SHARDWISE_COMMIT_ID)');
+      throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
+    if (!options.commitId) throw new SharedReason('no commit id (not a git checkout; set SHARDWISE_COMMIT_ID)');
     const list = testList();
     const report = await api.fetchDurations({
       baseUrl: options.baseUrl,
@@ -31,6 +34,7 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
       commitId: options.commitId,
       shardGroupKey: api.shardGroupKeyFor(defined({ commitId: options.commitId, runId: options.runId, testRunner, config })),
       report: list,
+      ...(options.durationsTimeoutMs !== undefined ? { timeoutMs: options.durationsTimeoutMs } : {}),
     });
     return { durationOf: lookup(report), source: 'service' };
   };

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { __discoverTests } from '../../wasm/shardwise.js';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
-import { planShard } from './plan.mjs';
+import { planShard, SharedReason, ShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 
@@ -64,12 +64,15 @@ export function testListFromSources({ api, units, category, commitId }) {
 }
 
 /**
- * Plans the files of one shard. Never throws: when planning itself fails (for example an old
- * build without `planShards`) it says so and returns `undefined`, and the caller shards natively.
+ * Plans the files of one shard. When planning itself fails (for example an old build without
+ * `planShards`: the same on every shard) it says so and returns `undefined`, and the caller shards
+ * natively. A shard that must not run (durations only it could not have, nothing to run) says its
+ * line and throws the `ShardStop` (see planShard): the runner then fails.
  * @param {object} p
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
- * @returns {Promise<{paths: Set<string>, predictedMs: number} | undefined>}
+ * @returns {Promise<{paths: Set<string>, predictedMs: number, record: object, root: string} | undefined>}
+ * @throws {ShardStop}
  */
 export async function planFiles({ api, files, shardIndex, shardCount, options, cwd, testRunner, log }) {
   try {
@@ -81,7 +84,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
       testList: () => {
         listed = testListFromSources({ api, units, category: testRunner, commitId });
         if (listed.tests === 0)
-          throw new Error(`no test titles found in the sources of ${units.length} files (give a timingsFile: npx shardwise durations)`);
+          throw new SharedReason(`no test titles found in the sources of ${units.length} files (give a timingsFile: npx shardwise durations)`);
         return listed.report;
       },
       lookup: (report) => {
@@ -97,11 +100,15 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
       }
       return d;
     };
-    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files' });
+    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', options });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
-    return { paths, predictedMs: planned.shard.predictedMs };
+    return { paths, predictedMs: planned.shard.predictedMs, record: planned.record, root };
   } catch (e) {
+    if (e instanceof ShardStop) {
+      log(e.line);
+      throw e;
+    }
     log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); ${testRunner} shards natively`);
     return undefined;
   }

@@ -24,6 +24,10 @@ export function resolveOptions(options = {}, env = process.env) {
     commitId: options.commitId ?? commitFromEnv(env),
     runId: options.runId ?? runIdFromEnv(env),
     quiet: options.quiet ?? false,
+    // a shard with nothing to run fails unless this is set (planShard)
+    allowEmptyShards: options.allowEmptyShards ?? (env.SHARDWISE_ALLOW_EMPTY_SHARDS === '1' || env.SHARDWISE_ALLOW_EMPTY_SHARDS === 'true'),
+    // the durations exchange's whole budget, retries included (default: fetchDurations' 120 s)
+    durationsTimeoutMs: options.durationsTimeoutMs ?? (env.SHARDWISE_DURATIONS_TIMEOUT_MS ? Number(env.SHARDWISE_DURATIONS_TIMEOUT_MS) : undefined),
   };
 }
 
@@ -35,11 +39,16 @@ function commitFromEnv(env) {
     ?? env.CIRCLE_SHA1 ?? undefined;
 }
 
-/** An id equal on every shard of one CI run (fed to `shardGroupKeyFor`). */
+/**
+ * An id equal on every shard of one CI run (fed to `shardGroupKeyFor`), and on every re-run of
+ * one of its jobs: GitHub's re-run of a failed job keeps GITHUB_RUN_ID and raises
+ * GITHUB_RUN_ATTEMPT, which is left out so the re-run shard gets the same durations, the same
+ * plan and the same tests as the first time.
+ */
 export function runIdFromEnv(env = process.env) {
   if (env.SHARDWISE_RUN_ID) return env.SHARDWISE_RUN_ID;
-  if (env.GITHUB_RUN_ID) return `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? 1}`;
-  return env.CI_PIPELINE_ID ?? env.BUILDKITE_BUILD_ID ?? env.CIRCLE_WORKFLOW_ID ?? undefined;
+  if (env.GITHUB_RUN_ID) return env.GITHUB_RUN_ID;
+  return env.CI_PIPELINE_ID ?? env.BUILDKITE_BUILD_ID ?? env.CIRCLE_WORKFLOW_ID ?? env.BUILD_BUILDID ?? undefined;
 }
 
 /** The CI run's address, when the CI says it. */

@@ -11,23 +11,56 @@ export function shardLine({ plan, shardIndex, shardCount, unitCount, unitLabel =
   let line = `[shardwise] shard ${shardIndex}/${shardCount}: predicted ${fmtMs(predicted)}, `
     + `makespan ${fmtMs(plan.makespanMs)}, lower bound ${fmtMs(plan.lowerBoundMs)}, `
     + `${plan.estimated} of ${unitCount} ${unitLabel} estimated (durations: ${source}), fingerprint ${plan.fingerprint}`;
-  if (!shard || shard.units.length === 0)
-    line += ` -- this shard has nothing to run: ${unitCount} ${unitLabel} in fewer indivisible groups than ${shardCount} shards`;
+  if (!shard || shard.units.length === 0) {
+    line += unitCount === 0
+      ? ` -- this shard has nothing to run: no ${unitLabel} were selected`
+      : ` -- this shard has nothing to run: ${unitCount} ${unitLabel} in fewer indivisible groups than ${shardCount} shards`;
+  }
   return line;
 }
 
 /**
- * Plans every shard and returns this shard's part.
+ * A shard that must not run: durations the other shards may have had could not be had here (a
+ * different split would run tests twice or never), or the shard has nothing to run. `line` is
+ * the one line the runner prints; the run then fails.
+ */
+export class ShardStop extends Error {
+  constructor(line) {
+    super(line);
+    this.name = 'ShardStop';
+    this.line = line;
+  }
+}
+
+/**
+ * Durations that could not be had for a reason every shard shares (no service and no timings
+ * file configured, no test titles in the sources): every shard then plans from estimates alone,
+ * alike. Any other failure (the service, the network, a timings file that cannot be read) may
+ * hit one shard and not the others, and stops the shard.
+ */
+export class SharedReason extends Error {}
+
+/**
+ * Plans every shard and returns this shard's part, and the record `shardwise verify` reads.
+ *
+ * The policy (README "When durations cannot be had"): the durations exchange retries within its
+ * budget (`durationsTimeoutMs`); if durations still cannot be had for a reason that may be this
+ * shard's alone, the shard does not run a split of its own: it stops with one line saying why
+ * and how to re-run it (`ShardStop`). Only a reason all shards share (`SharedReason`) plans
+ * from estimates, the same plan on every shard. A shard with nothing to run stops too, unless
+ * `allowEmptyShards`.
  * @param {object} p
  * @param {{planShards: Function}} p.api
  * @param {Array<{id: string, file?: string, group?: string}>} p.units units without durations
  * @param {number} p.shardIndex 1-based
  * @param {number} p.shardCount
  * @param {() => Promise<{durationOf: (unit: object) => number|undefined, source: string}>} p.getDurations
- *   rejects when durations cannot be had; every shard then uses the same estimate-only plan
  * @param {string} [p.unitLabel]
+ * @param {{allowEmptyShards?: boolean}} [p.options]
+ * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object}>}
+ * @throws {ShardStop}
  */
-export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel }) {
+export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', options = {} }) {
   let source;
   let withDurations = units;
   try {
@@ -38,8 +71,13 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
       return ms === undefined ? u : { ...u, durationMs: Math.round(ms) };
     });
   } catch (e) {
-    const why = String(e?.message ?? e);
-    source = `unavailable (${e?.code && !why.startsWith(e.code) ? `${e.code}: ` : ''}${why}); estimates only, the same plan on every shard`;
+    const why = `${e?.code && !String(e?.message).startsWith(e.code) ? `${e.code}: ` : ''}${e?.message ?? e}`;
+    if (!(e instanceof SharedReason)) {
+      throw new ShardStop(`[shardwise] shard ${shardIndex}/${shardCount} stopped: durations unavailable (${why}). `
+        + 'The other shards may have planned with them, and a split of its own would run tests twice or never, so this shard runs nothing and fails. '
+        + 'Re-run this shard: the same commit and run id give the same plan.');
+    }
+    source = `none (${why}); estimates only, the same plan on every shard`;
   }
   // Only the fields api.md defines: the core rejects unknown keys.
   const coreUnits = withDurations.map(({ id, file, group, durationMs }) => {
@@ -51,11 +89,15 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
   });
   const plan = api.planShards({ units: coreUnits, shardCount });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
+  const line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source });
+  if (shard.units.length === 0 && !options.allowEmptyShards)
+    throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
   return {
     plan,
     shard,
     mine: new Set(shard.units),
-    line: shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source }),
+    line,
+    record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
   };
 }
 
@@ -64,11 +106,11 @@ export const actualLine = (shardIndex, shardCount, predictedMs, actualMs) =>
   `[shardwise] shard ${shardIndex}/${shardCount} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)})`;
 
 // Jest's and Vitest's sequencer (which plans) and reporter (which reports) are separate objects in
-// one process: the shard's prediction passes from one to the other here.
+// one process: the shard's prediction and record (for shard.json) pass from one to the other here.
 const PREDICTION = Symbol.for('shardwise.prediction');
 
-/** @param {{index: number, count: number, predictedMs: number}} p */
+/** @param {{index: number, count: number, predictedMs: number, record?: object, root?: string}} p */
 export const setShardPrediction = (p) => { globalThis[PREDICTION] = p; };
 
-/** @returns {{index: number, count: number, predictedMs: number} | undefined} */
+/** @returns {{index: number, count: number, predictedMs: number, record?: object, root?: string} | undefined} */
 export const shardPrediction = () => globalThis[PREDICTION];

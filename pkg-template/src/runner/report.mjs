@@ -5,7 +5,8 @@
 // <folder>/attachments.json (`[{id, contentType}]`).
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canReachService } from './options.mjs';
+import { canReachService, relativePosix } from './options.mjs';
+import { writeShardRecord } from './shard-record.mjs';
 import { actualLine, shardPrediction } from './plan.mjs';
 
 export const REPORT_FILE = 'report.json.br';
@@ -97,13 +98,15 @@ export async function saveAndUpload({ api, report, store, options, log }) {
 }
 
 /**
- * The end of a Jest or Vitest run: the predicted-against-actual line of a balanced shard, then the
- * report finished (`duration`), saved and uploaded.
- * @param {{builder?: any, start?: number, api: any, store: AttachmentStore, options: object, log: (line: string) => void}} run
+ * The end of a Jest or Vitest run: the predicted-against-actual line of a balanced shard and its
+ * record (shard.json: the files it ran), then the report finished (`duration`), saved and uploaded.
+ * @param {{builder?: any, start?: number, api: any, store: AttachmentStore, options: object, log: (line: string) => void, ran?: Iterable<string>}} run
+ *   `ran`: the absolute paths of the test files that ran
  */
-export async function endRun({ builder, start, api, store, options, log }) {
+export async function endRun({ builder, start, api, store, options, log, ran = [] }) {
   const p = shardPrediction();
   if (p && start) log(actualLine(p.index, p.count, p.predictedMs, Date.now() - start));
+  if (p?.record && store) writeShardRecord(store.folder, p.record, [...ran].map((f) => relativePosix(p.root, f)));
   if (!builder) return;
   const report = builder.build();
   report.duration = Date.now() - start;

@@ -1,0 +1,84 @@
+// `shardwise verify <folders or shard.json files...>`: after the shards of a run, checks they
+// planned alike and ran every planned test exactly once (Rust `plan::verify` decides; this file
+// reads the shard records and prints).
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import * as api from '../node.mjs';
+import { readShardRecords, SHARD_RECORD } from '../src/runner/shard-record.mjs';
+
+export const HELP = `Usage: shardwise verify <path>... [options]
+
+Run it after the shards of a CI run, as a final job: it reads the record each balanced shard saved
+beside its report (${SHARD_RECORD} in <outputFolder>/shard-<i>-of-<n>/), and checks that every shard
+of the run is there once, that all planned alike (one fingerprint), and that together they ran
+every planned test (Jest, Vitest: file) exactly once. It prints what was missed or doubled, and
+exits 1 when anything is; 0 when the run is whole.
+
+<path> is a shard's saved report folder, a folder holding several (the reporter's outputFolder,
+or where CI downloaded each shard's artifacts: searched to any depth), or a ${SHARD_RECORD} file.
+
+Options:
+  --json        print the verification as JSON (the value verifyShards returns)
+  -h, --help    this help`;
+
+/** A unit id as people read it: Playwright's ids are JSON arrays (project, file, titles). */
+function readable(id) {
+  try {
+    const parts = JSON.parse(id);
+    if (Array.isArray(parts) && parts.every((p) => typeof p === 'string' || typeof p === 'number'))
+      return parts.filter((p) => p !== '').join(' › ');
+  } catch { /* a file path */ }
+  return id;
+}
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const list = (xs) => xs.join(', ');
+
+/** The verification as lines for people. */
+export function formatVerification(v) {
+  const lines = [];
+  const fp = v.fingerprints.map((f) => `${f.fingerprint.slice(0, 12)} (${v.fingerprints.length > 1 ? `shard${f.shards.length > 1 ? 's' : ''} ${list(f.shards)}` : `${plural(f.shards.length, 'shard')}`})`);
+  lines.push(v.ok
+    ? `shards whole: ${v.shardCount} of ${v.shardCount} planned alike (fingerprint ${fp[0]}); each of ${v.planned} planned units ran exactly once`
+    : `shards NOT whole: ${v.shardCount} shards, ${plural(v.fingerprints.length, 'fingerprint')}: ${list(fp)}`);
+  if (v.missingShards.length) lines.push(`missing shards: ${list(v.missingShards)} (no ${SHARD_RECORD}: the job failed before the end, or its artifacts were not given)`);
+  if (v.doubledShards.length) lines.push(`shards given twice: ${list(v.doubledShards)}`);
+  if (v.fingerprints.length > 1) lines.push('the shards planned differently (their durations or test lists differed): tests may run twice or never');
+  if (v.missing.length) {
+    lines.push(`${plural(v.missing.length, 'unit')} ran on no shard:`);
+    for (const u of v.missing) lines.push(`  ${readable(u)}`);
+  }
+  if (v.doubled.length) {
+    lines.push(`${plural(v.doubled.length, 'unit')} ran on more than one shard:`);
+    for (const d of v.doubled) lines.push(`  ${readable(d.unit)} (shards ${list(d.shards)})`);
+  }
+  if (v.unplanned.length) {
+    lines.push(`${plural(v.unplanned.length, 'unit')} ran where no plan put them:`);
+    for (const u of v.unplanned) lines.push(`  ${readable(u.unit)} (shard ${u.shard})`);
+  }
+  return lines.join('\n');
+}
+
+export async function run(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    console.error(`shardwise verify: ${e.message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length === 0) { console.error(`shardwise verify: give the shards' saved report folders\n\n${HELP}`); return 2; }
+  for (const p of positionals) {
+    if (!existsSync(p)) { console.error(`shardwise verify: ${p} does not exist`); return 2; }
+  }
+  const found = readShardRecords(positionals);
+  if (found.length === 0) {
+    console.error(`shardwise verify: no ${SHARD_RECORD} under ${list(positionals)}: only shards balanced by shardwise save one`);
+    return 1;
+  }
+  const v = api.verifyShards(found.map((f) => f.record));
+  console.log(values.json ? JSON.stringify(v, null, 2) : formatVerification(v));
+  return v.ok ? 0 : 1;
+}

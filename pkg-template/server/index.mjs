@@ -1,6 +1,6 @@
 // The local service of service-api.md: five endpoints plus presigned storage, on one machine.
 import http from 'node:http';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { brotliDecompressSync, brotliCompressSync, constants as zc } from 'node:zlib';
 import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,8 +88,16 @@ export async function createServer(opts = {}) {
       if (!store.has(`durations/${sid}/tests.json.br`)) fail(409, 'out_of_order', 'submit before the test list was uploaded');
       const gk = `${s.commitId}\0${s.shardGroupKey}`;
       if (!groups.has(gk)) {
-        const testList = JSON.parse(brotliDecompressSync(store.get(`durations/${sid}/tests.json.br`).bytes));
-        const out = brotliCompressSync(JSON.stringify(annotate(testList, history())), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
+        // Computed once per commit and shard group key, and kept on disk: every shard of a run,
+        // and a re-run of one of its jobs later (after newer reports, after a restart of the
+        // service), gets the same predictions, so the same plan and the same tests.
+        const key = `groups/${createHash('sha256').update(gk).digest('hex')}.json.br`;
+        let out = store.get(key)?.bytes;
+        if (!out) {
+          const testList = JSON.parse(brotliDecompressSync(store.get(`durations/${sid}/tests.json.br`).bytes));
+          out = brotliCompressSync(JSON.stringify(annotate(testList, history())), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
+          store.put(key, out);
+        }
         groups.set(gk, { out, readyAt: now() + computeDelayMs, at: Date.now() + computeDelayMs });
       }
       s.group = gk; s.submittedAt = Date.now();

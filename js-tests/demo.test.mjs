@@ -116,3 +116,20 @@ test('demo: Ctrl-C while the shards run stops every process and the service', { 
   await new Promise((r) => setTimeout(r, 500));
   assert.deepEqual(leftovers(dir), []);
 });
+
+test('the demo starts on a fresh clone: its scripts import only Node built-ins and each other at load (never test code, never node_modules)', () => {
+  // `npm run demo` runs before any `npm install` on a fresh clone: an import of a dependency (or of
+  // a test helper that imports one) fails before its set-up can install them
+  const dirs = [path.join(ROOT, 'scripts'), path.join(ROOT, 'scripts', 'lib')];
+  for (const dir of dirs) {
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.mjs'))) {
+      const text = readFileSync(path.join(dir, f), 'utf8');
+      for (const m of text.matchAll(/^\s*import\s[^;]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
+        const spec = m[1] ?? m[2];
+        const target = spec.startsWith('.') ? path.resolve(dir, spec) : undefined;
+        assert.ok(spec.startsWith('node:') || (target && target.startsWith(path.join(ROOT, 'scripts') + path.sep)),
+          `scripts/${path.relative(path.join(ROOT, 'scripts'), path.join(dir, f))} imports ${spec} at load`);
+      }
+    }
+  }
+});

@@ -20,7 +20,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { launchChromium } from './helpers/chromium.mjs';
-import { runPlaywright, killRuns } from './helpers/playwright-runs.mjs';
+import { runPlaywright, killRuns } from '../scripts/lib/playwright-runs.mjs';
 import { generateBigSuite } from './fixtures/playwright-real/big-suite.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -14,6 +14,8 @@
 //   ```js file=<name>    written to the project; *.config.mjs into its runner's folder, api.* run by node
 //   ```js browser        a module in a page of headless Chromium, with `shardwise/browser` mapped
 //                        to the installed package
+//   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
+//                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -192,6 +194,15 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.equal(r.status, 0, r.stderr);
         assert.doesNotMatch(r.stderr, /Assertion failed/, r.stderr);
         if (b.attrs.file === 'api.mjs') assert.match(r.stdout, /uploaded: http:\/\/127\.0\.0\.1:\d+\//);
+      } else if (b.lang === 'yaml' && b.attrs.run === 'ci') {
+        // a CI workflow: the shard matrix runs the README's shard command and keeps each shard's
+        // saved folder, and a final job, after every shard (also failed ones), verifies them
+        assert.match(b.code, /matrix: \{ shard: \[1, 2, 3\] \}/);
+        assert.match(b.code, /run: npx playwright test --shard=\$\{\{ matrix\.shard \}\}\/3/);
+        assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
+        assert.match(b.code, /verify:\n\s+needs: test\n\s+if: always\(\)/);
+        assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: shards \}\n\s+- run: npx shardwise verify shards\n/);
+        assert.doesNotMatch(b.code, /\t/);
       } else if (b.lang === 'js' && b.attrs.browser) {
         await runInBrowser(b.code);
       } else if (b.lang === 'sh' && b.attrs.run === 'script') {

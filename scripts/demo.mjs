@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runPlaywright, killRuns, executedTests } from '../js-tests/helpers/playwright-runs.mjs';
+import { runPlaywright, killRuns, executedTests } from './lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PKG = path.join(ROOT, 'pkg');

@@ -1,14 +1,16 @@
 // Running a Playwright project for real, as a separate process, and reading what ran from
-// Playwright's own JSON report (independent of shardwise). Shared by the demo (scripts/demo.mjs)
-// and the tests that drive real Playwright runs.
+// Playwright's own JSON report (independent of shardwise). Used by the demo (scripts/demo.mjs),
+// and by the tests that drive real Playwright runs (tests may use scripts, never the reverse).
+// Nothing here needs node_modules at import: the demo imports it on a fresh clone, before its
+// set-up installs them.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-/** Playwright's CLI, resolved the way `import '@playwright/test'` resolves from the repository. */
-export const PLAYWRIGHT_CLI = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
+/** Playwright's CLI, resolved the way `import '@playwright/test'` resolves from the repository (when first run). */
+export const playwrightCli = () => path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
 
 /** Every run still going: its process group is killed by `killRuns()`. */
 const running = new Set();
@@ -22,7 +24,7 @@ const running = new Set();
 export function runPlaywright({ config, shard, total, workers, json, env = {}, timeoutMs = 300_000 }) {
   const base = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   for (const k of Object.keys(base)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k.startsWith('SW_')) delete base[k];
-  const args = [PLAYWRIGHT_CLI, 'test', '-c', config];
+  const args = [playwrightCli(), 'test', '-c', config];
   if (shard) args.push(`--shard=${shard}/${total}`);
   if (workers) args.push(`--workers=${workers}`);
   rmSync(json, { force: true });

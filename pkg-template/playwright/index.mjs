@@ -27,6 +27,8 @@ export default class ShardwiseReporter {
     this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
     this.balanced = undefined;
     this.failedOnce = false;
+    /** result -> its output in order (`onStdOut`/`onStdErr`), for the report's `stdio`. */
+    this.output = new WeakMap();
   }
 
   printsToStdio() { return false; }
@@ -102,10 +104,22 @@ export default class ShardwiseReporter {
       }));
       const envIndex = new Map();
       for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
-      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root), writtenOf: (r) => this.output.get(r) };
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** A test's output, in the order written (the result keeps stdout and stderr apart). */
+  onStdOut(chunk, _test, result) { this.written(result, 1, chunk); }
+
+  onStdErr(chunk, _test, result) { this.written(result, 2, chunk); }
+
+  written(result, stream, chunk) {
+    if (!result || typeof result !== 'object') return;
+    const list = this.output.get(result) ?? [];
+    list.push({ stream, at: Date.now(), chunk });
+    this.output.set(result, list);
   }
 
   onTestEnd(test, result) {

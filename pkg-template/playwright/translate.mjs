@@ -183,11 +183,33 @@ function step(s, root, depth = 0) {
   });
 }
 
-const stdio = (entries, stream) => list(entries).flatMap((chunk) => {
-  if (typeof chunk === 'string') return [{ stream, dts: 0, text: chunk }];
-  if (chunk instanceof Uint8Array || ArrayBuffer.isView(chunk)) return [{ stream, dts: 0, buffer: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('base64') }];
+/** One output entry: text, or bytes as base64 (none for anything else). */
+function output(chunk, stream, dts) {
+  if (typeof chunk === 'string') return [{ stream, dts, text: chunk }];
+  if (chunk instanceof Uint8Array || ArrayBuffer.isView(chunk)) return [{ stream, dts, buffer: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('base64') }];
   return [];
-});
+}
+
+/**
+ * A result's output as the format wants it: one list in the order it was written, each entry
+ * with the ms since the one before (since the attempt's start for the first). `written` is that
+ * order, as the reporter saw it through `onStdOut`/`onStdErr` (`{stream, at, chunk}`); when it
+ * does not cover the result's output (a reporter that missed some), each stream is kept whole,
+ * stdout first, untimed.
+ */
+export function stdioOf(result, written, startMs) {
+  const stdout = list(result?.stdout);
+  const stderr = list(result?.stderr);
+  if (written?.length && written.length === stdout.length + stderr.length) {
+    let prev = startMs ?? written[0].at;
+    return written.flatMap(({ stream, at, chunk }) => {
+      const dts = Math.max(0, Math.round(at - prev));
+      prev = Math.max(prev, at);
+      return output(chunk, stream, dts);
+    });
+  }
+  return [...stdout.flatMap((c) => output(c, 1, 0)), ...stderr.flatMap((c) => output(c, 2, 0))];
+}
 
 /** One attachment's bytes and reference, or none when its file is gone (said once). */
 function attachment(builder, ctx, a) {
@@ -234,7 +256,7 @@ export function recordResult(builder, ctx, test, result) {
     })),
     errors: list(result?.errors).map((e) => error(e, ctx.root)),
     steps: list(result?.steps).map((s) => step(s, ctx.root)),
-    stdio: [...stdio(result?.stdout, 1), ...stdio(result?.stderr, 2)],
+    stdio: stdioOf(result, ctx.writtenOf?.(result), wholeMs(result?.startTime instanceof Date ? result.startTime.getTime() : result?.startTime)),
     attachments,
   }));
   return handle;

@@ -66,9 +66,11 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
   try {
     const d = await getDurations();
     source = d.source;
+    // a measured duration is known, also when it rounds to 0 ms (the planner reads 0 as
+    // unknown): at least 1 ms, as the planner counts any measured test
     withDurations = units.map((u) => {
       const ms = d.durationOf(u);
-      return ms === undefined ? u : { ...u, durationMs: Math.round(ms) };
+      return ms === undefined ? u : { ...u, durationMs: Math.max(1, Math.round(ms)) };
     });
   } catch (e) {
     const why = `${e?.code && !String(e?.message).startsWith(e.code) ? `${e.code}: ` : ''}${e?.message ?? e}`;

@@ -146,13 +146,13 @@ test('shardwise plan prints a table of the plan, or the plan as JSON', (t) => {
   const table = cli(json, '--shards', '3', '--workers', '2', '--overhead', '1000');
   assert.equal(table.status, 0, table.stderr);
   const lines = table.stdout.split('\n');
-  assert.match(lines[0], /^shard\s+predicted\s+units\s+files$/);
+  assert.match(lines[0], /^shard\s+predicted\s+tests\s+files$/);
   for (const s of expected.shards) {
     assert.match(lines[s.index], new RegExp(`^${s.index}\\s+\\S+\\s+${s.units.length}\\s+${s.files.length}$`));
   }
   assert.match(table.stdout, new RegExp(`makespan .*\\(${expected.makespanMs} ms\\)`));
   assert.match(table.stdout, new RegExp(`lower bound .*\\(${expected.lowerBoundMs} ms\\)`));
-  assert.match(table.stdout, new RegExp(`estimated +${expected.estimated} of 5 units`));
+  assert.match(table.stdout, new RegExp(`estimated +${expected.estimated} of 5 tests`));
   assert.match(table.stdout, new RegExp(`fingerprint +${expected.fingerprint}$`, 'm'));
 
   const fromBrotli = cli(br, '--shards', '3', '--workers', '2', '--overhead', '1000', '--json');
@@ -183,8 +183,22 @@ test('shardwise plan: help, usage errors and invalid values', (t) => {
   const help = cli('--help');
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^Usage: shardwise plan /);
-  assert.equal(cli(json).status, 2, 'no --shards');
-  assert.equal(cli('--shards', '2').status, 2, 'no input');
+  const noShards = cli(json);
+  assert.equal(noShards.status, 2, 'no --shards');
+  assert.equal(noShards.stderr, "shardwise plan: --shards <N> is required; see 'shardwise plan --help'\n");
+  const noInput = cli('--shards', '2');
+  assert.equal(noInput.status, 2, 'no input');
+  assert.match(noInput.stderr, /^shardwise plan: <input> .* is required; see 'shardwise plan --help'\n$/);
+  // a negative number is the option's value, refused by planShards in one line
+  const negative = cli(json, '--shards', '-3');
+  assert.equal(negative.status, 1);
+  assert.equal(negative.stderr, 'shardwise plan: INVALID_INPUT: shardCount must be an integer from 1 to 100000, got -3\n');
+  const fraction = cli(json, '--shards', '2.5');
+  assert.equal(fraction.status, 1);
+  assert.match(fraction.stderr, /shardCount must be an integer from 1 to 100000, got 2\.5/);
+  const unknown = cli(json, '--shards', '2', '--shard', '2');
+  assert.equal(unknown.status, 2);
+  assert.equal(unknown.stderr, "shardwise plan: Unknown option '--shard'; see 'shardwise plan --help'\n");
   const missing = cli(path.join(dir, 'nope.json'), '--shards', '2');
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /does not exist/);

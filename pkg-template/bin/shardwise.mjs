@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `shardwise` command: one module per subcommand under ../cli.
+import { UsageError } from '../cli/args.mjs';
 const COMMANDS = {
   serve: 'Run the local service (durations and upload exchanges) on 127.0.0.1',
   plan: 'Plan shards from a report or a durations file',
@@ -18,6 +19,11 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
   console.log(usage());
   process.exit(command ? 0 : 1);
 }
+if (command === '--version' || command === '-v' || command === 'version') {
+  const { readFileSync } = await import('node:fs');
+  console.log(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  process.exit(0);
+}
 if (!Object.hasOwn(COMMANDS, command)) {
   console.error(`shardwise: unknown command '${command}'\n\n${usage()}`);
   process.exit(2);
@@ -33,6 +39,10 @@ try {
 try {
   process.exitCode = (await mod.run(argv)) ?? 0;
 } catch (e) {
+  if (e instanceof UsageError) {
+    console.error(`shardwise ${command}: ${e.message}`);
+    process.exit(2);
+  }
   // one line, no stack; a Node error's message already begins with its code (ENOENT: ...)
   const message = String(e?.message ?? e);
   const code = typeof e?.code === 'string' && !message.startsWith(e.code) ? `${e.code}: ` : '';

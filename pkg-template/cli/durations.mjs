@@ -1,10 +1,10 @@
 // `shardwise durations --tests <saved report> --out <timings file>`: asks the service for predicted
 // durations of a test list and saves them as a timings file (format: src/runner/timings.mjs).
-import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readSaved } from '../src/runner/report.mjs';
 import { inFile } from './files.mjs';
+import { parse, required, UsageError } from './args.mjs';
 import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
 import { testListFrom, durationsFromReport } from '../src/runner/timings.mjs';
 import { progress } from '../src/runner/progress.mjs';
@@ -26,23 +26,20 @@ Options:
   -h, --help              this help`;
 
 export async function run(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      tests: { type: 'string' }, out: { type: 'string' }, 'base-url': { type: 'string' }, 'access-token': { type: 'string' },
-      commit: { type: 'string' }, 'run-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
+  const { values, positionals } = parse('durations', argv, {
+    tests: { type: 'string' }, out: { type: 'string' }, 'base-url': { type: 'string' }, 'access-token': { type: 'string' },
+    commit: { type: 'string' }, 'run-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
   });
   if (values.help) { console.log(HELP); return 0; }
-  if (!values.tests || !values.out) { console.error(HELP); return 2; }
-  if (!existsSync(values.tests)) { console.error(`shardwise durations: ${values.tests} does not exist`); return 2; }
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'shardwise durations --help'`);
+  required('durations', values.tests, '--tests <folder | report file>');
+  required('durations', values.out, '--out <file>');
+  if (!existsSync(values.tests)) throw new UsageError(`${values.tests} does not exist`);
   const options = resolveOptions({ baseUrl: values['base-url'], accessToken: values['access-token'], commitId: values.commit, runId: values['run-id'] });
-  if (!options.baseUrl || !options.accessToken) {
-    console.error('shardwise durations: set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
-    return 2;
-  }
+  if (!options.baseUrl || !options.accessToken)
+    throw new UsageError('set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
   const commitId = options.commitId ?? gitInfo(process.cwd()).commitId;
-  if (!commitId) { console.error('shardwise durations: no commit id: pass --commit'); return 2; }
+  if (!commitId) throw new UsageError('no commit id (not a git checkout): pass --commit');
   const { reportFile, bytes: savedBytes } = readSaved(values.tests);
   let saved;
   try {

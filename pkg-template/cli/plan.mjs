@@ -1,12 +1,12 @@
 // `shardwise plan <report | timings file | units.json> --shards N`: plans shards with `planShards`
 // (Rust decides everything; this file reads the input and prints) and shows the plan as a table
 // or as JSON.
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { __readJson } from '../wasm/shardwise.js';
 import { readSaved } from '../src/runner/report.mjs';
 import { inFile } from './files.mjs';
+import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
@@ -50,19 +50,13 @@ function readInput(target) {
   }
 }
 
-/** A whole-number option as a number (range checks are planShards'), or an error message. */
-function number(values, flag) {
-  const raw = values[flag];
-  if (raw === undefined) return { value: undefined };
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value)) return { error: `--${flag} must be a number, got '${raw}'` };
-  return { value };
-}
-
-/** The plan as a text table plus its summary lines. */
-export function formatPlan(plan) {
+/**
+ * The plan as a text table plus its summary lines. `label`: what a unit is, `tests` for a report
+ * (with `--unit file` too: the units stay tests, kept whole by file) or `units` for a units list.
+ */
+export function formatPlan(plan, label = 'units') {
   const rows = plan.shards.map((s) => [String(s.index), fmtMs(s.predictedMs), String(s.units.length), String(s.files.length)]);
-  const head = ['shard', 'predicted', 'units', 'files'];
+  const head = ['shard', 'predicted', label, 'files'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (cells) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
   const units = plan.shards.reduce((n, s) => n + s.units.length, 0);
@@ -73,7 +67,7 @@ export function formatPlan(plan) {
     '',
     `makespan     ${fmtMs(plan.makespanMs)} (${plan.makespanMs} ms)${ratio}`,
     `lower bound  ${fmtMs(plan.lowerBoundMs)} (${plan.lowerBoundMs} ms)`,
-    `estimated    ${plan.estimated} of ${units} units had no prediction`,
+    `estimated    ${plan.estimated} of ${units} ${label} had no prediction`,
     `fingerprint  ${plan.fingerprint}`,
   ].join('\n');
 }
@@ -88,37 +82,28 @@ function planOf(input, opts) {
 }
 
 export async function run(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        shards: { type: 'string' }, unit: { type: 'string' }, environment: { type: 'string' },
-        workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
-        json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    console.error(`shardwise plan: ${e.message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse('plan', argv, {
+    shards: { type: 'string' }, unit: { type: 'string' }, environment: { type: 'string' },
+    workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
+    json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) { console.log(HELP); return 0; }
-  if (positionals.length !== 1 || values.shards === undefined) { console.error(HELP); return 2; }
+  required('plan', positionals[0], '<input> (a report, a saved report folder or a units file)');
+  if (positionals.length > 1) throw new UsageError(`one <input> at a time, got ${positionals.length}; see 'shardwise plan --help'`);
+  required('plan', values.shards, '--shards <N>');
   const [input] = positionals;
-  if (!existsSync(input)) { console.error(`shardwise plan: ${input} does not exist`); return 2; }
+  if (!existsSync(input)) throw new UsageError(`${input} does not exist`);
 
   const opts = {};
   for (const [flag, key] of [['shards', 'shardCount'], ['workers', 'workers'], ['overhead', 'perShardOverheadMs'], ['default', 'defaultDurationMs']]) {
-    const { value, error } = number(values, flag);
-    if (error) { console.error(`shardwise plan: ${error}`); return 2; }
+    const value = number('plan', values, flag);
     if (value !== undefined) opts[key] = value;
   }
   if (values.unit !== undefined) opts.unit = values.unit;
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
-  const plan = planOf(input, { ...opts, ...readInput(input) });
-  console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+  const content = readInput(input);
+  const plan = planOf(input, { ...opts, ...content });
+  console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan, content.report ? 'tests' : 'units'));
   return 0;
 }

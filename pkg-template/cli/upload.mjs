@@ -1,10 +1,10 @@
 // `shardwise upload <folder | report file>`: re-uploads a saved report (the recovery path when CI
 // could not reach the service). The folder layout is the one src/runner/report.mjs writes.
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readSaved } from '../src/runner/report.mjs';
 import { inFile } from './files.mjs';
+import { parse, required, number, UsageError } from './args.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { progress } from '../src/runner/progress.mjs';
 
@@ -20,33 +20,32 @@ Options:
   -h, --help             this help`;
 
 export async function run(argv) {
-  const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
-    options: { 'base-url': { type: 'string' }, 'access-token': { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  const { values, positionals } = parse('upload', argv, {
+    'base-url': { type: 'string' }, 'access-token': { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   });
   if (values.help) { console.log(HELP); return 0; }
-  if (positionals.length !== 1) { console.error(HELP); return 2; }
+  required('upload', positionals[0], '<folder | report file>');
+  if (positionals.length > 1) throw new UsageError(`one report at a time, got ${positionals.length}; see 'shardwise upload --help'`);
   const target = positionals[0];
-  if (!existsSync(target)) { console.error(`shardwise upload: ${target} does not exist`); return 2; }
+  if (!existsSync(target)) throw new UsageError(`${target} does not exist`);
+  const concurrency = number('upload', values, 'concurrency');
   const options = resolveOptions({ baseUrl: values['base-url'], accessToken: values['access-token'] });
-  if (!options.baseUrl || !options.accessToken) {
-    console.error('shardwise upload: set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
-    return 2;
-  }
+  if (!options.baseUrl || !options.accessToken)
+    throw new UsageError('set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
   const saved = readSaved(target);
   const p = progress(process.stderr, { attachments: saved.attachments.length });
   try {
     const r = await api.uploadReport({
       baseUrl: options.baseUrl, accessToken: options.accessToken, report: saved.bytes, attachments: saved.attachments,
-      ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
       ...(p.onEvent ? { onEvent: p.onEvent } : {}),
     });
     p.done();
     console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${r.attachments} attachments, ${r.bytes} bytes)`);
     return 0;
   } catch (e) {
-    // refused before any request (no step): a problem of the saved files
-    throw e?.step === undefined ? inFile(saved.reportFile, e) : e;
+    // the report refused before any request: a problem of the saved file
+    throw e?.step === undefined && String(e?.message).startsWith('report: ') ? inFile(saved.reportFile, e) : e;
   } finally {
     p.done();
   }

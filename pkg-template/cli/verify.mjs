@@ -1,10 +1,10 @@
 // `shardwise verify <folders or shard.json files...>`: after the shards of a run, checks they
 // planned alike and ran every planned test exactly once (Rust `plan::verify` decides; this file
 // reads the shard records and prints).
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readShardRecords, SHARD_RECORD } from '../src/runner/shard-record.mjs';
+import { parse, required, UsageError } from './args.mjs';
 
 export const HELP = `Usage: shardwise verify <path>... [options]
 
@@ -60,19 +60,10 @@ export function formatVerification(v) {
 }
 
 export async function run(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    console.error(`shardwise verify: ${e.message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse('verify', argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { console.log(HELP); return 0; }
-  if (positionals.length === 0) { console.error(`shardwise verify: give the shards' saved report folders\n\n${HELP}`); return 2; }
-  for (const p of positionals) {
-    if (!existsSync(p)) { console.error(`shardwise verify: ${p} does not exist`); return 2; }
-  }
+  required('verify', positionals[0], '<path> (the shards\' saved report folders)');
+  for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
   const found = readShardRecords(positionals);
   if (found.length === 0) {
     console.error(`shardwise verify: no ${SHARD_RECORD} under ${list(positionals)}: only shards balanced by shardwise save one`);

@@ -205,7 +205,11 @@ export async function createServer(opts = {}) {
       sendJson(res, status, body);
     } catch (err) { if (!res.headersSent) sendError(res, err); else res.destroy(); }
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
+  await new Promise((resolve, reject) => {
+    // a port in use is an error of `createServer` (EADDRINUSE), not an unhandled 'error' event
+    server.once('error', reject);
+    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+  });
   baseUrl = `http://${host}:${server.address().port}`;
   return {
     baseUrl, accessToken, dataDir,

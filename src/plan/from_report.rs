@@ -10,8 +10,9 @@
 //!   are left out.
 //! - Its **prediction** is the sum of the durations of its attempts in the chosen environment
 //!   (`opts.environment`), or of all its attempts when no environment is chosen (it runs once per
-//!   environment, so the predictions add up). Non-finite or non-positive durations are ignored;
-//!   no attempts, or a zero sum, means unknown (the planner estimates it).
+//!   environment, so the predictions add up). Non-finite or negative durations are ignored; no
+//!   attempt with a duration means unknown (the planner estimates it), and a measured sum of 0 ms
+//!   is known (1 ms, the least the planner counts for a measured unit).
 //! - Tests sharing an id (the same title path twice in one file) are one unit: their predictions
 //!   add up, so running that id runs all of them on one shard.
 //!
@@ -147,8 +148,8 @@ fn environment_index(report: &ReportView, selector: &EnvironmentSelector) -> Res
 
 struct Walk<'a> {
     env: Option<usize>,
-    /// id -> (file, summed prediction)
-    out: BTreeMap<String, (Option<String>, f64)>,
+    /// id -> (file, summed prediction; none when no attempt says a duration)
+    out: BTreeMap<String, (Option<String>, Option<f64>)>,
     /// Non-empty titles of the enclosing non-file suites.
     path: Vec<&'a str>,
 }
@@ -164,16 +165,16 @@ impl<'a> Walk<'a> {
             }
             id.push_str(part);
         }
-        let ms: f64 = t
-            .attempts
-            .iter()
-            .flatten()
-            .filter(|a| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64))
-            .filter_map(|a| a.duration)
-            .filter(|d| d.is_finite() && *d > 0.0)
-            .sum();
-        let entry = self.out.entry(id).or_insert((file.map(str::to_owned), 0.0));
-        entry.1 += ms;
+        let (mut ms, mut known) = (0.0, false);
+        let here = |a: &&AttemptView| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64);
+        for d in t.attempts.iter().flatten().filter(here).filter_map(|a| a.duration).filter(|d| d.is_finite() && *d >= 0.0) {
+            ms += d;
+            known = true;
+        }
+        let entry = self.out.entry(id).or_insert((file.map(str::to_owned), None));
+        if known {
+            entry.1 = Some(entry.1.unwrap_or(0.0) + ms);
+        }
     }
 
     fn suite(&mut self, s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
@@ -214,7 +215,9 @@ pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSe
     Ok(walk
         .out
         .into_iter()
-        .map(|(id, (file, ms))| Unit { id: id.into(), file: file.map(Into::into), group: None, duration_ms: (ms > 0.0).then_some(ms) })
+        // a measured 0 ms is known: the least the planner counts for a measured unit (1 ms),
+        // not the "unknown" a 0 prediction means
+        .map(|(id, (file, ms))| Unit { id: id.into(), file: file.map(Into::into), group: None, duration_ms: ms.map(|ms| ms.max(1.0)) })
         .collect())
 }
 

@@ -16,10 +16,10 @@ for (const cmd of ['upload', 'durations']) {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^Usage: shardwise ${cmd} `));
   });
-  test(`shardwise ${cmd} without its arguments prints usage and exits 2`, () => {
+  test(`shardwise ${cmd} without its arguments says in one line what is missing, and exits 2`, () => {
     const r = cli(cmd);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /Usage:/);
+    assert.match(r.stderr, new RegExp(`^shardwise ${cmd}: .* is required; see 'shardwise ${cmd} --help'\n$`));
   });
 }
 

@@ -121,3 +121,22 @@ test('expired tokens and presigned URLs are rejected', async (t) => {
   clock += 24 * 60 * 60 * 1000;
   await expectError(post(srv, '/api/upload/finish', s.uploadToken), 401, 'token_expired');
 });
+
+test('the webUrl start hands out opens the report in the preview; a busy port is an error of createServer', async (t) => {
+  const staticDir = join(import.meta.dirname, '..', 'pkg');
+  const srv = await createServer({ staticDir });
+  t.after(() => srv.close());
+  const s = await upload(srv, report({ t1: [{ duration: 5, startTimestamp: 0 }], t2: [] }));
+  const id = s.webUrl.split('/').pop();
+  const res = await fetch(new URL(s.webUrl, srv.baseUrl));
+  assert.equal(res.status, 200, 'the link the reporters print answers with the report page');
+  assert.equal(res.url, `${srv.baseUrl}/pkg/preview/?url=${encodeURIComponent(`/api/reports/${id}/report.json.br`)}`);
+  assert.match(await res.text(), /<html/i);
+  await expectError(fetch(`${srv.baseUrl}/reports/no-such-report`), 404, 'not_found');
+  const bare = await createServer({});
+  t.after(() => bare.close());
+  const s2 = await upload(bare, report({ t1: [], t2: [] }));
+  await expectError(fetch(new URL(s2.webUrl, bare.baseUrl)), 404, 'not_found');
+  const port = Number(new URL(srv.baseUrl).port);
+  await assert.rejects(createServer({ port }), (e) => e.code === 'EADDRINUSE');
+});

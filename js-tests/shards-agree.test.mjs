@@ -102,11 +102,11 @@ for (const [name, project] of Object.entries(PROJECTS)) {
     const all = () => project.ran(JSON.parse(readFileSync(path.join(dir, 'out', 'seed.json'), 'utf8')), dir);
 
     /** One invocation: `label` names its output folder and JSON; `env` overrides. */
-    async function run(label, { shard, env = {}, extra = [] } = {}) {
-      const json = path.join(dir, 'out', `${label}.json`);
+    async function run(label, { shard, env = {}, extra = [], keep = false } = {}) {
+      const json = path.join(dir, 'out', `${label}${keep ? '-again' : ''}.json`);
       const output = path.join(dir, 'out', label);
       rmSync(json, { force: true });
-      rmSync(output, { recursive: true, force: true });
+      if (!keep) rmSync(output, { recursive: true, force: true });
       const base = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', SW_JSON: json, SW_OUTPUT: output };
       for (const k of Object.keys(base)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k.startsWith('GITHUB_')) delete base[k];
       Object.assign(base, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: runId }, env);
@@ -218,6 +218,19 @@ for (const [name, project] of Object.entries(PROJECTS)) {
       } finally {
         await restarted.close();
       }
+    });
+
+    test('listing the tests runs, saves and sends nothing: the saved report stays the last real run\'s', { skip: name !== 'playwright' && 'Playwright\'s --list' }, async () => {
+      const saved = path.join(dir, 'out', 'seed', 'report.json.br');
+      const before = readFileSync(saved);
+      const reports = async () => (await (await fetch(`${service.baseUrl}/api/reports`)).json()).length;
+      const uploaded = await reports();
+      const listed = await run('seed', { keep: true, extra: ['--list'] });
+      assert.equal(listed.code, 0, listed.text);
+      assert.match(listed.text, /Total: 14 tests in 6 files/);
+      assert.doesNotMatch(listed.text, /\[shardwise\]/);
+      assert.ok(readFileSync(saved).equals(before), 'the saved report is untouched');
+      assert.equal(await reports(), uploaded, 'nothing uploaded');
     });
 
     test('more shards than indivisible groups: an empty shard fails with one line, unless allowed', async () => {

@@ -22,6 +22,9 @@ const osInfo = () => ({ osName: os.type(), osVersion: os.release(), osArch: os.a
 export default class ShardwiseReporter {
   /** @param {import('../types/playwright').ShardwisePlaywrightOptions} [options] */
   constructor(options = {}) {
+    // `playwright test --list` runs nothing: the reporter plans, saves and sends nothing (the
+    // saved report of the last real run, a timings file, stays as it was)
+    this.listing = options._mode === 'list' || process.argv.includes('--list');
     this.options = resolveOptions(options);
     this.api = options.api ?? shardwise;
     this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
@@ -36,6 +39,7 @@ export default class ShardwiseReporter {
   cwd(config) { return config.configFile ? path.dirname(config.configFile) : process.cwd(); }
 
   async preprocess({ config, suite, testRun }) {
+    if (this.listing) return;
     const shard = config.shard;
     if (!shard || shard.total <= 1) return;
     if (!versionAtLeast(config.version, MIN_PLAYWRIGHT) || typeof testRun?.skipSharding !== 'function') return;
@@ -85,6 +89,7 @@ export default class ShardwiseReporter {
   }
 
   onBegin(config) {
+    if (this.listing) return;
     const shard = config.shard;
     if (shard && shard.total > 1 && !versionAtLeast(config.version, MIN_PLAYWRIGHT))
       this.log(`[shardwise] balancing shards needs Playwright >= ${MIN_PLAYWRIGHT} (this is ${config.version}); Playwright shards natively`);

@@ -192,6 +192,16 @@ export async function createServer(opts = {}) {
         return await storage(req, res, u.pathname.slice(9), u.searchParams, bytes);
       }
       if (req.method === 'GET' && u.pathname.startsWith('/api/reports')) return reportsApi(req, res, u.pathname);
+      // the webUrl `start` hands out: the report's page in the preview
+      const page = req.method === 'GET' && /^\/reports\/([^/]+)$/.exec(u.pathname);
+      if (page) {
+        const id = decodeURIComponent(page[1]);
+        if (!store.index.reports.some((r) => r.id === id)) fail(404, 'not_found', `no report ${id} (its upload was not finished)`);
+        if (!staticDir) fail(404, 'not_found', 'this service does not serve the report preview (--no-preview)');
+        res.writeHead(302, { location: `/preview/?url=${encodeURIComponent(`/api/reports/${id}/report.json.br`)}` });
+        res.end();
+        return;
+      }
       if (staticDir && req.method === 'GET' && (u.pathname === '/preview' || u.pathname.startsWith('/preview/'))) {
         res.writeHead(302, { location: `/pkg${u.pathname === '/preview' ? '/preview/' : u.pathname}${u.search}` }); res.end(); return;
       }

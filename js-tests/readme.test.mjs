@@ -14,6 +14,7 @@
 //   ```js file=<name>    written to the project; *.config.mjs into its runner's folder, api.* run by node
 //   ```js browser        a module in a page of headless Chromium, with `shardwise/browser` mapped
 //                        to the installed package
+//   ```ts file=<name>    a TypeScript config: type-checked (tsc, module nodenext) as .mts and .cts
 //   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
 //                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
 import { test, before, after } from 'node:test';
@@ -194,6 +195,18 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.equal(r.status, 0, r.stderr);
         assert.doesNotMatch(r.stderr, /Assertion failed/, r.stderr);
         if (b.attrs.file === 'api.mjs') assert.match(r.stdout, /uploaded: http:\/\/127\.0\.0\.1:\d+\//);
+      } else if (b.lang === 'ts' && /\.config\.ts$/.test(b.attrs.file ?? '')) {
+        // a TypeScript config: type-checked in the runner's folder against the installed package,
+        // as an ES module and as CommonJS (module nodenext: .mts and .cts)
+        const runner = b.attrs.file.split('.')[0];
+        const dir = path.join(project, runner, 'ts');
+        fs.mkdirSync(dir, { recursive: true });
+        const files = ['mts', 'cts'].map((ext) => path.join(dir, b.attrs.file.replace(/\.ts$/, `.${ext}`)));
+        for (const f of files) fs.writeFileSync(f, b.code);
+        const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+        const r = await runAsync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+          '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types'), ...files], { cwd: dir, env });
+        assert.equal(r.status, 0, r.out);
       } else if (b.lang === 'yaml' && b.attrs.run === 'ci') {
         // a CI workflow: the shard matrix runs the README's shard command and keeps each shard's
         // saved folder, and a final job, after every shard (also failed ones), verifies them

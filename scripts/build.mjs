@@ -57,6 +57,15 @@ const parts = readdirSync(typesDir).filter((f) => f.endsWith('.d.ts')).sort()
 const index = readFileSync(join(pkg, 'index.d.ts'), 'utf8');
 const local = /^\s*(import|export)\s[^;]*from\s+'\.\/[^']*';?\s*$/gm;
 writeFileSync(join(pkg, 'index.d.cts'), [...parts, index].map((t) => t.replace(local, '')).join('\n'));
+// The runner entries the same way, each with the types it names: `import type ... from
+// 'shardwise/playwright'` in a CommonJS TypeScript file (module node16/nodenext) resolves to a
+// CommonJS declaration, not an ES module one (TS1541).
+const runnerTypes = ['runner.d.ts'].map((f) => readFileSync(join(typesDir, f), 'utf8'));
+for (const [entry, types] of [['playwright/index', 'playwright'], ['jest/index', 'jest'], ['jest/sequencer'], ['vitest/index', 'vitest'], ['vitest/sequencer']]) {
+  const own = types ? [readFileSync(join(typesDir, `${types}.d.ts`), 'utf8')] : [];
+  const text = [...(types ? runnerTypes : []), ...own, readFileSync(join(pkg, `${entry}.d.ts`), 'utf8')];
+  writeFileSync(join(pkg, `${entry}.d.cts`), text.map((t) => t.replace(/^\s*(import|export)\s[^;]*from\s+'\.\.?\/[^']*';?\s*$/gm, '')).join('\n'));
+}
 
 const old = join(root, 'pkg.old');
 rmSync(old, { recursive: true, force: true });

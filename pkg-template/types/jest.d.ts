@@ -6,4 +6,4 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * (`testSequencer`) reads the same entry. Jest cannot list tests before running them, so the
  * sequencer balances from `timingsFile` (see `npx shardwise durations`), else by estimates.
  */
-export interface ShardwiseJestOptions extends ShardwiseRunnerOptions {}
+export type ShardwiseJestOptions = ShardwiseRunnerOptions;

@@ -6,4 +6,4 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * Playwright >= 1.62 the reporter balances shards by predicted duration; below, Playwright
  * shards natively.
  */
-export interface ShardwisePlaywrightOptions extends ShardwiseRunnerOptions {}
+export type ShardwisePlaywrightOptions = ShardwiseRunnerOptions;

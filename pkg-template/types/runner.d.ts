@@ -1,5 +1,8 @@
-/** Options shared by the shardwise runner integrations (Playwright, Jest, Vitest). */
-export interface ShardwiseRunnerOptions {
+/**
+ * Options shared by the shardwise runner integrations (Playwright, Jest, Vitest). A type, not an
+ * interface: it fits where a runner takes `Record<string, unknown>` (Vitest's reporter options).
+ */
+export type ShardwiseRunnerOptions = {
   /** The service root. Default: `SHARDWISE_BASE_URL`. */
   baseUrl?: string;
   /** The service access token. Default: `SHARDWISE_ACCESS_TOKEN`. Never printed. */
@@ -33,4 +36,4 @@ export interface ShardwiseRunnerOptions {
    * never runs a split of its own). Default: 120000. `SHARDWISE_DURATIONS_TIMEOUT_MS`.
    */
   durationsTimeoutMs?: number;
-}
+};

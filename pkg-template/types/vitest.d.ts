@@ -5,4 +5,4 @@ export type { ShardwiseRunnerOptions } from './runner.js';
  * Options of `['shardwise/vitest', options]` in `reporters`; the sequencer from
  * `shardwise/vitest/sequencer` (`test.sequence.sequencer`) reads the same entry.
  */
-export interface ShardwiseVitestOptions extends ShardwiseRunnerOptions {}
+export type ShardwiseVitestOptions = ShardwiseRunnerOptions;

@@ -509,13 +509,6 @@ fn corrupt(what: &str) -> Error {
     Error::new(ErrorCode::BrotliCorrupt, what.to_string())
 }
 
-/// True when `data` starts like a JSON document (after optional whitespace and BOM), the test
-/// used to tell plain JSON bodies from Brotli ones.
-pub fn looks_like_json(data: &[u8]) -> bool {
-    let data = data.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(data);
-    matches!(data.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{') | Some(b'['))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,13 +691,6 @@ mod tests {
         let mut c = Compressor::new(CompressOptions::default()).unwrap();
         c.finish().unwrap();
         assert_eq!(c.push(b"x").err().unwrap().code, ErrorCode::InvalidInput);
-    }
-
-    #[test]
-    fn json_sniffing() {
-        assert!(looks_like_json(b"  {\"a\":1}"));
-        assert!(looks_like_json(b"\xEF\xBB\xBF["));
-        assert!(!looks_like_json(&compress(b"{}", CompressOptions::default()).unwrap()));
     }
 
     /// English-like text: the encoder's static-dictionary search, which report JSON rarely

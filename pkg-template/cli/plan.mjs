@@ -35,15 +35,15 @@ Options:
   -h, --help            this help`;
 
 /**
- * The input file's content: a report document or an array of units, read by the rule every
- * reader of reports follows (Rust `report::read_json`: Brotli-compressed JSON or plain JSON).
+ * The input file's content, `{report}` or `{units}`, read by the rule every reader of reports
+ * follows (Rust `report::read_json`: Brotli-compressed JSON or plain JSON), and the file read.
  */
 function readInput(target) {
   const { reportFile, bytes } = readSaved(target);
   try {
     const doc = __readJson(bytes);
-    if (Array.isArray(doc)) return { units: doc };
-    if (doc !== null && typeof doc === 'object') return { report: doc };
+    if (Array.isArray(doc)) return { reportFile, content: { units: doc } };
+    if (doc !== null && typeof doc === 'object') return { reportFile, content: { report: doc } };
     throw new api.ShardwiseError('it holds neither a report (a JSON object) nor a units list (a JSON array)', { code: 'INVALID_INPUT' });
   } catch (e) {
     throw inFile(reportFile, e);
@@ -73,11 +73,11 @@ export function formatPlan(plan, label = 'units') {
 }
 
 /** `planShards(opts)`; a problem of the input's content names the file. */
-function planOf(input, opts) {
+function planOf(reportFile, opts) {
   try {
     return api.planShards(opts);
   } catch (e) {
-    throw /^planShards options: (report|units)/.test(e?.message ?? '') ? inFile(readSaved(input).reportFile, e) : e;
+    throw /^planShards options: (report|units)/.test(e?.message ?? '') ? inFile(reportFile, e) : e;
   }
 }
 
@@ -102,8 +102,8 @@ export async function run(argv) {
   if (values.unit !== undefined) opts.unit = values.unit;
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
-  const content = readInput(input);
-  const plan = planOf(input, { ...opts, ...content });
+  const { reportFile, content } = readInput(input);
+  const plan = planOf(reportFile, { ...opts, ...content });
   console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan, content.report ? 'tests' : 'units'));
   return 0;
 }

@@ -54,13 +54,13 @@ pub struct JsonInput {
 /// the durations download, the runners' timings files, the CLI, the preview).
 ///
 /// The first byte cannot tell them apart: a Brotli stream at the service's window (lgwin 22)
-/// begins with a byte `0x?b`, which is `[` or `{` for some inputs (from about 64 KiB of JSON on).
-/// So the bytes are Brotli-compressed JSON when they are one complete Brotli stream, nothing
-/// after it, whose content parses as JSON; else plain JSON when they parse as JSON (after an
-/// optional UTF-8 byte order mark); else neither, and the error says what each reading found.
-/// Plain JSON fails as Brotli within its first bytes in practice (a `{` first byte is an invalid
-/// stream header), and a trial decode stops as soon as its output does not begin like JSON, so
-/// the rule costs one JSON parse, as before.
+/// begins with a byte `0x?b`, which is `[` when its first meta-block is its last with 5 length
+/// nibbles (64 KiB to 1 MiB of JSON). So the bytes are Brotli-compressed JSON when they are one
+/// complete Brotli stream, nothing after it, whose content parses as JSON; else plain JSON when
+/// they parse as JSON (after an optional UTF-8 byte order mark); else neither, and the error says
+/// what each reading found. Plain JSON fails as Brotli within its first bytes in practice (a `{`
+/// first byte is an invalid stream header), and a trial decode stops as soon as its output does
+/// not begin like JSON, so the rule costs one JSON parse, as before.
 ///
 /// Errors (the same code and wording from every entry point): `BROTLI_CORRUPT` when the bytes
 /// begin a Brotli stream of JSON that is damaged or truncated, `LIMIT_EXCEEDED` past
@@ -82,7 +82,7 @@ pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
         Err(miss) => miss,
     };
     let plain = strip_bom(bytes);
-    let json_why = if codec::looks_like_json(plain) {
+    let json_why = if matches!(first_json_byte(plain), Some(b'{' | b'[')) {
         match crate::from_json(plain) {
             Ok(doc) => return Ok(JsonInput { json: plain.to_vec(), doc, compressed: false }),
             Err(e) => format!("not JSON: {e}"),

@@ -89,6 +89,14 @@ fn the_first_byte_of_a_stream_is_whatever_its_header_bits_make_it() {
 }
 
 #[test]
+fn the_first_json_byte_is_found_past_a_byte_order_mark_and_whitespace() {
+    assert_eq!(first_json_byte(b"  {\"a\":1}"), Some(b'{'));
+    assert_eq!(first_json_byte(b"\xEF\xBB\xBF\r\n["), Some(b'['));
+    assert_eq!(first_json_byte(b" \t "), None);
+    assert_ne!(first_json_byte(&compress(b"{}", CompressOptions::default()).unwrap()), Some(b'{'));
+}
+
+#[test]
 fn plain_json_that_a_brotli_decoder_reads_for_a_while_is_plain_json() {
     // Whitespace first makes a valid stream header and an uncompressed meta-block: the decoder
     // copies JSON text out before it fails. The bytes are still plain JSON.

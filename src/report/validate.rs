@@ -126,27 +126,17 @@ pub(crate) fn mend_attempt(attempt: &mut Value, environments: usize) -> Result<V
 /// would compile `BTreeMap::remove` into the .wasm: 7 KB), and an array's `null` is dropped by
 /// [`drop_null_elements`]. False when there is nothing there (or only `null`).
 fn mend_at(v: &mut Value, at: &[PathStep]) -> bool {
-    let Some((last, up)) = at.split_last() else { return false };
-    let mut cur = v;
-    for step in up {
-        let next = match (step, cur) {
-            (PathStep::Key(k), Value::Object(o)) => o.get_mut(k.as_str()),
-            (PathStep::Index(i), Value::Array(a)) => a.get_mut(*i),
-            _ => None,
-        };
-        let Some(next) = next else { return false };
-        cur = next;
-    }
+    let Some(last) = at.last() else { return false };
     let rounded = |x: &Value| {
         let n = x.as_f64()?;
         let r = n.round();
         (n.fract() != 0.0 && r >= 0.0 && r <= limits::MAX_SAFE_INTEGER as f64).then(|| Value::from(r as u64))
     };
-    let x = match (last, cur) {
+    let x = at.iter().try_fold(v, |cur, step| match (step, cur) {
         (PathStep::Key(k), Value::Object(o)) => o.get_mut(k.as_str()),
         (PathStep::Index(i), Value::Array(a)) => a.get_mut(*i),
         _ => None,
-    };
+    });
     match x {
         // a `null` element is dropped with the others
         Some(Value::Null) => matches!(last, PathStep::Index(_)),

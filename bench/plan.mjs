@@ -188,6 +188,59 @@ for (const name of files) {
 }
 console.log(`\nquality: ${rows} rows; ${misses} more than 1% above a bound LPT reaches; ${worseThanLpt} worse than plain LPT`);
 
+// ---- drift: plan with an older durations file, run on the newer one (../shared/bench-data/drift)
+// For each pair of pairs.json, N in SHARDS and unit test|file: the units planned are the *newer*
+// file's tests (what a CI run lists), each with its duration from the *older* file when that file
+// has it, else with no duration and its file (a new test: the planner estimates it); tests only in
+// the older file are not in the run. Each plan is scored on the newer file's durations:
+// makespan / max(total / N, largest unit). Beside it, pytest-split's least_duration: LPT with
+// the mean of the known durations (of the tests in the run) for the unknown ones.
+/** pytest-split's least_duration: LPT, ties in the run's order (groups in file order), each onto
+ *  the least-loaded shard (ties: lower index). */
+function leastDuration(groups, n, weight) {
+  const order = groups.map((g) => ({ g, w: weight(g) })).sort((a, b) => b.w - a.w);
+  const loads = new Array(n).fill(0);
+  const shards = Array.from({ length: n }, () => []);
+  for (const { g, w } of order) {
+    let k = 0;
+    for (let i = 1; i < n; i++) if (loads[i] < loads[k]) k = i;
+    loads[k] += w;
+    shards[k].push(...g.tests.map((t) => t.id));
+  }
+  return shards;
+}
+const DRIFT = process.env.BENCH_DRIFT_DIR ?? path.resolve(here, '../../shared/bench-data/drift');
+const pairs = JSON.parse(readFileSync(path.join(DRIFT, 'pairs.json'), 'utf8'));
+const drift = { ours: [], lpt: [] };
+console.log(`\ndrift: ${pairs.length} pairs (plan with the older file, score on the newer); ratios to the lower bound on the newer durations`);
+console.log(`${'pair'.padEnd(52)} ${'unit'.padEnd(4)} ${SHARDS.map((n) => pad(`ours/${n}`, 8) + pad(`LPTm/${n}`, 8)).join('')}`);
+for (const { old, new: newer } of pairs) {
+  const oldMs = new Map(load(path.join(DRIFT, old)).map((t) => [t.id, t.ms]));
+  const tests = load(path.join(DRIFT, newer));
+  const trueMs = new Map(tests.map((t) => [t.id, t.ms]));
+  const known = tests.filter((t) => oldMs.has(t.id));
+  const mean = known.length ? known.reduce((s, t) => s + oldMs.get(t.id), 0) / known.length : 1000; // of the run's known tests
+  const predicted = (t) => oldMs.get(t.id) ?? mean;
+  const units = tests.map((t) => (oldMs.has(t.id) ? { id: t.id, file: t.file, durationMs: oldMs.get(t.id) } : { id: t.id, file: t.file }));
+  const name = `${old.replace(/__[^_]*$/, '').replace(/__.*__/, ' ').slice(0, 30)} ${old.slice(-15, -5)}>${newer.slice(-15, -5)}`;
+  for (const unit of ['test', 'file']) {
+    const groups = groupsOf(tests, unit);
+    const total = groups.reduce((s, g) => s + g.ms, 0);
+    const largest = Math.max(...groups.map((g) => g.ms));
+    const cells = [];
+    for (const n of SHARDS) {
+      const lb = Math.max(total / n, largest);
+      const ours = score(planShards({ units, shardCount: n, unit }).shards.map((s) => s.units), trueMs, lb);
+      const ref = score(leastDuration(groups, n, (g) => g.tests.reduce((s, t) => s + predicted(t), 0)), trueMs, lb);
+      drift.ours.push(ours); drift.lpt.push(ref);
+      cells.push(pad(f3(ours), 8) + pad(f3(ref), 8));
+    }
+    console.log(`${name.padEnd(52)} ${unit.padEnd(4)} ${cells.join('')}`);
+  }
+}
+const summary = (xs) => `mean ${f3(xs.reduce((s, x) => s + x, 0) / xs.length)}, worst ${f3(Math.max(...xs))}`;
+console.log(`drift: ${drift.ours.length} plans; shardwise ${summary(drift.ours)}; LPT with mean fallback ${summary(drift.lpt)}`);
+
 // ---- timing: 100,000 units over 100 shards
 let x = 0x2545f491;
 const rand = () => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return (x >>> 0) / 2 ** 32; };

@@ -7,8 +7,8 @@
 // (The timings-file path is run by readme.test.mjs.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, mkdirSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, mkdirSync, existsSync, openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
@@ -99,11 +99,16 @@ function run(name, label, { shard, native = false } = {}) {
   const env = { ...process.env, SW_JSON: json, SW_OUTPUT: output, SW_NATIVE: native ? '1' : '0', FORCE_COLOR: '0', NO_COLOR: '1' };
   for (const k of ['SHARDWISE_TIMINGS_FILE', 'CI', 'GITHUB_RUN_ID']) delete env[k];
   Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: RUN_ID });
+  // stdout and stderr into one file, as a terminal or CI log shows them: in the order written
+  const log = path.join(dir, `${label}.log`);
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, RUNNERS[name].argv({ shard, json }), { cwd: ROOT, env, stdio: ['ignore', fd, fd], timeout: 300_000 });
+  closeSync(fd);
   return new Promise((resolve) => {
-    execFile(process.execPath, RUNNERS[name].argv({ shard, json }), { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 300_000 }, (error, stdout, stderr) => {
-      const text = `${stdout}\n${stderr}`;
+    child.on('close', (code, signal) => {
+      const text = readFileSync(log, 'utf8');
       const executed = existsSync(json) ? RUNNERS[name].executed(JSON.parse(readFileSync(json, 'utf8'))) : new Map();
-      resolve({ code: error ? error.code ?? 1 : 0, text, executed, output, fingerprint: text.match(/\[shardwise\] shard \d+\/\d+: .*fingerprint (\S+)/)?.[1] });
+      resolve({ code: code ?? signal, text, executed, output, fingerprint: text.match(/\[shardwise\] shard \d+\/\d+: .*fingerprint (\S+)/)?.[1] });
     });
   });
 }
@@ -203,6 +208,19 @@ for (const name of Object.keys(RUNNERS)) {
       }
       // each balanced shard ends with its measured time against the plan's prediction
       for (const [i, r] of balanced.entries()) assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+\\)`));
+    });
+
+    test('shardwise\'s closing lines come after the runner\'s own summary, not inside it', () => {
+      // Jest 30 runs its summary reporter after every custom reporter; Playwright and Vitest print
+      // theirs before the reporters' ends. Each run's output is stdout and stderr in written order.
+      const summary = { playwright: /^\s*\d+ passed/m, jest: /^Ran all test suites/m, vitest: /^\s*Duration\s/m }[name];
+      for (const r of [full, ...balanced]) {
+        const end = r.text.search(summary);
+        assert.ok(end > 0, `no summary in:\n${r.text}`);
+        const closing = [...r.text.matchAll(/^\[shardwise\] (report (uploaded|saved)|shard \d+\/\d+ took).*$/gm)];
+        assert.ok(closing.length > 0, r.text);
+        for (const m of closing) assert.ok(m.index > end, `"${m[0]}" is printed inside the runner's summary:\n${r.text}`);
+      }
     });
   });
 }

@@ -65,18 +65,40 @@ export default class ShardwiseJestReporter {
     guarded(this.ctx, 'a test file\'s results', () => recordFileResult(this.builder, this.ctx, testResult));
   }
 
+  // Jest 30 runs its summary reporter after every custom reporter's onRunComplete, so lines
+  // printed there land above "Test Suites: ...". The end's work (save, upload) is done and awaited
+  // here; its lines are held and printed from getLastError, which Jest calls once every reporter
+  // has completed (so after the summary), with process exit as the fallback.
   async onRunComplete() {
+    const held = [];
+    this.held = held;
+    this.onExit = () => this.flush();
+    process.once('exit', this.onExit);
     try {
-      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log, ran: this.ran });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: (line) => held.push(line), ran: this.ran });
     } catch (e) {
       this.stop(e);
     }
   }
 
-  getLastError() { return undefined; }
+  /** Prints the end's held lines (once). */
+  flush() {
+    const lines = this.held ?? [];
+    this.held = undefined;
+    if (this.onExit) process.off('exit', this.onExit);
+    this.onExit = undefined;
+    for (const line of lines) this.log(line);
+  }
+
+  getLastError() {
+    this.flush();
+    return undefined;
+  }
 
   stop(e) {
     this.builder = undefined;
-    this.log(`[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`);
+    const line = `[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`;
+    if (this.held) this.held.push(line);
+    else this.log(line);
   }
 }

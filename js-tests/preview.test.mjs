@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { launchChromium } from './helpers/chromium.mjs';
-import { runRows, expectedOf, buildReport, reportDocument } from './helpers/reports.mjs';
+import { runRows, expectedOf, buildReport, reportDocument, COMMIT } from './helpers/reports.mjs';
 
 const PKG = fileURLToPath(new URL('../pkg/', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -114,6 +114,91 @@ test('preview: /preview/ opens an uploaded report by ?url= and shows its totals,
   assert.deepEqual(more, expected.tests.slice(0, 60).map((t) => ({ title: t.title, ms: t.ms, file: t.file })));
   assert.equal(await page.isHidden('#slowest-more'), true, 'every test is shown: no more button');
 
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('preview: a shard\'s report says which shard it is, the list tells it from whole runs, a bar lists its shard\'s tests, "1 test"; the bars are drawn to scale', async () => {
+  // What a reporter of shard 2 of 3 uploads: its report's title says so.
+  const b = new api.ReportBuilder({ category: 'playwright', commitId: COMMIT, startTimestamp: 1_700_000_000_000, title: 'shard 2/3' });
+  b.addEnvironment({ name: 'chromium' });
+  const rows = [['a.spec.ts', ['login', 'slow'], 5000], ['b.spec.ts', ['quick one'], 100], ['b.spec.ts', ['<img src=x onerror="window.pwned=1">'], 120]];
+  for (const [file, titlePath, duration] of rows)
+    b.addAttempt(b.addTest({ titlePath, file, line: 1, column: 1 }), { environmentIdx: 0, status: 'passed', startTimestamp: 1_700_000_000_000, duration });
+  const report = b.build();
+  report.duration = 6000;
+  const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report });
+  const url = `/api/reports/${up.webUrl.split('/').pop()}/report.json.br`;
+
+  const page = await newPage();
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(url)}`);
+  await ready(page);
+  await page.fill('#shards', '2');
+  await planned(page, 2);
+  const label = `playwright · shard 2/3 · commit ${COMMIT.slice(0, 10)}`;
+  assert.equal(await page.textContent('#title'), label);
+  assert.match(await page.textContent('#status'), /, 3 tests, /);
+  const options = await page.$$eval('#recent option', (os) => os.map((o) => ({ value: o.value, text: o.textContent })));
+  assert.ok(options.some((o) => o.value === url && o.text.startsWith(`${label} · `)), JSON.stringify(options));
+  assert.ok(options.some((o) => o.value !== url && o.value && !o.text.includes('shard')), 'a whole run reads without a shard');
+
+  const plan = api.planShards({ report, shardCount: 2 });
+  const values = await page.$$eval('#chart .bar .value', (vs) => vs.map((v) => v.textContent));
+  assert.deepEqual(values.map((v) => v.split(' · ')[1]), plan.shards.map((s) => `${s.units.length} test${s.units.length === 1 ? '' : 's'}`));
+  assert.ok(values.some((v) => v.endsWith(' · 1 test')), values.join(' | '));
+  assert.match(await page.textContent('#plan-summary'), /^2 shards: /);
+
+  // Selecting a bar lists exactly that shard's tests (the plan's ids), as text; again closes it.
+  for (const s of plan.shards) {
+    await page.click(`#chart .bar[data-shard="${s.index}"]`);
+    await page.waitForSelector(`#shard-tests-list[data-shown="${s.units.length}"]`);
+    assert.deepEqual(await page.$$eval('#shard-tests-list li', (ls) => ls.map((l) => l.textContent)), s.units);
+    assert.match(await page.textContent('#shard-tests-title'), new RegExp(`^shard ${s.index} of 2: ${s.units.length} tests?, [\\d.]+ m?s predicted$`));
+    assert.equal(await page.getAttribute(`#chart .bar[data-shard="${s.index}"]`, 'aria-expanded'), 'true');
+  }
+  assert.equal(await page.$$eval('#shard-tests-list img', (i) => i.length), 0, 'a title is text, never markup');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+
+  // The screenshot, read back pixel by pixel: each bar's blue fill is as long as its predicted time
+  // relative to the longest, on the same track width.
+  const boxes = await page.$$eval('#chart .bar', (bars) => bars.map((b) => {
+    const c = b.closest('.chart').getBoundingClientRect();
+    const t = b.querySelector('.track').getBoundingClientRect();
+    return { x: t.left - c.left, y: t.top - c.top + t.height / 2, width: t.width, ms: Number(b.dataset.ms) };
+  }));
+  const png = await page.locator('#chart').screenshot();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(`${ARTIFACTS}preview-shards.png`, png);
+  const reader = await browser.newPage();
+  const filled = await reader.evaluate(async ({ b64, boxes }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const g = new OffscreenCanvas(img.width, img.height).getContext('2d');
+    g.drawImage(img, 0, 0);
+    const { data, width } = g.getImageData(0, 0, img.width, img.height);
+    // pixels of the fill's colour (#3f6ad8) along the middle line of each track
+    return boxes.map((b) => {
+      let n = 0;
+      const y = Math.round(b.y);
+      for (let x = Math.floor(b.x); x < Math.ceil(b.x + b.width); x++) {
+        const i = (y * width + x) * 4;
+        if (Math.abs(data[i] - 0x3f) < 24 && Math.abs(data[i + 1] - 0x6a) < 24 && Math.abs(data[i + 2] - 0xd8) < 24) n++;
+      }
+      return n;
+    });
+  }, { b64: png.toString('base64'), boxes });
+  await reader.close();
+  const max = Math.max(...boxes.map((b) => b.ms));
+  for (const [i, b] of boxes.entries()) {
+    const want = (b.width * b.ms) / max;
+    assert.ok(Math.abs(filled[i] - want) <= 4, `bar ${i + 1}: ${filled[i]} px of fill drawn, ${want.toFixed(1)} px for ${b.ms} ms of ${max} on a ${b.width} px track`);
+  }
+  assert.ok(Math.max(...filled) > 100 && Math.min(...filled) < Math.max(...filled) / 5, `the bars differ as their times do: ${filled}`);
+
+  await page.fill('#shards', '1');
+  await planned(page, 1);
+  assert.match(await page.textContent('#plan-summary'), /^1 shard: /);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -145,6 +145,8 @@ for (const name of Object.keys(RUNNERS)) {
       const { durationsFromReport } = await import('../pkg/src/runner/timings.mjs');
       for (const [shard, r] of [[0, full], ...balanced.map((b, i) => [i + 1, b])]) {
         const report = savedReport(r, shard);
+        // a shard's report says which shard it is (the service's list and the preview show it)
+        assert.equal(report.title, shard ? `shard ${shard}/${SHARDS}` : undefined);
         if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
         const parsed = Schema.Report.safeParse(report);
         assert.ok(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 5)));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { AttachmentStore, endRun } from '../src/runner/report.mjs';
+import { AttachmentStore, endRun, reportPlace } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { ENVIRONMENT, recordFileResult } from './translate.mjs';
 
@@ -44,12 +44,11 @@ export default class ShardwiseJestReporter {
       return;
     }
     const shard = this.globalConfig?.shard;
-    let folder = path.resolve(rootDir, this.options.outputFolder);
-    if (shard && shard.shardCount > 1) folder = path.join(folder, `shard-${shard.shardIndex}-of-${shard.shardCount}`);
+    const { folder, title } = reportPlace(path.resolve(rootDir, this.options.outputFolder), shard?.shardIndex, shard?.shardCount);
     this.start = Date.now();
     const version = jestVersion(rootDir);
     this.builder = new this.api.ReportBuilder({
-      category: 'jest', commitId, startTimestamp: this.start,
+      category: 'jest', commitId, startTimestamp: this.start, ...(title ? { title } : {}),
       ...(runUrlFromEnv() ? { url: runUrlFromEnv() } : {}),
       ...(version ? { testRunner: { name: 'jest', version } } : {}),
     });

@@ -10,7 +10,7 @@ import { planShard, actualLine, ShardStop } from '../src/runner/plan.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
-import { AttachmentStore, saveAndUpload } from '../src/runner/report.mjs';
+import { AttachmentStore, saveAndUpload, reportPlace } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
@@ -94,8 +94,7 @@ export default class ShardwiseReporter {
     if (shard && shard.total > 1 && !versionAtLeast(config.version, MIN_PLAYWRIGHT))
       this.log(`[shardwise] balancing shards needs Playwright >= ${MIN_PLAYWRIGHT} (this is ${config.version}); Playwright shards natively`);
     try {
-      let folder = path.resolve(this.cwd(config), this.options.outputFolder);
-      if (shard && shard.total > 1) folder = path.join(folder, `shard-${shard.current}-of-${shard.total}`);
+      const { folder, title } = reportPlace(path.resolve(this.cwd(config), this.options.outputFolder), shard?.current, shard?.total);
       this.folder = folder;
       const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
       if (!commitId) {
@@ -104,7 +103,7 @@ export default class ShardwiseReporter {
       }
       this.startTimestamp = Date.now();
       this.builder = new this.api.ReportBuilder(compact({
-        category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(),
+        category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(), title,
         testRunner: { name: 'playwright', version: config.version },
       }));
       const envIndex = new Map();

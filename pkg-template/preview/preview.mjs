@@ -1,7 +1,8 @@
 // The report preview page: opens a report by URL (?url=, the text field, or the list of reports
 // the local service holds) or from a file (.json.br or .json), and shows totals by status, flaky
 // tests, duration per environment, the slowest tests, and how `planShards` would split the run
-// over N shards. Decoding and planning run in worker.mjs with the package's wasm; this thread
+// over N shards (select a shard to list its tests). A shard's report is labelled by its title
+// (`shard i/n`, set by the reporters). Decoding and planning run in worker.mjs with the package's wasm; this thread
 // only renders: each section is written once per change, lists are capped behind "show more",
 // and nothing reads layout back.
 export { summarize, walkTests, outcomeOf } from './summary.mjs';
@@ -9,6 +10,8 @@ export { summarize, walkTests, outcomeOf } from './summary.mjs';
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 const fmt = (n) => n.toLocaleString('en-US');
+/** "1 test", "2 tests". */
+const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
 const ms = (v) => (v >= 60_000 ? `${(v / 60_000).toFixed(1)} min` : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
 const MAX_SHARDS = 256;
 const FIRST_ROWS = 20;
@@ -22,6 +25,7 @@ const state = {
   seq: 0, // last plan request
   planning: false, // a plan request is in the worker
   pending: false, // the shard count changed while planning
+  shard: undefined, // the shard whose tests are listed: {index, units, count}
 };
 
 const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
@@ -29,6 +33,7 @@ worker.onmessage = ({ data }) => {
   if (data.type === 'report') onReport(data);
   else if (data.type === 'plan') onPlan(data);
   else if (data.type === 'rows') onRows(data);
+  else if (data.type === 'shard') onShardTests(data);
   else if (data.type === 'error') onError(data);
 };
 worker.onerror = (e) => onError({ of: 'open', message: e.message || 'the preview worker failed to start' });
@@ -72,7 +77,7 @@ function onReport({ summary, meta }) {
   state.summary = summary;
   state.shown = { slowest: FIRST_ROWS, flaky: FIRST_ROWS };
   const when = meta.startTimestamp ? new Date(meta.startTimestamp).toLocaleString() : '';
-  $('title').textContent = meta.title ?? `${meta.category ?? 'report'}${meta.commitId ? ` · commit ${meta.commitId.slice(0, 10)}` : ''}`;
+  $('title').textContent = reportLabel(meta);
   $('meta').textContent = [when, meta.durationMs !== undefined ? `run took ${ms(meta.durationMs)}` : '', `test time ${ms(summary.totalMs)}`].filter(Boolean).join(' · ');
 
   $('totals').innerHTML = Object.entries(summary.totals)
@@ -90,8 +95,15 @@ function onReport({ summary, meta }) {
     + summary.environments.map((e, i) => `<option value="${i}">${esc(e.name)}</option>`).join('');
   envSelect.hidden = summary.environments.length < 2;
   $('report').hidden = false;
-  setStatus(`${state.label}: ${fmt(meta.bytes)} bytes, ${fmt(summary.totals.tests)} tests, decoded in ${fmt(meta.decodeMs)} ms`, 'ready');
+  state.shard = undefined;
+  renderShardTests();
+  setStatus(`${state.label}: ${count(meta.bytes, 'byte')}, ${count(summary.totals.tests, 'test')}, decoded in ${fmt(meta.decodeMs)} ms`, 'ready');
   requestPlan();
+}
+
+/** What a report is: its runner, its title (a shard's says `shard i/n`) and its commit. */
+function reportLabel({ category, title, commitId }) {
+  return [category ?? 'report', title, commitId && `commit ${commitId.slice(0, 10)}`].filter(Boolean).join(' · ');
 }
 
 /** Re-renders a capped list with its "show more" button. */
@@ -168,20 +180,69 @@ function planDone() {
 function onPlan({ seq, plan }) {
   if (seq === state.seq && state.summary) {
     const max = Math.max(1, ...plan.shards.map((s) => s.predictedMs));
-    $('plan-summary').textContent = `${plan.shardCount} shards: makespan ${ms(plan.makespanMs)} (lower bound ${ms(plan.lowerBoundMs)})`
-      + `${plan.estimated ? `, ${fmt(plan.estimated)} tests without a duration estimated` : ''}; fingerprint ${plan.fingerprint.slice(0, 12)}; planned in ${fmt(plan.planMs)} ms`;
+    $('plan-summary').textContent = `${count(plan.shardCount, 'shard')}: makespan ${ms(plan.makespanMs)} (lower bound ${ms(plan.lowerBoundMs)})`
+      + `${plan.estimated ? `, ${count(plan.estimated, 'test')} without a duration estimated` : ''}; fingerprint ${plan.fingerprint.slice(0, 12)}; planned in ${fmt(plan.planMs)} ms`
+      + '. Select a shard to list its tests.';
     const chart = $('chart');
-    chart.innerHTML = plan.shards.map((s) => `<div class="bar" data-shard="${s.index}" data-ms="${s.predictedMs}" data-tests="${s.tests}">`
+    chart.innerHTML = plan.shards.map((s) => `<div class="bar" role="button" tabindex="0" aria-expanded="false" data-shard="${s.index}" data-ms="${s.predictedMs}" data-tests="${s.tests}">`
       + `<span class="label">shard ${s.index}</span><span class="track"><span class="fill" style="width:${((100 * s.predictedMs) / max).toFixed(2)}%"></span></span>`
-      + `<span class="value">${ms(s.predictedMs)} · ${fmt(s.tests)} tests</span></div>`).join('');
+      + `<span class="value">${ms(s.predictedMs)} · ${count(s.tests, 'test')}</span></div>`).join('');
     chart.dataset.shards = String(plan.shards.length);
     chart.dataset.makespan = String(plan.makespanMs);
+    state.plan = plan;
+    // the listed shard follows the new plan (its tests may have moved), or closes
+    const index = state.shard?.index;
+    state.shard = undefined;
+    if (index && index <= plan.shards.length) selectShard(index);
+    else renderShardTests();
   }
   planDone();
 }
 
+/** Lists one shard's tests (the plan's unit ids: file › suites › title), fetched in pages. */
+function selectShard(index) {
+  if (state.shard?.index === index) { state.shard = undefined; renderShardTests(); return; }
+  state.shard = { index, units: [], count: undefined };
+  worker.postMessage({ type: 'shard', seq: state.seq, index, from: 0, to: PAGE_ROWS });
+  renderShardTests();
+}
+
+function onShardTests({ seq, index, from, count: total, units }) {
+  const s = state.shard;
+  if (!s || s.index !== index || seq !== state.seq || from !== s.units.length) return; // superseded
+  s.units.push(...units);
+  s.count = total;
+  s.fetching = false;
+  renderShardTests();
+}
+
+function renderShardTests() {
+  const s = state.shard;
+  for (const bar of document.querySelectorAll('#chart .bar')) bar.setAttribute('aria-expanded', String(Number(bar.dataset.shard) === s?.index));
+  const box = $('shard-tests');
+  box.hidden = !s;
+  if (!s) return;
+  const shard = state.plan?.shards[s.index - 1];
+  $('shard-tests-title').textContent = `shard ${s.index} of ${state.plan?.shardCount ?? '?'}: `
+    + (s.count === undefined ? 'loading…' : `${count(s.count, 'test')}, ${ms(shard?.predictedMs ?? 0)} predicted`);
+  $('shard-tests-list').innerHTML = s.units.map((u) => `<li data-unit="${esc(u)}">${esc(u)}</li>`).join('');
+  $('shard-tests-list').dataset.shown = String(s.units.length);
+  const more = $('shard-tests-more');
+  const left = (s.count ?? 0) - s.units.length;
+  more.hidden = left <= 0;
+  more.textContent = `show ${fmt(Math.min(PAGE_ROWS, left))} more (${fmt(left)} not shown)`;
+}
+
+function moreShardTests() {
+  const s = state.shard;
+  if (!s || s.fetching || s.count === undefined || s.units.length >= s.count) return;
+  s.fetching = true;
+  worker.postMessage({ type: 'shard', seq: state.seq, index: s.index, from: s.units.length, to: s.units.length + PAGE_ROWS });
+}
+
 function onError({ of, seq, code, message }) {
   const text = `${code ? `${code}: ` : ''}${message}`;
+  if (of === 'shard') return; // a newer plan replaced the one asked about; its own request follows
   if (of === 'plan') {
     if (seq === state.seq) {
       $('plan-summary').textContent = `No plan: ${text}`;
@@ -206,7 +267,7 @@ async function listReports() {
   if (!Array.isArray(list) || !list.length) return;
   const options = list.slice().reverse().map((r) => {
     const when = r.finishedAt ? new Date(r.finishedAt).toLocaleString() : '';
-    const label = [r.category, r.commitId && `commit ${r.commitId.slice(0, 10)}`, when].filter(Boolean).join(' · ') || r.id;
+    const label = [reportLabel(r), when].filter(Boolean).join(' · ') || r.id;
     return `<option value="/api/reports/${encodeURIComponent(r.id)}/report.json.br">${esc(label)}</option>`;
   });
   $('recent').insertAdjacentHTML('beforeend', options.join(''));
@@ -231,6 +292,15 @@ $('file').addEventListener('change', () => {
 $('recent').addEventListener('change', () => { if ($('recent').value) openUrl($('recent').value); });
 $('shards').addEventListener('input', requestPlan);
 $('plan-env').addEventListener('change', requestPlan);
+$('chart').addEventListener('click', (e) => {
+  const bar = e.target.closest('.bar');
+  if (bar) selectShard(Number(bar.dataset.shard));
+});
+$('chart').addEventListener('keydown', (e) => {
+  const bar = e.target.closest('.bar');
+  if (bar && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); selectShard(Number(bar.dataset.shard)); }
+});
+$('shard-tests-more').addEventListener('click', moreShardTests);
 const render = { slowest: renderSlowest, flaky: renderFlaky };
 $('slowest-more').addEventListener('click', () => showMore('slowest'));
 $('flaky-more').addEventListener('click', () => showMore('flaky'));

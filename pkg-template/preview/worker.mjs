@@ -3,15 +3,16 @@
 // report, so each change of the shard count plans once and decodes nothing.
 // The long lists (every test by duration, the flaky tests) stay here and cross in pages.
 //   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
-//        | {type: 'rows', list: 'slowest'|'flaky', from, to}
+//        | {type: 'rows', list: 'slowest'|'flaky', from, to} | {type: 'shard', seq, index, from, to}
 //   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
-//        | {type: 'error', of, seq?, code?, message}
+//        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
 import init, { decodeReport, planShards } from '../browser.mjs';
 import { summarize } from './summary.mjs';
 
 const ready = init();
 let report;
 let lists; // {slowest, flaky}: the full lists of the open report
+let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
 const FIRST_PAGE = 200;
 
 const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
@@ -26,6 +27,7 @@ self.onmessage = async ({ data }) => {
   if (data.type === 'open') {
     report = undefined;
     lists = undefined;
+    planned = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
@@ -53,6 +55,10 @@ self.onmessage = async ({ data }) => {
   } else if (data.type === 'rows') {
     const list = lists?.[data.list] ?? [];
     postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
+  } else if (data.type === 'shard') {
+    const units = planned?.seq === data.seq ? planned.plan.shards[data.index - 1]?.units : undefined;
+    if (!units) return fail('shard', { message: 'that plan is gone' }, data.seq);
+    postMessage({ type: 'shard', seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
   } else if (data.type === 'plan') {
     if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
@@ -60,6 +66,7 @@ self.onmessage = async ({ data }) => {
       const opts = { report, shardCount: data.shardCount };
       if (data.environment !== undefined) opts.environment = data.environment;
       const p = planShards(opts);
+      planned = { seq: data.seq, plan: p };
       // Only what the chart shows crosses back (not 50,000 unit ids).
       postMessage({
         type: 'plan',

@@ -129,7 +129,7 @@ export async function createServer(opts = {}) {
       if (!s.finished) {
         s.finished = true;
         const doc = JSON.parse(brotliDecompressSync(rep.bytes));
-        store.addReport({ id: s.id, finishedAt: now(), category: doc.category, commitId: doc.commitId, attachmentIds: [...s.attachments], durations: durationsOf(doc) });
+        store.addReport({ id: s.id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds: [...s.attachments], durations: durationsOf(doc) });
       }
       return [200, { ok: true }];
     },

@@ -26,7 +26,7 @@ export class Store {
     if (!existsSync(p)) return null;
     return { bytes: readFileSync(p), meta: JSON.parse(readFileSync(p + '.meta.json', 'utf8')) };
   }
-  /** Records a finished report: {id, finishedAt, attachmentIds, durations}. */
+  /** Records a finished report: {id, finishedAt, category, title?, commitId, attachmentIds, durations}. */
   addReport(entry) {
     this.index.reports.push(entry);
     this.save();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { AttachmentStore, endRun } from '../src/runner/report.mjs';
+import { AttachmentStore, endRun, reportPlace } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
 
@@ -34,11 +34,10 @@ export default class ShardwiseVitestReporter {
       this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
       return;
     }
-    let folder = path.resolve(rootDir, this.options.outputFolder);
-    if (config.shard && config.shard.count > 1) folder = path.join(folder, `shard-${config.shard.index}-of-${config.shard.count}`);
+    const { folder, title } = reportPlace(path.resolve(rootDir, this.options.outputFolder), config.shard?.index, config.shard?.count);
     this.start = Date.now();
     this.builder = new this.api.ReportBuilder({
-      category: 'vitest', commitId, startTimestamp: this.start,
+      category: 'vitest', commitId, startTimestamp: this.start, ...(title ? { title } : {}),
       ...(runUrlFromEnv() ? { url: runUrlFromEnv() } : {}),
       ...(ctx.version ? { testRunner: { name: 'vitest', version: ctx.version } } : {}),
     });

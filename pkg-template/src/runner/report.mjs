@@ -14,6 +14,17 @@ export const ATTACHMENTS_DIR = 'attachments';
 export const ATTACHMENTS_MANIFEST = 'attachments.json';
 
 /**
+ * Where a run's report goes and what it is called: a shard of a sharded run saves into
+ * `<outputFolder>/shard-<i>-of-<n>/` and its report's title says `shard <i>/<n>`, so shards can be
+ * told from whole runs in the service's list and the preview.
+ * @returns {{folder: string, title?: string}}
+ */
+export function reportPlace(outputFolder, index, count) {
+  if (!(count > 1)) return { folder: outputFolder };
+  return { folder: path.join(outputFolder, `shard-${index}-of-${count}`), title: `shard ${index}/${count}` };
+}
+
+/**
  * Collects attachments for one report: registers each with the builder and writes its bytes to
  * the folder at once, so a crash later loses nothing.
  */

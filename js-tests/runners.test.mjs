@@ -156,6 +156,7 @@ for (const name of Object.keys(RUNNERS)) {
       if (name === 'playwright') {
         const saved = JSON.parse(readFileSync(path.join(full.output, 'attachments.json'), 'utf8'));
         assert.equal(saved.length, 1, 'the fixture attachment is saved next to the report');
+        assert.match(full.text, /^\[shardwise\] report uploaded: \S+ \(1 attachment, \d+ bytes\)$/m, 'counts read "1 attachment"');
         assert.equal(readFileSync(path.join(full.output, 'attachments', saved[0].id), 'utf8'), 'an attachment from the fixture');
       }
     });

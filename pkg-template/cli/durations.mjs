@@ -8,6 +8,7 @@ import { parse, required, UsageError } from './args.mjs';
 import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
 import { testListFrom, durationsFromReport } from '../src/runner/timings.mjs';
 import { progress } from '../src/runner/progress.mjs';
+import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise durations --tests <folder | report file> --out <file> [options]
 
@@ -63,6 +64,6 @@ export async function run(argv) {
   const bytes = values.out.endsWith('.br') ? api.encodeReport(annotated) : new TextEncoder().encode(JSON.stringify(annotated));
   writeFileSync(values.out, bytes);
   const known = new Set(durationsFromReport(annotated).map((d) => JSON.stringify([d.file, ...d.titlePath]))).size;
-  console.log(`saved ${values.out}: predicted durations for ${known} tests`);
+  console.log(`saved ${values.out}: predicted durations for ${plural(known, 'test')}`);
   return 0;
 }

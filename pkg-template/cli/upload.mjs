@@ -7,6 +7,7 @@ import { inFile } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { progress } from '../src/runner/progress.mjs';
+import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise upload <folder | report file> [options]
 
@@ -41,7 +42,7 @@ export async function run(argv) {
       ...(p.onEvent ? { onEvent: p.onEvent } : {}),
     });
     p.done();
-    console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${r.attachments} attachments, ${r.bytes} bytes)`);
+    console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${plural(r.attachments, 'attachment')}, ${plural(r.bytes, 'byte')})`);
     return 0;
   } catch (e) {
     // the report refused before any request: a problem of the saved file

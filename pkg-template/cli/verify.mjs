@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readShardRecords, SHARD_RECORD } from '../src/runner/shard-record.mjs';
 import { parse, required, UsageError } from './args.mjs';
+import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise verify <path>... [options]
 
@@ -31,7 +32,6 @@ function readable(id) {
   return id;
 }
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const list = (xs) => xs.join(', ');
 
 /** The verification as lines for people. */

@@ -10,6 +10,7 @@ import { relativePosix, reportPath, gitInfo } from './options.mjs';
 import { planShard, SharedReason, ShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
+import { plural } from './words.mjs';
 
 /**
  * Test files -> planner units (one indivisible unit per file; id = repo-relative path). A file
@@ -84,7 +85,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
       testList: () => {
         listed = testListFromSources({ api, units, category: testRunner, commitId });
         if (listed.tests === 0)
-          throw new SharedReason(`no test titles found in the sources of ${units.length} files (give a timingsFile: npx shardwise durations)`);
+          throw new SharedReason(`no test titles found in the sources of ${plural(units.length, 'file')} (give a timingsFile: npx shardwise durations)`);
         return listed.report;
       },
       lookup: (report) => {
@@ -95,8 +96,8 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
     const getDurations = async () => {
       const d = await fromService();
       if (listed) {
-        d.source += ` for ${listed.tests} tests read from ${listed.files} files`
-          + (listed.unnamed ? ` (${listed.unnamed} test call${listed.unnamed === 1 ? '' : 's'} with run-time titles not counted)` : '');
+        d.source += ` for ${plural(listed.tests, 'test')} read from ${plural(listed.files, 'file')}`
+          + (listed.unnamed ? ` (${plural(listed.unnamed, 'test call')} with run-time titles not counted)` : '');
       }
       return d;
     };

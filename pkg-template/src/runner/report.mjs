@@ -8,6 +8,7 @@ import path from 'node:path';
 import { canReachService, relativePosix } from './options.mjs';
 import { writeShardRecord } from './shard-record.mjs';
 import { actualLine, shardPrediction } from './plan.mjs';
+import { plural } from './words.mjs';
 
 export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';
@@ -100,7 +101,7 @@ export async function saveAndUpload({ api, report, store, options, log }) {
       report: bytes,
       attachments: attachments.map((a) => ({ ...a, path: path.join(folder, ATTACHMENTS_DIR, a.id) })),
     });
-    log(`[shardwise] report uploaded: ${uploaded.reportUrl} (${uploaded.attachments} attachments, ${uploaded.bytes} bytes)`);
+    log(`[shardwise] report uploaded: ${uploaded.reportUrl} (${plural(uploaded.attachments, 'attachment')}, ${plural(uploaded.bytes, 'byte')})`);
     return { folder, uploaded };
   } catch (error) {
     log(`[shardwise] upload failed (${error?.code ?? 'ERROR'}: ${error?.message ?? error}); the report is saved in ${folder}: re-upload it with \`npx shardwise upload ${folder}\``);

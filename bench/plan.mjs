@@ -16,6 +16,8 @@
 // Those two checks compare like with like: in the planner's own view of the durations (whole
 // ms, at least 1; a zero duration is unknown and estimated, as api.md says), where LPT gets the
 // very same durations, and "reachable" means LPT itself comes within 1% of the bound.
+// Drift: for each pair of ../shared/bench-data/drift/pairs.json, plans made with the older
+// durations file, scored on the newer one, beside pytest-split's least_duration (details below).
 // Timing: planShards on 100,000 synthetic units over 100 shards (goal < 100 ms in Node), printed
 // with the cost of the JSON round trip of the same input, measured in the same run, as baseline.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -115,22 +117,25 @@ function lpt(groups, n, weight) {
 }
 
 /** The durations the planner works with (api.md): whole ms, at least 1; 0 is unknown and gets the
- *  file's mean, else the median of all known, else 1000. Only for the like-for-like LPT check. */
+ *  mean of the known tests of its file, else of the nearest enclosing directory with known tests
+ *  (files below it included), else of all known, else 1000 (all means rounded half up). Only for
+ *  the like-for-like LPT check. */
 function plannerView(tests) {
-  const known = tests.filter((t) => t.ms > 0).map((t) => Math.max(1, Math.round(t.ms)));
+  const ms = (t) => Math.max(1, Math.round(t.ms));
   const halfUp = (sum, n) => Math.floor((sum + Math.floor(n / 2)) / n);
-  const s = [...known].sort((a, b) => a - b);
-  const med = s.length === 0 ? 1000 : s.length % 2 ? s[(s.length - 1) / 2] : halfUp(s[s.length / 2 - 1] + s[s.length / 2], 2);
-  const perFile = new Map();
-  for (const t of tests) if (t.ms > 0) {
-    const e = perFile.get(t.file) ?? { sum: 0, n: 0 };
-    e.sum += Math.max(1, Math.round(t.ms)); e.n += 1;
-    perFile.set(t.file, e);
+  const known = tests.filter((t) => t.ms > 0);
+  const all = known.length === 0 ? 1000 : halfUp(known.reduce((s, t) => s + ms(t), 0), known.length);
+  const dirs = (file) => [...file.matchAll(/[/\\]/g)].map((m) => file.slice(0, m.index + 1)).reverse();
+  const perKey = new Map(); // file, and each enclosing directory ('dir/'), to {sum, n}
+  for (const t of known) for (const key of [t.file, ...dirs(t.file)]) {
+    const e = perKey.get(key) ?? { sum: 0, n: 0 };
+    e.sum += ms(t); e.n += 1;
+    perKey.set(key, e);
   }
   return new Map(tests.map((t) => {
-    if (t.ms > 0) return [t.id, Math.max(1, Math.round(t.ms))];
-    const f = perFile.get(t.file);
-    return [t.id, f ? halfUp(f.sum, f.n) : med];
+    if (t.ms > 0) return [t.id, ms(t)];
+    const e = [t.file, ...dirs(t.file)].map((key) => perKey.get(key)).find(Boolean);
+    return [t.id, e ? halfUp(e.sum, e.n) : all];
   }));
 }
 

@@ -15,6 +15,8 @@
 //   ```js browser        a module in a page of headless Chromium, with `shardwise/browser` mapped
 //                        to the installed package
 //   ```ts file=<name>    a TypeScript config: type-checked (tsc, module nodenext) as .mts and .cts
+//   ```<lang> bundler=<names>  a file or the build of a bundler recipe ("Browsers and bundlers"):
+//                        js-tests/bundlers.test.mjs builds and runs each recipe; here: it runs that name
 //   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
 //                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
 import { test, before, after } from 'node:test';
@@ -141,7 +143,10 @@ test('README blocks run in order, as a new user would', async (t) => {
   for (const b of blocks) {
     const where = `README.md:${b.line} (\`\`\`${b.info})`;
     await t.test(where, async () => {
-      if (b.lang === 'sh' && b.attrs.run === 'install') {
+      if (typeof b.attrs.bundler === 'string') {
+        const bundlers = fs.readFileSync(path.join(root, 'js-tests/bundlers.test.mjs'), 'utf8');
+        for (const name of b.attrs.bundler.split(',')) assert.match(bundlers, new RegExp(`appFor\\('${name}'\\)`), `bundlers.test.mjs runs the ${name} recipe`);
+      } else if (b.lang === 'sh' && b.attrs.run === 'install') {
         const packDir = path.join(work, 'pack');
         fs.mkdirSync(packDir, { recursive: true });
         const tgz = execFileSync('npm', ['pack', path.join(root, 'pkg'), '--pack-destination', packDir, '--silent'],

@@ -1,4 +1,5 @@
-// A static file server on 127.0.0.1 for browser tests: serves `routes` ({urlPrefix: dir}).
+// A static file server on 127.0.0.1 for browser tests: serves `routes` ({urlPrefix: dir});
+// `onResponse(path, status)`, when given, hears every answer.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -6,9 +7,10 @@ import { extname, join, normalize } from 'node:path';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css', '.br': 'application/octet-stream' };
 
-export async function serveStatic(routes) {
+export async function serveStatic(routes, { onResponse } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (onResponse) res.on('finish', () => onResponse(path, res.statusCode));
     for (const [prefix, dir] of Object.entries(routes)) {
       if (!path.startsWith(prefix)) continue;
       const rel = normalize(path.slice(prefix.length)).replace(/^(\.\.[/\\])+/, '');

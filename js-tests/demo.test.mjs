@@ -89,7 +89,8 @@ test('demo: seeds history, runs 4 balanced and 4 native shards, prints the table
   // Preview URLs of the 5 uploads (seed + 4 balanced shards), which the service's data holds.
   const urls = [...out.matchAll(/^ {2}(seed run|balanced shard \d): +(http:\/\/127\.0\.0\.1:\d+)\/preview\/\?url=\/api\/reports\/([\w-]+)\/report\.json\.br$/gm)];
   assert.equal(urls.length, 5, out);
-  const index = JSON.parse(readFileSync(path.join(DIR, 'service', 'index.json'), 'utf8'));
+  // the service's history (state.json, written whole when it closes)
+  const index = JSON.parse(readFileSync(path.join(DIR, 'service', 'state.json'), 'utf8'));
   assert.deepEqual(urls.map((m) => m[3]).sort(), index.reports.map((r) => r.id).sort());
   assert.match(out, /shardwise\.mjs serve --data \S+ --port \d+/);
 

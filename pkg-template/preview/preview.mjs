@@ -62,10 +62,33 @@ async function open(load, label) {
   worker.postMessage({ type: 'open', bytes }, [bytes]);
 }
 
+const TOKEN_KEY = 'shardwise-access-token';
+/**
+ * fetch for this page's own service: listening beyond loopback, `shardwise serve` answers its read
+ * routes 401 without the access token. Asked once (on a 401), kept in sessionStorage, sent as a
+ * header, never put in a URL; never sent to another origin.
+ */
+async function readFetch(url) {
+  const own = new URL(url, location.href).origin === location.origin;
+  const send = (token) => fetch(url, own && token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
+  const sent = own ? sessionStorage.getItem(TOKEN_KEY) : null;
+  let res = await send(sent);
+  if (res.status !== 401 || !own) return res;
+  let token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token || token === sent) {
+    token = (prompt('This service needs its access token to show reports (the "access token:" line shardwise serve printed):') ?? '').trim();
+    if (!token) return res;
+    sessionStorage.setItem(TOKEN_KEY, token); // a fetch answered 401 meanwhile uses it instead of asking again
+  }
+  res = await send(token);
+  if (res.status === 401 && sessionStorage.getItem(TOKEN_KEY) === token) sessionStorage.removeItem(TOKEN_KEY);
+  return res;
+}
+
 async function fetchBytes(url) {
   let res;
   try {
-    res = await fetch(url);
+    res = await readFetch(url);
   } catch (e) {
     throw new Error(`cannot reach ${url} (${e.message}); is the server running?`);
   }
@@ -260,7 +283,7 @@ function onError({ of, seq, code, message }) {
 async function listReports() {
   let list;
   try {
-    const res = await fetch('/api/reports');
+    const res = await readFetch('/api/reports');
     if (!res.ok) return;
     list = await res.json();
   } catch { return; } // not served by `shardwise serve`: no list

@@ -12,3 +12,15 @@ export const MAX_ATTACHMENT_ID_LEN = 256;
 export const ATTACHMENT_ENCODINGS = ['deflate', 'br', 'gzip'];
 /** Largest body the local service accepts (not given by the spec). */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** Largest JSON body of an /api/ call (the attachments call's 1000 ids of 256 characters fit). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** Largest decoded (Brotli-decompressed) report or test list: beyond it, 413 (a Brotli bomb stops here). */
+export const MAX_DECODED_BYTES = 256 * 1024 * 1024;
+/** Longest commitId accepted by create (it travels inside the durations token). */
+export const MAX_COMMIT_ID_LEN = 256;
+/** A connection silent this long (headers or body) is answered 408 and closed. Option idleTimeoutMs. */
+export const IDLE_TIMEOUT_MS = 60 * 1000;
+/** A request whose body takes longer than this as a whole is answered 408 (slow uploads of 256 MB fit). */
+export const REQUEST_TIMEOUT_MS = 15 * 60 * 1000;
+/** Newest finished reports kept (their blobs and the list); older ones are deleted. 0 keeps all. */
+export const KEEP_REPORTS = 0;

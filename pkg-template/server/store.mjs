@@ -1,40 +1,269 @@
-// On-disk storage: blobs under <dataDir>/blobs/, finished reports indexed in <dataDir>/index.json.
-import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { createHash } from 'node:crypto';
+// On-disk storage of the local service, made to hold a team's history for months:
+//
+//   <dataDir>/config.json   {version, secret, accessToken}: written once (and when an option changes it)
+//   <dataDir>/state.json    snapshot: {version, seq, reports: [meta...], tests: [[key, {env: [p, n, v, last]}]...]}
+//   <dataDir>/journal.log   one JSON line per report finished since the snapshot ({seq, ...meta})
+//   <dataDir>/blobs/...     report, attachment, test-list and durations-result blobs
+//   <dataDir>/tmp/          files being written (emptied at start)
+//   <dataDir>/lock          the pid of the service using the directory
+//
+// A finished report costs one fsync'd journal line (its blob was fsync'd when it was PUT); its
+// per-test durations are folded into the prediction state in memory (predict.mjs: one update per
+// test and environment). Every SNAPSHOT_EVERY reports, or when the service closes, the state is
+// written whole (tmp + fsync + rename) and the journal emptied, so disk, memory and the time of an
+// upload grow with the number of tests, never with tests x runs. After a crash, start-up replays
+// the journal's reports from their blobs. Blobs are written to tmp/, fsync'd, then renamed: a
+// blob is there whole or not at all. Retention (`keepReports`) drops the oldest reports' blobs
+// and the state of tests not seen since the oldest kept report.
+import {
+  mkdirSync, readFileSync, writeFileSync, existsSync, renameSync, rmSync, openSync, fsyncSync, closeSync,
+  writeSync, readdirSync, statSync, unlinkSync,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join, dirname, resolve, sep } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { HttpError } from './errors.mjs';
+import { durationsOf, Predictor } from './predict.mjs';
+import { MAX_DECODED_BYTES } from './limits.mjs';
+import { brotliDecompressSync } from 'node:zlib';
 
+const VERSION = 2;
+/** Reports folded in memory between two snapshots of the prediction state (the journal's length at most). */
+export const SNAPSHOT_EVERY = 64;
 // File names are limited to 255 bytes: long key segments are stored under their SHA-256.
 const seg = (p) => (p.length > 120 ? createHash('sha256').update(p).digest('hex') : p);
 
+function fsyncDir(dir) {
+  try { const fd = openSync(dir, 'r'); try { fsyncSync(fd); } finally { closeSync(fd); } } catch { /* not supported everywhere */ }
+}
+/** Writes `file` whole or not at all: tmp file, fsync, rename, fsync of the directory. */
+export function writeAtomic(file, data, tmpDir = dirname(file)) {
+  const tmp = join(tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try { writeSync(fd, data); fsyncSync(fd); } finally { closeSync(fd); }
+  mkdirSync(dirname(file), { recursive: true });
+  renameSync(tmp, file);
+  fsyncDir(dirname(file));
+}
+
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+
 export class Store {
-  constructor(dataDir) {
+  /**
+   * Paths only: get/has/put work at once (tests read blobs of a running service this way);
+   * `open()` takes the directory's lock and loads the history.
+   * @param {{keepReports?: number, snapshotEvery?: number}} opts keepReports: newest reports kept (0 = all)
+   */
+  constructor(dataDir, { keepReports = 0, snapshotEvery = SNAPSHOT_EVERY } = {}) {
     this.dir = dataDir;
-    mkdirSync(join(dataDir, 'blobs'), { recursive: true });
-    const idx = join(dataDir, 'index.json');
-    this.index = existsSync(idx) ? JSON.parse(readFileSync(idx, 'utf8')) : { reports: [] };
+    this.keepReports = keepReports;
+    this.snapshotEvery = snapshotEvery;
+    this.blobsDir = resolve(dataDir, 'blobs');
+    this.tmpDir = join(dataDir, 'tmp');
+    this.predictor = new Predictor();
+    this.reports = []; // meta of finished reports, oldest first
+    this.ids = new Set();
+    this.seq = 0; // seq of the newest finished report
+    this.snapshotSeq = 0; // seq the state.json on disk holds
+    this.dropped = []; // ids retention dropped, blobs not yet deleted
   }
-  blobPath(key) { return join(this.dir, 'blobs', ...key.split('/').map(seg)); }
+
+  open() {
+    const dataDir = this.dir;
+    mkdirSync(this.blobsDir, { recursive: true });
+    this.lock();
+    rmSync(this.tmpDir, { recursive: true, force: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+    this.config = existsSync(join(dataDir, 'config.json')) ? JSON.parse(readFileSync(join(dataDir, 'config.json'), 'utf8')) : {};
+    const statePath = join(dataDir, 'state.json');
+    const oldIndex = join(dataDir, 'index.json');
+    if (existsSync(statePath)) {
+      this.loadSnapshot(JSON.parse(readFileSync(statePath, 'utf8')));
+      if (existsSync(oldIndex)) renameSync(oldIndex, oldIndex + '.migrated'); // a migration stopped before its last step
+    } else if (existsSync(oldIndex)) {
+      this.migrate(oldIndex);
+    }
+    this.replayJournal();
+    return this;
+  }
+
+  /** One service per data directory: a lock file with the pid; a dead holder's lock (kill -9) is taken over. */
+  lock() {
+    const file = join(this.dir, 'lock');
+    for (let i = 0; i < 2; i++) {
+      try {
+        writeFileSync(file, String(process.pid), { flag: 'wx' });
+        this.lockFile = file;
+        return;
+      } catch (e) {
+        if (e.code !== 'EEXIST') throw e;
+        const pid = Number(readFileSync(file, 'utf8'));
+        if (pid && pid !== process.pid && alive(pid)) {
+          throw Object.assign(new Error(`the data directory ${this.dir} is in use by another shardwise service (pid ${pid})`), { code: 'EDATALOCKED' });
+        }
+        rmSync(file, { force: true });
+      }
+    }
+  }
+
+  loadSnapshot(s) {
+    if (s.version !== VERSION) throw new Error(`state.json version ${s.version} is not ${VERSION}`);
+    this.seq = this.snapshotSeq = s.seq;
+    this.reports = s.reports;
+    for (const r of this.reports) this.ids.add(r.id);
+    this.predictor.load(s.tests);
+  }
+
+  /** The format before version 2: index.json with every report's per-test durations. */
+  migrate(oldIndex) {
+    const old = JSON.parse(readFileSync(oldIndex, 'utf8'));
+    if (old.secret && !this.config.secret) this.config.secret = old.secret;
+    if (old.accessToken && !this.config.accessToken) this.config.accessToken = old.accessToken;
+    this.config.version = VERSION;
+    writeAtomic(join(this.dir, 'config.json'), JSON.stringify(this.config), this.tmpDir);
+    for (const { durations, ...meta } of old.reports ?? []) this.apply({ seq: this.seq + 1, ...meta }, durations ?? {});
+    this.snapshot();
+    renameSync(oldIndex, oldIndex + '.migrated');
+    this.migrated = old.reports?.length ?? 0;
+  }
+
+  /** Reports finished after the snapshot: their journal lines (a torn last line is a finish never answered). */
+  replayJournal() {
+    const file = join(this.dir, 'journal.log');
+    if (!existsSync(file)) return;
+    let replayed = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      let e;
+      try { e = JSON.parse(line); } catch { continue; }
+      if (!e || typeof e.seq !== 'number' || e.seq <= this.seq || this.ids.has(e.id)) continue;
+      const blob = this.get(`reports/${e.id}/report.json.br`);
+      if (!blob) continue;
+      let durations;
+      try { durations = durationsOf(JSON.parse(decodeBr(blob.bytes))); } catch { continue; }
+      this.apply(e, durations);
+      replayed++;
+    }
+    this.replayed = replayed;
+    this.snapshot(); // also empties the journal, torn line included
+  }
+
+  blobPath(key) {
+    const p = resolve(this.blobsDir, ...key.split('/').map(seg));
+    if (!p.startsWith(this.blobsDir + sep)) throw new HttpError(400, 'invalid_request', 'bad storage key');
+    return p;
+  }
+  /** Stores `bytes` under `key` atomically (meta first: the blob's presence commits both). */
   put(key, bytes, meta = {}) {
     const p = this.blobPath(key);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, bytes);
-    writeFileSync(p + '.meta.json', JSON.stringify(meta));
+    writeAtomic(p + '.meta.json', JSON.stringify(meta), this.tmpDir);
+    writeAtomic(p, bytes, this.tmpDir);
+  }
+  /**
+   * Streams a request body into `key`: tmp file, fsync, then `check(bytes)` (may throw; nothing is
+   * kept), then rename. Over `maxBytes` throws 413 and keeps nothing.
+   */
+  async putStream(key, stream, maxBytes, meta, check) {
+    const p = this.blobPath(key);
+    const tmp = join(this.tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}.tmp`);
+    const fh = await open(tmp, 'w');
+    let n = 0;
+    let ok = false;
+    try {
+      for await (const chunk of stream) {
+        n += chunk.length;
+        if (n > maxBytes) throw new HttpError(413, 'payload_too_large', `body larger than ${maxBytes} bytes`);
+        await fh.write(chunk);
+      }
+      await fh.sync();
+      await fh.close();
+      if (check) check(readFileSync(tmp));
+      writeAtomic(p + '.meta.json', JSON.stringify(meta), this.tmpDir);
+      mkdirSync(dirname(p), { recursive: true });
+      renameSync(tmp, p);
+      fsyncDir(dirname(p));
+      ok = true;
+      return n;
+    } finally {
+      if (!ok) { await fh.close().catch(() => {}); rmSync(tmp, { force: true }); }
+    }
   }
   has(key) { return existsSync(this.blobPath(key)); }
   get(key) {
     const p = this.blobPath(key);
-    if (!existsSync(p)) return null;
-    return { bytes: readFileSync(p), meta: JSON.parse(readFileSync(p + '.meta.json', 'utf8')) };
+    let bytes;
+    try { bytes = readFileSync(p); } catch { return null; }
+    let meta = {};
+    try { meta = JSON.parse(readFileSync(p + '.meta.json', 'utf8')); } catch { /* meta is optional */ }
+    return { bytes, meta };
   }
-  /** Records a finished report: {id, finishedAt, category, title?, commitId, attachmentIds, durations}. */
-  addReport(entry) {
-    this.index.reports.push(entry);
-    this.save();
+  remove(key) { rmSync(this.blobPath(key), { recursive: true, force: true }); rmSync(this.blobPath(key) + '.meta.json', { force: true }); }
+
+  hasReport(id) { return this.ids.has(id); }
+  report(id) { return this.ids.has(id) ? this.reports.find((r) => r.id === id) : undefined; }
+
+  /**
+   * Records a finished report: its journal line is written and fsync'd before this returns (so a
+   * `finish` answered is durable), then its durations are folded into the prediction state.
+   */
+  addReport(meta, durations) {
+    const e = { seq: this.seq + 1, ...meta };
+    const fd = openSync(join(this.dir, 'journal.log'), 'a');
+    try { writeSync(fd, JSON.stringify(e) + '\n'); fsyncSync(fd); } finally { closeSync(fd); }
+    this.apply(e, durations);
+    if (this.seq - this.snapshotSeq >= this.snapshotEvery) this.snapshot();
   }
-  /** Writes the index atomically. */
-  save() {
-    const idx = join(this.dir, 'index.json');
-    writeFileSync(idx + '.tmp', JSON.stringify(this.index));
-    renameSync(idx + '.tmp', idx);
+  apply(e, durations) {
+    this.seq = e.seq;
+    this.predictor.add(durations, e.seq);
+    this.reports.push(e);
+    this.ids.add(e.id);
+    // Retention: the oldest report leaves the list at once; its blobs go at the next snapshot.
+    while (this.keepReports > 0 && this.reports.length > this.keepReports) {
+      const r = this.reports.shift();
+      this.ids.delete(r.id);
+      this.dropped.push(r.id);
+    }
   }
+
+  /** Writes the state whole and empties the journal; then deletes the blobs retention dropped. */
+  snapshot() {
+    if (this.keepReports > 0 && this.reports.length) this.predictor.forgetBefore(this.reports[0].seq);
+    const state = { version: VERSION, seq: this.seq, reports: this.reports, tests: this.predictor.dump() };
+    writeAtomic(join(this.dir, 'state.json'), JSON.stringify(state), this.tmpDir);
+    this.snapshotSeq = this.seq;
+    writeAtomic(join(this.dir, 'journal.log'), '', this.tmpDir);
+    // Only now, with no list on disk naming them (a crash before would replay them), do the blobs go.
+    for (const id of this.dropped.splice(0)) rmSync(this.blobPath(`reports/${id}`), { recursive: true, force: true });
+  }
+
+  /** Saves the config (secret, access token). */
+  saveConfig(config) {
+    this.config = { ...config, version: VERSION };
+    writeAtomic(join(this.dir, 'config.json'), JSON.stringify(this.config), this.tmpDir);
+  }
+
+  /**
+   * Removes what nobody can use any more: report uploads never finished and test lists (older
+   * than `uploadStaleMs` / `durationsStaleMs`: their tokens have expired), and durations results
+   * older than `groupTtlMs`.
+   */
+  sweep({ uploadStaleMs, durationsStaleMs, groupTtlMs }, nowMs = Date.now()) {
+    const old = (p, ms) => { try { return nowMs - statSync(p).mtimeMs > ms; } catch { return false; } };
+    const list = (k) => { try { return readdirSync(this.blobPath(k)); } catch { return []; } };
+    for (const id of list('reports')) if (!this.ids.has(id) && old(this.blobPath(`reports/${id}`), uploadStaleMs)) this.remove(`reports/${id}`);
+    for (const id of list('durations')) if (old(this.blobPath(`durations/${id}`), durationsStaleMs)) this.remove(`durations/${id}`);
+    for (const f of list('groups')) if (f.endsWith('.json.br') && old(this.blobPath(`groups/${f}`), groupTtlMs)) this.remove(`groups/${f}`);
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.seq !== this.snapshotSeq) this.snapshot();
+    if (this.lockFile) { try { unlinkSync(this.lockFile); } catch { /* gone */ } }
+  }
+}
+
+/** Brotli JSON bytes -> string, refusing to decode beyond `max` bytes (a Brotli bomb: RangeError). */
+export function decodeBr(bytes, max = MAX_DECODED_BYTES) {
+  return brotliDecompressSync(bytes, { maxOutputLength: max }).toString('utf8');
 }

@@ -252,7 +252,9 @@ test('bad input: a JSON error for each, nothing written, no socket left behind',
     assert.equal(statusOf(r.text), 408, r.text);
     assert.equal(jsonOf(r.text).error.code, 'request_timeout');
   }
-  assert.equal(socketCount(srv.pid), sockets, 'no socket left behind');
+  // kept-alive connections of the fetches above close after the idle timeout too
+  for (let i = 0; i < 50 && socketCount(srv.pid) > sockets; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(socketCount(srv.pid) <= sockets, `no socket left behind: ${socketCount(srv.pid)} > ${sockets}`);
 
   assert.deepEqual(listFiles(dir), before, 'nothing was written by any bad request');
   assert.equal((await fetch(`${B}/api/reports`)).status, 200, 'the service still answers');

@@ -115,7 +115,7 @@ export async function createServer(opts = {}) {
       // The session lives in its token: a submit after a restart of the service still works.
       return [200, { testDurationsToken: signJwt(secret, { typ: 'durations', sid: id, g: groupHash(b.commitId, k) }, L.DURATIONS_TOKEN_TTL_MS, now()), uploadUrl: url(req, 'PUT', `durations/${id}/tests.json.br`, L.UPLOAD_URL_TTL_MS) }];
     },
-    'POST /api/testDurations/submit': (req) => {
+    'POST /api/testDurations/submit': async (req) => {
       const { sid, g: gh } = verifyJwt(secret, bearer(req), 'durations', now());
       if (typeof sid !== 'string' || !/^[0-9a-f]{64}$/.test(gh ?? '')) fail(401, 'unauthorized', 'unknown durations session');
       const listKey = `durations/${sid}/tests.json.br`;
@@ -124,15 +124,18 @@ export async function createServer(opts = {}) {
         // Computed once per commit and shard group key, and kept on disk: every shard of a run,
         // and a re-run of one of its jobs later (after newer reports, after a restart of the
         // service), gets the same predictions, so the same plan and the same tests. Written whole
-        // (fsync + rename) before any shard can read it.
+        // (fsync + rename) before any shard can read it: "computing" (404) until then.
         const key = `groups/${gh}.json.br`;
-        let out = store.get(key)?.bytes;
-        if (!out) {
+        const old = store.get(key)?.bytes;
+        const g = { out: old, at: old ? Date.now() + computeDelayMs : Infinity };
+        if (!old) {
           const testList = decodeReport(store.get(listKey).bytes);
-          out = brotliCompressSync(JSON.stringify(annotate(testList, store.predictor)), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
-          store.put(key, out);
+          g.out = brotliCompressSync(JSON.stringify(annotate(testList, store.predictor)), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
+          groups.set(gh, g);
+          try { await store.putAsync(key, g.out); } catch (e) { groups.delete(gh); throw e; }
+          g.at = Date.now() + computeDelayMs;
         }
-        groups.set(gh, { out, at: Date.now() + computeDelayMs });
+        groups.set(gh, g);
       }
       return [200, { downloadUrl: url(req, 'GET', `durations/${sid}/${gh}.json.br`, L.DOWNLOAD_URL_TTL_MS) }];
     },
@@ -159,7 +162,7 @@ export async function createServer(opts = {}) {
       }
       return [200, ids.map((attachmentId) => ({ attachmentId, presignedUrl: url(req, 'PUT', `reports/${id}/attachments/${encodeURIComponent(attachmentId)}`, L.UPLOAD_URL_TTL_MS) }))];
     },
-    'POST /api/upload/finish': (req) => {
+    'POST /api/upload/finish': async (req) => {
       const id = uploadSession(req);
       if (store.hasReport(id)) return [200, { ok: true }];
       const rep = store.get(`reports/${id}/report.json.br`);
@@ -169,7 +172,7 @@ export async function createServer(opts = {}) {
       if (missing.length) fail(409, 'out_of_order', `finish before ${missing.length} requested attachment(s) were uploaded`);
       const doc = decodeReport(rep.bytes);
       // durable (an fsync'd journal line) before the answer
-      store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds }, durationsOf(doc));
+      await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds }, durationsOf(doc));
       return [200, { ok: true }];
     },
   };
@@ -178,6 +181,16 @@ export async function createServer(opts = {}) {
     if (typeof uid !== 'string' || !/^[\w-]+$/.test(uid)) fail(401, 'unauthorized', 'unknown upload session');
     return uid;
   }
+
+  // Every shard of a run uploads the same test list: bytes already decoded and found valid are not decoded again.
+  const valid = new Set();
+  const checkOnce = (bytes) => {
+    const h = createHash('sha256').update(bytes).digest('hex');
+    if (valid.has(h)) return;
+    decodeReport(bytes);
+    valid.add(h);
+    if (valid.size > 256) valid.delete(valid.values().next().value);
+  };
 
   async function storage(req, res, key, query) {
     if (req.method !== 'PUT' && req.method !== 'GET') fail(405, 'method_not_allowed', 'storage accepts PUT and GET', { allow: 'PUT, GET' });
@@ -193,7 +206,7 @@ export async function createServer(opts = {}) {
       if (Number(req.headers['content-length']) > maxBodyBytes) fail(413, 'payload_too_large', `body larger than ${maxBodyBytes} bytes`);
       await store.putStream(key, req, maxBodyBytes,
         { contentType: req.headers['content-type'] ?? 'application/octet-stream', contentEncoding: req.headers['content-encoding'] },
-        isReport ? (bytes) => decodeReport(bytes) : undefined);
+        isReport ? checkOnce : undefined);
       res.writeHead(200, { 'content-length': 0 }); res.end(); return;
     }
     // GET: only durations results are readable through presigned URLs.
@@ -252,6 +265,10 @@ export async function createServer(opts = {}) {
     requestTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.max(100, Math.min(30_000, idleTimeoutMs / 2)),
   }, async (req, res) => {
+    // Server-Timing: the service's own time for the request (bench/serve.mjs reads it)
+    const t0 = performance.now();
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) { if (!this.headersSent) this.setHeader('server-timing', `app;dur=${(performance.now() - t0).toFixed(1)}`); return writeHead.apply(this, args); };
     req.socket.swRes = res;
     res.on('finish', () => { if (req.socket.swRes === res) req.socket.swRes = undefined; });
     try {
@@ -279,7 +296,7 @@ export async function createServer(opts = {}) {
         fail(404, 'not_found', `no route ${req.method} ${u.pathname}`);
       }
       const bytes = await readBody(req, L.MAX_JSON_BODY_BYTES);
-      const [status, body] = h(req, bytes);
+      const [status, body] = await h(req, bytes);
       sendJson(res, status, body);
     } catch (err) {
       if (res.headersSent || req.socket.destroyed) { res.destroy(); return; }
@@ -304,7 +321,7 @@ export async function createServer(opts = {}) {
     // a port in use is an error of `createServer` (EADDRINUSE), not an unhandled 'error' event
     server.once('error', reject);
     server.listen(port, host, () => { server.off('error', reject); resolve(); });
-  }).catch((e) => { store.close(); throw e; });
+  }).catch(async (e) => { await store.close(); throw e; });
   const shown = host.includes(':') ? `[${host}]` : host;
   baseUrl = `http://${shown}:${server.address().port}`;
 
@@ -323,7 +340,7 @@ export async function createServer(opts = {}) {
     close: () => (closing ??= new Promise((resolve) => {
       clearInterval(sweeper);
       server.closeAllConnections?.();
-      server.close(() => { store.close(); resolve(); });
+      server.close(() => store.close().then(resolve, (e) => { process.emitWarning?.(`shardwise serve: close: ${e.message}`); resolve(); }));
     })),
   };
 }

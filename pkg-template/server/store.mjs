@@ -19,7 +19,7 @@ import {
   mkdirSync, readFileSync, writeFileSync, existsSync, renameSync, rmSync, openSync, fsyncSync, closeSync,
   writeSync, readdirSync, statSync, unlinkSync,
 } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, mkdir, rename } from 'node:fs/promises';
 import { join, dirname, resolve, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { HttpError } from './errors.mjs';
@@ -46,6 +46,19 @@ export function writeAtomic(file, data, tmpDir = dirname(file)) {
   fsyncDir(dirname(file));
 }
 
+/** writeAtomic without blocking the event loop. */
+export async function writeAtomicAsync(file, data, tmpDir) {
+  const tmp = join(tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'w');
+  try { await fh.writeFile(data); await fh.sync(); } finally { await fh.close(); }
+  await mkdir(dirname(file), { recursive: true });
+  await rename(tmp, file);
+  await fsyncDirAsync(dirname(file));
+}
+async function fsyncDirAsync(dir) {
+  try { const fh = await open(dir, 'r'); try { await fh.sync(); } finally { await fh.close(); } } catch { /* not supported everywhere */ }
+}
+
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 
 export class Store {
@@ -66,6 +79,9 @@ export class Store {
     this.seq = 0; // seq of the newest finished report
     this.snapshotSeq = 0; // seq the state.json on disk holds
     this.dropped = []; // ids retention dropped, blobs not yet deleted
+    this.queue = []; // finished reports waiting for their journal write
+    this.finishing = new Map(); // id -> promise of its journal write
+    this.assigned = 0; // the newest seq handed out
   }
 
   open() {
@@ -84,6 +100,7 @@ export class Store {
       this.migrate(oldIndex);
     }
     this.replayJournal();
+    this.assigned = this.seq;
     return this;
   }
 
@@ -177,15 +194,21 @@ export class Store {
       await fh.sync();
       await fh.close();
       if (check) check(readFileSync(tmp));
-      writeAtomic(p + '.meta.json', JSON.stringify(meta), this.tmpDir);
-      mkdirSync(dirname(p), { recursive: true });
-      renameSync(tmp, p);
-      fsyncDir(dirname(p));
+      await writeAtomicAsync(p + '.meta.json', JSON.stringify(meta), this.tmpDir);
+      await mkdir(dirname(p), { recursive: true });
+      await rename(tmp, p);
+      await fsyncDirAsync(dirname(p));
       ok = true;
       return n;
     } finally {
       if (!ok) { await fh.close().catch(() => {}); rmSync(tmp, { force: true }); }
     }
+  }
+  /** put without blocking the event loop. */
+  async putAsync(key, bytes, meta = {}) {
+    const p = this.blobPath(key);
+    await writeAtomicAsync(p + '.meta.json', JSON.stringify(meta), this.tmpDir);
+    await writeAtomicAsync(p, bytes, this.tmpDir);
   }
   has(key) { return existsSync(this.blobPath(key)); }
   get(key) {
@@ -202,15 +225,38 @@ export class Store {
   report(id) { return this.ids.has(id) ? this.reports.find((r) => r.id === id) : undefined; }
 
   /**
-   * Records a finished report: its journal line is written and fsync'd before this returns (so a
-   * `finish` answered is durable), then its durations are folded into the prediction state.
+   * Records a finished report; resolves once its journal line is written and fsync'd (so a
+   * `finish` answered is durable), with its durations folded into the prediction state. Reports
+   * finishing together share one write and one fsync (group commit), applied in their order.
    */
   addReport(meta, durations) {
-    const e = { seq: this.seq + 1, ...meta };
-    const fd = openSync(join(this.dir, 'journal.log'), 'a');
-    try { writeSync(fd, JSON.stringify(e) + '\n'); fsyncSync(fd); } finally { closeSync(fd); }
-    this.apply(e, durations);
-    if (this.seq - this.snapshotSeq >= this.snapshotEvery) this.snapshot();
+    let p = this.finishing.get(meta.id);
+    if (p) return p; // the same upload finished twice at once
+    p = new Promise((resolve, reject) => { this.queue.push({ e: { seq: ++this.assigned, ...meta }, durations, resolve, reject }); });
+    this.finishing.set(meta.id, p);
+    p.finally(() => this.finishing.delete(meta.id)).catch(() => {});
+    this.flush();
+    return p;
+  }
+  async flush() {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0);
+        try {
+          const fh = await open(join(this.dir, 'journal.log'), 'a');
+          try { await fh.write(batch.map((x) => JSON.stringify(x.e) + '\n').join('')); await fh.sync(); } finally { await fh.close(); }
+        } catch (err) { for (const x of batch) x.reject(err); continue; }
+        for (const x of batch) { this.apply(x.e, x.durations); x.resolve(); }
+        if (this.seq - this.snapshotSeq >= this.snapshotEvery) {
+          try { await this.snapshotAsync(); } catch (err) { process.emitWarning?.(`shardwise serve: snapshot: ${err.message}`); }
+        }
+      }
+    } finally {
+      this.flushing = false;
+      this.idle?.();
+    }
   }
   apply(e, durations) {
     this.seq = e.seq;
@@ -227,13 +273,26 @@ export class Store {
 
   /** Writes the state whole and empties the journal; then deletes the blobs retention dropped. */
   snapshot() {
-    if (this.keepReports > 0 && this.reports.length) this.predictor.forgetBefore(this.reports[0].seq);
-    const state = { version: VERSION, seq: this.seq, reports: this.reports, tests: this.predictor.dump() };
-    writeAtomic(join(this.dir, 'state.json'), JSON.stringify(state), this.tmpDir);
-    this.snapshotSeq = this.seq;
+    const state = this.snapshotState();
+    writeAtomic(join(this.dir, 'state.json'), state.json, this.tmpDir);
     writeAtomic(join(this.dir, 'journal.log'), '', this.tmpDir);
+    this.snapshotDone(state);
+  }
+  /** snapshot() off the event loop (but the state taken at once); called between journal writes only. */
+  async snapshotAsync() {
+    const state = this.snapshotState();
+    await writeAtomicAsync(join(this.dir, 'state.json'), state.json, this.tmpDir);
+    await writeAtomicAsync(join(this.dir, 'journal.log'), '', this.tmpDir);
+    this.snapshotDone(state);
+  }
+  snapshotState() {
+    if (this.keepReports > 0 && this.reports.length) this.predictor.forgetBefore(this.reports[0].seq);
+    return { seq: this.seq, dropped: this.dropped.splice(0), json: JSON.stringify({ version: VERSION, seq: this.seq, reports: this.reports, tests: this.predictor.dump() }) };
+  }
+  snapshotDone({ seq, dropped }) {
+    this.snapshotSeq = seq;
     // Only now, with no list on disk naming them (a crash before would replay them), do the blobs go.
-    for (const id of this.dropped.splice(0)) rmSync(this.blobPath(`reports/${id}`), { recursive: true, force: true });
+    for (const id of dropped) rmSync(this.blobPath(`reports/${id}`), { recursive: true, force: true });
   }
 
   /** Saves the config (secret, access token). */
@@ -255,7 +314,9 @@ export class Store {
     for (const f of list('groups')) if (f.endsWith('.json.br') && old(this.blobPath(`groups/${f}`), groupTtlMs)) this.remove(`groups/${f}`);
   }
 
-  close() {
+  /** Waits for the journal writes in flight, then snapshots and unlocks. */
+  async close() {
+    if (this.flushing) await new Promise((resolve) => { this.idle = resolve; });
     if (this.closed) return;
     this.closed = true;
     if (this.seq !== this.snapshotSeq) this.snapshot();

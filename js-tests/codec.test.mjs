@@ -162,14 +162,18 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.11 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.115 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
   // reading rule and the exchanges' clean stop (issues 18 and 19): 1,094,114 -> 1,101,455 bytes
   // net, after 15 KB found elsewhere (one retry state machine for every call, one promise
-  // adapter for both exchanges). Every byte over it needs the same account.
+  // adapter for both exchanges). 1,110,000 until shard counts that pay for themselves (issue
+  // 22: `plan --shards auto` planning every count with a fixed cost read from past reports, and
+  // a shard's time over its workers): 1,101,736 -> 1,110,799 bytes (after moving their results
+  // to serde_json's writer and their input through planShards' reader: 31 KB at first). Every
+  // byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_110_000, `shardwise_bg.wasm is ${size} bytes, over the 1,110,000-byte budget`);
+  assert.ok(size <= 1_115_000, `shardwise_bg.wasm is ${size} bytes, over the 1,115,000-byte budget`);
 });

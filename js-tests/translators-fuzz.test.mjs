@@ -429,6 +429,8 @@ async function jestRun(g, { n, first = 0, make } = {}) {
   }
   for (const f of files) await hook(escaped, 'onTestResult', () => reporter.onTestResult({ path: f.testResult?.testFilePath }, f.testResult, {}));
   await hook(escaped, 'onRunComplete', () => reporter.onRunComplete(new Set(), {}));
+  // as Jest does once every reporter has completed (the reporter's closing lines come then)
+  await hook(escaped, 'getLastError', () => reporter.getLastError());
   return { folder, log, escaped, root, given: files.flatMap((f) => f.cases.map((c) => ({ marker: c.marker, attempts: c.attempts }))) };
 }
 

@@ -3,13 +3,15 @@
 // or as JSON.
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
-import { __readJson } from '../wasm/shardwise.js';
+import { __readJson, __recommendShards, __fixedCostMs } from '../wasm/shardwise.js';
 import { readSaved } from '../src/runner/report.mjs';
 import { inFile } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
+import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
+       shardwise plan <input> --shards auto --max-shards M [--budget B] [--matrix]
 
 Splits the tests of <input> into N shards of equal predicted duration and prints the plan: one
 row per shard (predicted time, units, files), then the makespan (the slowest shard), the lower
@@ -22,8 +24,16 @@ shard of a run can print to show they computed the same plan.
     is the sum of its attempts' durations (in one environment with --environment);
   - a JSON array of units [{"id": "...", "file"?: "...", "group"?: "...", "durationMs"?: n}].
 
+With --shards auto it plans every count from 1 to M, each shard paying a fixed cost (runner
+boot, browser launch, global set-up), prints per count the predicted wall time (the slowest
+shard) and machine time (all shards summed), and recommends the count with the least wall time
+whose machine time stays within the budget. The fixed cost is --overhead, else estimated from
+the input and --overhead-from reports: a past run's wall time less the span of its tests (the
+median over the reports, e.g. each shard's of a past run). A CI job's own set-up (checkout,
+install) is in no report: add it with --overhead.
+
 Options:
-  --shards <N>          how many shards (required)
+  --shards <N|auto>     how many shards (required); auto: recommend a count (below)
   --unit <test|file>    test: tests may be split across shards (default); file: each file
                         stays on one shard
   --environment <E>     use the predictions of environment E (a name, or an index when a whole
@@ -32,6 +42,13 @@ Options:
   --overhead <MS>       a fixed start-up cost of each shard, in ms (default 0)
   --default <MS>        the estimate for a unit when nothing is known (default 1000)
   --json                print the plan as JSON (the value planShards returns)
+  --max-shards <M>      with --shards auto: the largest count to consider (default 16)
+  --budget <B>          with --shards auto: the machine time allowed, as a multiple of one
+                        shard's ('1.5x', the default) or a duration ('90m', '2h', '600s', ms)
+  --overhead-from <F>   with --shards auto: more past reports (files or saved report folders)
+                        to estimate the fixed cost from; repeatable
+  --matrix              with --shards auto: print only the chosen count as a GitHub Actions
+                        matrix, {"shardIndex":[1,...,N],"shardTotal":[N]}
   -h, --help            this help`;
 
 /**
@@ -81,11 +98,59 @@ function planOf(reportFile, opts) {
   }
 }
 
+/** `--budget`: '1.5x' (a multiple of one shard's machine time) or a duration ('90m', '2h', '600s', '5000' ms). */
+export function budgetOf(text) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(x|ms|s|m|min|h)?\s*$/.exec(text ?? '');
+  if (!m) throw new UsageError(`--budget must be a multiple of one shard's machine time ('1.5x') or a duration ('90m', '2h', '600s'), got '${text}'`);
+  const n = Number(m[1]);
+  if (m[2] === 'x') {
+    if (n < 1) throw new UsageError(`--budget ${text}: a multiple of one shard's machine time is at least 1x`);
+    return { ratio: n };
+  }
+  return { ms: n * ({ s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[m[2]] ?? 1) };
+}
+
+/**
+ * The per-shard fixed cost: `--overhead`, else what the reports show (Rust: each one's time
+ * outside its tests; `__recommendShards` takes their median).
+ */
+function fixedCost(overhead, reports) {
+  if (overhead !== undefined) return { how: 'given by --overhead' };
+  const each = reports.map((r) => __fixedCostMs({ report: r.report }));
+  const known = each.filter((x) => x !== undefined);
+  if (!known.length)
+    return { each: known, how: `none: ${reports.length ? 'no report given has a wall time and timed tests' : 'no report given'}; set it with --overhead` };
+  return { each: known, how: `${known.length === 1 ? 'the report\'s time outside its tests' : `the median of ${known.length} reports' time outside their tests`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
+}
+
+/** The table of `--shards auto`. */
+export function formatRecommendation(r, cost, budget) {
+  const head = ['shards', 'wall', 'machine', ''];
+  const rows = r.rows.map((x) => [String(x.shards), fmtMs(x.wallMs), fmtMs(x.machineMs),
+    x.shards === r.shards ? '<- recommended' : x.withinBudget ? '' : 'over budget']);
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((x, c) => (c === 0 || c === 3 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ').trimEnd();
+  const chosen = r.rows.find((x) => x.shards === r.shards);
+  return [
+    line(head),
+    ...rows.map(line),
+    '',
+    `fixed cost   ${fmtMs(r.perShardOverheadMs)} per shard (${cost.how})`,
+    `budget       machine time at most ${budget.ratio ? `${budget.ratio}x one shard's, ` : ''}${fmtMs(r.budgetMs)}`,
+    ...(r.cappedAt ? [`stopped at   ${plural(r.cappedAt, 'shard')}: more would leave a shard empty`] : []),
+    ...(r.estimated ? [`estimated    ${plural(r.estimated, 'unit')} had no prediction`] : []),
+    `recommended  ${plural(r.shards, 'shard')}: wall ${fmtMs(chosen.wallMs)}, machine ${fmtMs(chosen.machineMs)}`
+      + (chosen.withinBudget ? '' : ' (no count is within the budget: the cheapest)'),
+  ].join('\n');
+}
+
 export async function run(argv) {
   const { values, positionals } = parse('plan', argv, {
     shards: { type: 'string' }, unit: { type: 'string' }, environment: { type: 'string' },
     workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
     json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    'max-shards': { type: 'string' }, budget: { type: 'string' }, 'overhead-from': { type: 'string', multiple: true },
+    matrix: { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   required('plan', positionals[0], '<input> (a report, a saved report folder or a units file)');
@@ -94,8 +159,12 @@ export async function run(argv) {
   const [input] = positionals;
   if (!existsSync(input)) throw new UsageError(`${input} does not exist`);
 
+  const auto = values.shards === 'auto';
+  for (const flag of ['max-shards', 'budget', 'overhead-from', 'matrix']) {
+    if (values[flag] !== undefined && !auto) throw new UsageError(`--${flag} goes with --shards auto; see 'shardwise plan --help'`);
+  }
   const opts = {};
-  for (const [flag, key] of [['shards', 'shardCount'], ['workers', 'workers'], ['overhead', 'perShardOverheadMs'], ['default', 'defaultDurationMs']]) {
+  for (const [flag, key] of [...(auto ? [] : [['shards', 'shardCount']]), ['workers', 'workers'], ['overhead', 'perShardOverheadMs'], ['default', 'defaultDurationMs']]) {
     const value = number('plan', values, flag);
     if (value !== undefined) opts[key] = value;
   }
@@ -103,7 +172,33 @@ export async function run(argv) {
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
   const { reportFile, content } = readInput(input);
+  if (auto) return recommendCount({ values, opts, reportFile, content });
   const plan = planOf(reportFile, { ...opts, ...content });
   console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan, content.report ? 'tests' : 'units'));
+  return 0;
+}
+
+/** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */
+function recommendCount({ values, opts, reportFile, content }) {
+  const maxShards = number('plan', values, 'max-shards') ?? 16;
+  const budget = budgetOf(values.budget ?? '1.5x');
+  const reports = [...(content.report ? [{ reportFile, report: content.report }] : []), ...(values['overhead-from'] ?? []).map((f) => {
+    if (!existsSync(f)) throw new UsageError(`${f} does not exist`);
+    const r = readInput(f);
+    if (!r.content.report) throw inFile(r.reportFile, new api.ShardwiseError('a units list has no wall time: give a past run\'s report', { code: 'INVALID_INPUT' }));
+    return { reportFile: r.reportFile, report: r.content.report };
+  })];
+  const cost = fixedCost(opts.perShardOverheadMs, reports);
+  let r;
+  try {
+    r = __recommendShards({ ...opts, ...content }, maxShards, budget.ratio ?? NaN, budget.ms ?? NaN, new BigUint64Array((cost.each ?? []).map(BigInt)));
+  } catch (e) {
+    throw /^planShards options: (report|units)/.test(e?.message ?? '') ? inFile(reportFile, e) : e;
+  }
+  if (values.matrix) {
+    console.log(JSON.stringify({ shardIndex: Array.from({ length: r.shards }, (_, i) => i + 1), shardTotal: [r.shards] }));
+  } else {
+    console.log(values.json ? JSON.stringify({ ...r, fixedCost: cost }, null, 2) : formatRecommendation(r, cost, budget));
+  }
   return 0;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { AttachmentStore, endRun, reportPlace } from '../src/runner/report.mjs';
+import { AttachmentStore, endRun, reportPlace, runStart } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { ENVIRONMENT, recordFileResult } from './translate.mjs';
 
@@ -45,7 +45,7 @@ export default class ShardwiseJestReporter {
     }
     const shard = this.globalConfig?.shard;
     const { folder, title } = reportPlace(path.resolve(rootDir, this.options.outputFolder), shard?.shardIndex, shard?.shardCount);
-    this.start = Date.now();
+    this.start = runStart();
     const version = jestVersion(rootDir);
     this.builder = new this.api.ReportBuilder({
       category: 'jest', commitId, startTimestamp: this.start, ...(title ? { title } : {}),

@@ -32,6 +32,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
     const planned = await planFiles({
       api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
+      workers: this.globalConfig?.maxWorkers,
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });

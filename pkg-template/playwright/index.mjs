@@ -10,7 +10,7 @@ import { planShard, actualLine, ShardStop } from '../src/runner/plan.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
-import { AttachmentStore, saveAndUpload, reportPlace } from '../src/runner/report.mjs';
+import { AttachmentStore, saveAndUpload, reportPlace, runStart } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
@@ -59,7 +59,7 @@ export default class ShardwiseReporter {
       let planned;
       try {
         planned = await planShard({
-          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options,
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers,
         });
       } catch (e) {
         if (!(e instanceof ShardStop)) throw e;
@@ -73,7 +73,7 @@ export default class ShardwiseReporter {
       }
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
-      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: Date.now(), record: planned.record, root, ran: new Set() };
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: this.runStart(), record: planned.record, root, ran: new Set() };
       this.log(planned.line);
     } catch (e) {
       this.log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); Playwright shards natively`);
@@ -101,7 +101,7 @@ export default class ShardwiseReporter {
         this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
         return;
       }
-      this.startTimestamp = Date.now();
+      this.startTimestamp = this.runStart();
       this.builder = new this.api.ReportBuilder(compact({
         category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(), title,
         testRunner: { name: 'playwright', version: config.version },
@@ -132,7 +132,13 @@ export default class ShardwiseReporter {
     guarded(this.ctx, 'a test result', () => recordResult(this.builder, this.ctx, test, result));
   }
 
-  async onEnd(result) {
+  /** This run's start (see runStart), the same for the plan's "took" line and the report. */
+  runStart() {
+    this.started ??= runStart();
+    return this.started;
+  }
+
+  async onEnd() {
     if (this.balanced) {
       const { shard, predictedMs, start, record, ran } = this.balanced;
       this.log(actualLine(shard.current, shard.total, predictedMs, Date.now() - start));
@@ -141,7 +147,7 @@ export default class ShardwiseReporter {
     if (this.builder) {
       try {
         const report = this.builder.build();
-        report.duration = Math.max(0, Math.round(result?.duration ?? Date.now() - this.startTimestamp));
+        report.duration = Math.max(0, Date.now() - this.startTimestamp);
         await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
       } catch (e) {
         this.fail(e);

@@ -29,13 +29,15 @@ export interface PlanOptions {
   defaultDurationMs?: number;
   /** A fixed start-up cost added to each non-empty shard. Default 0. */
   perShardOverheadMs?: number;
-  /** Parallel workers inside one shard: a shard takes about max(sum / workers, largest group). Default 1. */
+  /** Parallel workers inside one shard (the same on every shard: it is part of the plan). Default 1. */
   workers?: number;
 }
 
 export interface Shard {
   /** 1-based, as in `--shard=i/n`. */
   index: number;
+  /** perShardOverheadMs plus its units' time: their sum with one worker; with several, its groups
+   *  longest first, each to the first free worker, and the last to finish. 0 for an empty shard. */
   predictedMs: number;
   /** Unit ids, sorted (for a report: the file, the suite titles and the test title joined with " › "). */
   units: string[];

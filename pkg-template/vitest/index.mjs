@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { AttachmentStore, endRun, reportPlace } from '../src/runner/report.mjs';
+import { AttachmentStore, endRun, reportPlace, runStart } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
 
@@ -35,7 +35,7 @@ export default class ShardwiseVitestReporter {
       return;
     }
     const { folder, title } = reportPlace(path.resolve(rootDir, this.options.outputFolder), config.shard?.index, config.shard?.count);
-    this.start = Date.now();
+    this.start = runStart();
     this.builder = new this.api.ReportBuilder({
       category: 'vitest', commitId, startTimestamp: this.start, ...(title ? { title } : {}),
       ...(runUrlFromEnv() ? { url: runUrlFromEnv() } : {}),

@@ -20,6 +20,7 @@ export default class ShardwiseSequencer {
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
     const planned = await planFiles({
       api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
+      workers: this.ctx.config.fileParallelism === false ? 1 : this.ctx.config.maxWorkers,
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);

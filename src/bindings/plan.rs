@@ -147,3 +147,32 @@ fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
     set("files", js_sys::Uint32Array::from(&p.files[..]).into())?;
     Ok(o.into())
 }
+
+/// `__recommendShards(opts, maxShards, budgetRatio, budgetMs, fixedCosts)` (the CLI's `plan
+/// --shards auto`): plans 1 to `maxShards` shards of `opts` (the `planShards` options without
+/// `shardCount`) and picks a count within the budget (`budgetRatio` times one shard's machine
+/// time when it is not NaN, else `budgetMs`); see `plan::recommend`. The fixed cost per shard is
+/// `opts.perShardOverheadMs`, else the median of `fixedCosts` (reports' `__fixedCostMs`).
+#[wasm_bindgen(js_name = "__recommendShards")]
+pub fn recommend_shards(opts: JsValue, max_shards: f64, budget_ratio: f64, budget_ms: f64, fixed_costs: Vec<u64>) -> JsResult<JsValue> {
+    use crate::plan::recommend::{median_fixed_cost, recommend, Budget};
+    let json = stringify(&opts, "planShards options")?;
+    let budget = if budget_ratio.is_nan() { Budget::Ms(budget_ms) } else { Budget::Ratio(budget_ratio) };
+    let mut plan = PlanInput::from_json(&json)?;
+    if plan.per_shard_overhead_ms.is_none() {
+        plan.per_shard_overhead_ms = median_fixed_cost(&fixed_costs).map(|ms| ms as f64);
+    }
+    // as JSON text, like verifyShards (serde_json's writer is in the .wasm already)
+    super::report::parse(&serde_json::to_string(&recommend(plan, max_shards, budget)?).unwrap_or_default())
+}
+
+/// `__fixedCostMs({report})`: the per-shard fixed cost a past run's report shows (its wall time
+/// outside any test), or `undefined`; `__recommendShards` takes the figures of several (their
+/// median). The report is read as `planShards` reads one.
+#[wasm_bindgen(js_name = "__fixedCostMs")]
+pub fn fixed_cost_ms(opts: JsValue) -> JsResult<Option<f64>> {
+    let json = stringify(&opts, "planShards options")?;
+    let report = PlanInput::from_json(&json)?.report;
+    Ok(report.as_ref().and_then(crate::plan::recommend::fixed_cost_of).map(|ms| ms as f64))
+}
+

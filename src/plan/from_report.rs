@@ -41,6 +41,9 @@ pub const ID_SEPARATOR: &str = " › ";
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ReportView {
     environments: Vec<EnvironmentView>,
+    /// The run's wall time (for [`super::recommend::fixed_cost_of`]).
+    #[serde(default)]
+    pub(super) duration: Option<f64>,
     #[serde(default)]
     suites: Option<Vec<SuiteView>>,
     #[serde(default)]
@@ -85,12 +88,38 @@ struct TestView {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct AttemptView {
+pub(super) struct AttemptView {
     /// Absent means 0 (report-format.md).
     #[serde(default)]
     environment_idx: Option<f64>,
     #[serde(default)]
-    duration: Option<f64>,
+    pub(super) duration: Option<f64>,
+    #[serde(default)]
+    pub(super) start_timestamp: Option<f64>,
+    #[serde(default)]
+    pub(super) parallel_index: Option<f64>,
+}
+
+impl ReportView {
+    /// Every attempt of every test, in document order.
+    pub(super) fn attempts(&self) -> Vec<&AttemptView> {
+        fn suite<'a>(s: &'a SuiteView, out: &mut Vec<&'a AttemptView>) {
+            for t in s.tests.iter().flatten() {
+                out.extend(t.attempts.iter().flatten());
+            }
+            for c in s.suites.iter().flatten() {
+                suite(c, out);
+            }
+        }
+        let mut out = Vec::new();
+        for t in self.tests.iter().flatten() {
+            out.extend(t.attempts.iter().flatten());
+        }
+        for s in self.suites.iter().flatten() {
+            suite(s, &mut out);
+        }
+        out
+    }
 }
 
 fn location_file(l: &Option<LocationView>) -> Option<&str> {

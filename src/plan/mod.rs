@@ -21,6 +21,7 @@ mod fingerprint;
 pub mod from_report;
 mod groups;
 mod options;
+pub mod recommend;
 mod units;
 pub mod verify;
 
@@ -85,7 +86,9 @@ pub struct ShardPlan {
 pub struct Shard {
     /// 1-based, as runners number shards (`--shard=index/count`).
     pub index: u32,
-    /// `overheadMs + max(ceil(sum / workers), largest group)`; 0 for an empty shard.
+    /// `overheadMs` plus its units' time: their sum with one worker; with several, the makespan
+    /// of its groups over the workers, longest first to the first free worker; 0 for an empty
+    /// shard.
     pub predicted_ms: u64,
     /// Unit ids, sorted.
     pub units: Vec<String>,

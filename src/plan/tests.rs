@@ -272,7 +272,20 @@ proptest! {
             if sh.units.is_empty() { continue; }
             let sum: u64 = sh.units.iter().map(|u| ms[u.as_str()]).sum();
             let largest = sh.units.iter().map(|u| gs.weights[group_of[u.as_str()]]).max().unwrap();
-            prop_assert_eq!(sh.predicted_ms, s.per_shard_overhead_ms + sum.div_ceil(s.workers as u64).max(largest));
+            // its groups, longest first, each to the least loaded worker: the last to finish
+            let mut weights: Vec<u64> = sh.units.iter().map(|u| group_of[u.as_str()]).collect::<BTreeSet<_>>()
+                .into_iter().map(|g| gs.weights[g]).collect();
+            weights.sort_unstable_by(|a, b| b.cmp(a));
+            let mut loads = vec![0u64; (s.workers as usize).min(weights.len())];
+            for w in weights {
+                let at = (0..loads.len()).min_by_key(|&i| (loads[i], i)).unwrap();
+                loads[at] += w;
+            }
+            let over_workers = loads.into_iter().max().unwrap();
+            prop_assert_eq!(sh.predicted_ms, s.per_shard_overhead_ms + over_workers);
+            // never below the cost the assignment planned with
+            prop_assert!(over_workers >= sum.div_ceil(s.workers as u64).max(largest));
+            if s.workers == 1 { prop_assert_eq!(over_workers, sum); }
         }
         prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|sh| sh.predicted_ms).max().unwrap());
         prop_assert!(p.makespan_ms >= p.lower_bound_ms);

@@ -72,10 +72,11 @@ export function testListFromSources({ api, units, category, commitId }) {
  * @param {object} p
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
+ * @param {number} [p.workers] the runner's parallel workers (files run side by side)
  * @returns {Promise<{paths: Set<string>, predictedMs: number, record: object, root: string} | undefined>}
  * @throws {ShardStop}
  */
-export async function planFiles({ api, files, shardIndex, shardCount, options, cwd, testRunner, log }) {
+export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log }) {
   try {
     const { root, commitId } = gitInfo(cwd, options.commitId);
     const units = unitsFromFiles(files, root);
@@ -101,7 +102,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, options, c
       }
       return d;
     };
-    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', options });
+    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
     return { paths, predictedMs: planned.shard.predictedMs, record: planned.record, root };

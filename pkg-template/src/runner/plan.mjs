@@ -5,10 +5,10 @@
 export const fmtMs = (ms) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`);
 
 /** The one line each shard prints (the tests parse `fingerprint <hex>` from it). */
-export function shardLine({ plan, shardIndex, shardCount, unitCount, unitLabel = 'tests', source }) {
+export function shardLine({ plan, shardIndex, shardCount, unitCount, unitLabel = 'tests', source, workers = 1 }) {
   const shard = plan.shards.find((s) => s.index === shardIndex);
   const predicted = shard ? shard.predictedMs : 0;
-  let line = `[shardwise] shard ${shardIndex}/${shardCount}: predicted ${fmtMs(predicted)}, `
+  let line = `[shardwise] shard ${shardIndex}/${shardCount}: predicted ${fmtMs(predicted)}${workers > 1 ? ` over ${workers} workers` : ''}, `
     + `makespan ${fmtMs(plan.makespanMs)}, lower bound ${fmtMs(plan.lowerBoundMs)}, `
     + `${plan.estimated} of ${unitCount} ${unitLabel} estimated (durations: ${source}), fingerprint ${plan.fingerprint}`;
   if (!shard || shard.units.length === 0) {
@@ -56,11 +56,14 @@ export class SharedReason extends Error {}
  * @param {number} p.shardCount
  * @param {() => Promise<{durationOf: (unit: object) => number|undefined, source: string}>} p.getDurations
  * @param {string} [p.unitLabel]
+ * @param {number} [p.workers] the runner's parallel workers in one shard (the same on every shard:
+ *   it is part of the plan): a shard's predicted time is then the makespan over them
  * @param {{allowEmptyShards?: boolean}} [p.options]
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object}>}
  * @throws {ShardStop}
  */
-export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', options = {} }) {
+export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {} }) {
+  workers = workerCount(workers);
   let source;
   let withDurations = units;
   try {
@@ -89,9 +92,9 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     if (durationMs !== undefined) u.durationMs = durationMs;
     return u;
   });
-  const plan = api.planShards({ units: coreUnits, shardCount });
+  const plan = api.planShards({ units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}) });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
-  const line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source });
+  const line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers });
   if (shard.units.length === 0 && !options.allowEmptyShards)
     throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
   return {
@@ -102,6 +105,9 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
   };
 }
+
+/** A runner's configured worker count as the planner takes it: a whole number >= 1, else 1. */
+export const workerCount = (n) => (Number.isSafeInteger(n) && n >= 1 ? n : 1);
 
 /** The line printed at the end of a balanced shard. */
 export const actualLine = (shardIndex, shardCount, predictedMs, actualMs) =>

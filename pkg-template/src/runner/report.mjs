@@ -14,6 +14,19 @@ export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';
 export const ATTACHMENTS_MANIFEST = 'attachments.json';
 
+let processRunStarted = false;
+/**
+ * When a run began: for the first run of a process, the process's own start (the runner's boot,
+ * config and global set-up are part of what a shard costs, and of the report's wall time, which
+ * `shardwise plan --shards auto` reads the fixed cost of a shard from); for later runs of the
+ * same process (watch mode), now.
+ */
+export function runStart() {
+  if (processRunStarted) return Date.now();
+  processRunStarted = true;
+  return Math.min(Date.now(), Math.round(performance.timeOrigin));
+}
+
 /**
  * Where a run's report goes and what it is called: a shard of a sharded run saves into
  * `<outputFolder>/shard-<i>-of-<n>/` and its report's title says `shard <i>/<n>`, so shards can be

@@ -1,0 +1,147 @@
+// Workers inside a shard (issue 22): a shard whose runner runs 2 workers takes about the makespan
+// of its tests over those 2 workers, not their sum. Real Playwright, Jest and Vitest runs, as
+// separate processes against the local service: a seeding run uploads measured durations, then
+// 2 balanced shards with 2 workers each. Every shard plans with the runner's configured workers
+// (the same fingerprint on both, "over 2 workers" in its line), and its printed prediction is
+// nearer to the time its tests then took side by side (first start to last end, from the runner's
+// own JSON report) than the sum of those tests' times is, which is what a plan without workers
+// would print.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from '../pkg/server/index.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = path.join(ROOT, 'js-tests', '.out', 'workers');
+
+// Six files of two tests (ms each): 10 s in all, about 5 s per shard, about 2.5 s over 2 workers.
+const FILES = [['a', 1200], ['b', 1000], ['c', 900], ['d', 800], ['e', 600], ['f', 500]];
+const sleeps = (ms) => `const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n`;
+const body = (name, ms) => `describe('${name}', () => {\n  test('t0', async () => { await sleep(${ms}); });\n  test('t1', async () => { await sleep(${ms}); });\n});\n`;
+const REPORTERS = `[['json', { outputFile: process.env.SW_JSON }], ['shardwise/${'$'}{RUNNER}', { outputFolder: process.env.SW_OUTPUT }]]`;
+
+/** Playwright's JSON: every result's [start, end] and duration. */
+function playwrightTimes(json) {
+  const out = [];
+  const walk = (s) => {
+    for (const spec of s.specs ?? []) for (const t of spec.tests ?? []) for (const r of t.results ?? []) {
+      const start = Date.parse(r.startTime);
+      out.push({ start, end: start + r.duration, ms: r.duration });
+    }
+    for (const c of s.suites ?? []) walk(c);
+  };
+  for (const s of json.suites ?? []) walk(s);
+  return out;
+}
+
+/** Jest's JSON (Vitest writes the same): per file [start, end]; its tests' durations. */
+function jestTimes(json) {
+  return (json.testResults ?? []).filter((f) => (f.assertionResults ?? []).length).map((f) => ({
+    start: f.startTime, end: f.endTime, ms: f.assertionResults.reduce((a, t) => a + (t.duration ?? 0), 0),
+  }));
+}
+
+const PROJECTS = {
+  playwright: {
+    files: (dir) => FILES.map(([n, ms]) => [path.join(dir, `${n}.pw.js`), `import { test } from '@playwright/test';\n${sleeps()}const describe = test.describe;\n${body(n, ms)}`]),
+    config: (dir) => [path.join(dir, 'playwright.config.mjs'), `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: '.', testMatch: '**/*.pw.js', workers: 2, fullyParallel: false,
+  reporter: ${REPORTERS.replace('${RUNNER}', 'playwright')},
+  outputDir: process.env.SW_OUTPUT + '-artifacts',
+});\n`],
+    argv: (dir, shard) => [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', path.join(dir, 'playwright.config.mjs'), ...(shard ? [`--shard=${shard}`] : [])],
+    times: playwrightTimes,
+  },
+  jest: {
+    files: (dir) => FILES.map(([n, ms]) => [path.join(dir, `${n}.spec.cjs`), `${sleeps()}${body(n, ms)}`]),
+    config: (dir) => [path.join(dir, 'jest.config.mjs'), `export default {
+  rootDir: import.meta.dirname, testMatch: ['**/*.spec.cjs'], maxWorkers: 2,
+  testSequencer: 'shardwise/jest/sequencer',
+  reporters: ['default', ['shardwise/jest', { outputFolder: process.env.SW_OUTPUT }]],
+};\n`],
+    argv: (dir, shard, json) => [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', path.join(dir, 'jest.config.mjs'), '--json', `--outputFile=${json}`, ...(shard ? [`--shard=${shard}`] : [])],
+    times: jestTimes,
+  },
+  vitest: {
+    files: (dir) => FILES.map(([n, ms]) => [path.join(dir, `${n}.spec.js`), `import { describe, test } from 'vitest';\n${sleeps()}${body(n, ms)}`]),
+    config: (dir) => [path.join(dir, 'vitest.config.mjs'), `import { defineConfig } from 'vitest/config';
+import ShardwiseSequencer from 'shardwise/vitest/sequencer';
+export default defineConfig({
+  test: {
+    root: import.meta.dirname, include: ['**/*.spec.js'], fileParallelism: true, maxWorkers: 2,
+    reporters: ['default', ...${REPORTERS.replace('${RUNNER}', 'vitest')}],
+    sequence: { sequencer: ShardwiseSequencer },
+  },
+});\n`],
+    argv: (dir, shard) => [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', path.join(dir, 'vitest.config.mjs'), ...(shard ? [`--shard=${shard}`] : [])],
+    times: jestTimes,
+  },
+};
+
+let service;
+before(async () => {
+  rmSync(OUT, { recursive: true, force: true });
+  service = await createServer({ dataDir: path.join(OUT, 'service'), computeDelayMs: 0 });
+});
+after(() => service?.close());
+
+const ms = (text) => {
+  const [, n, unit] = text.match(/^([\d.]+)(ms|s)$/);
+  return unit === 's' ? Number(n) * 1000 : Number(n);
+};
+
+for (const [name, project] of Object.entries(PROJECTS)) {
+  describe(`${name}: a shard with 2 workers`, { concurrency: false }, () => {
+    const dir = path.join(OUT, name);
+    const runId = `workers-${name}-${process.pid}`;
+
+    function run(label, shard) {
+      const json = path.join(dir, 'out', `${label}.json`);
+      const output = path.join(dir, 'out', label);
+      const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', SW_JSON: json, SW_OUTPUT: output };
+      for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k.startsWith('GITHUB_')) delete env[k];
+      Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: runId });
+      return new Promise((resolve) => {
+        execFile(process.execPath, project.argv(dir, shard, json), { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 180_000 }, (e, stdout, stderr) => {
+          const text = `${stdout}\n${stderr}`;
+          let times = [];
+          try { times = project.times(JSON.parse(readFileSync(json, 'utf8'))); } catch { /* asserted below */ }
+          resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, text, times });
+        });
+      });
+    }
+
+    let shards;
+    before(async () => {
+      mkdirSync(path.join(dir, 'out'), { recursive: true });
+      for (const [file, text] of [...project.files(dir), project.config(dir)]) writeFileSync(file, text);
+      const seed = await run('seed');
+      assert.equal(seed.code, 0, seed.text);
+      shards = await Promise.all([1, 2].map((i) => run(`shard-${i}`, `${i}/2`)));
+    });
+
+    test('both shards plan with the 2 workers (one fingerprint) and predict their tests\' time side by side, not their sum', () => {
+      const lines = shards.map((r) => r.text.match(/^\[shardwise\] shard (\d)\/2: predicted (\S+) over (\d+) workers, .*fingerprint (\S+)/m));
+      for (const [i, m] of lines.entries()) {
+        assert.ok(m, `shard ${i + 1} printed no plan over workers:\n${shards[i].text}`);
+        assert.equal(shards[i].code, 0, shards[i].text);
+        assert.equal(m[3], '2');
+      }
+      assert.equal(lines[0][4], lines[1][4], 'the same plan on both shards');
+      for (const [i, r] of shards.entries()) {
+        assert.ok(r.times.length > 0, `shard ${i + 1} ran nothing:\n${r.text}`);
+        const predicted = ms(lines[i][2]);
+        const sum = r.times.reduce((a, t) => a + t.ms, 0); // its tests one after another
+        const took = Math.max(...r.times.map((t) => t.end)) - Math.min(...r.times.map((t) => t.start)); // side by side
+        const figures = `shard ${i + 1}: predicted ${predicted} ms, tests took ${took} ms side by side, ${sum} ms in sum`;
+        console.log(`# ${name}: ${figures}`);
+        assert.ok(predicted < sum, figures);
+        assert.ok(Math.abs(predicted - took) < Math.abs(sum - took), figures);
+      }
+    });
+  });
+}

@@ -191,6 +191,8 @@ export class Store {
         if (n > maxBytes) throw new HttpError(413, 'payload_too_large', `body larger than ${maxBytes} bytes`);
         await fh.write(chunk);
       }
+      // a connection cut mid-body (a stalled client timed out) keeps nothing
+      if (stream.complete === false) throw new HttpError(400, 'invalid_body', 'the body ended before its end');
       await fh.sync();
       await fh.close();
       if (check) check(readFileSync(tmp));

@@ -14,7 +14,7 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planShard, shardLine, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
+import { planShard, shardLine, actualLines, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
@@ -224,8 +224,26 @@ describe('planShard: the shared flow and its one line', () => {
 
   test('durations flow into the plan; the line names shard, times, estimates and fingerprint', async () => {
     const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
-    assert.match(p.line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.0s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
+    const [line, note, ...rest] = p.line.split('\n');
+    assert.match(line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.0s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
     assert.equal(p.plan.estimated, 1);
+    // over a fifth of the units estimated: a second line says the split is partly a guess
+    assert.equal(note, '[shardwise] 1 of 4 files (25%) had no duration and were estimated: the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations');
+    assert.deepEqual(rest, []);
+    const most = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations: async () => ({ durationOf: (u) => (u.file === 'd.js' ? undefined : 1000), source: 's' }) });
+    assert.equal(most.line.split('\n').length, 2);
+    const none = await planShard({ api, units: units.slice(0, 3), shardIndex: 2, shardCount: 2, getDurations });
+    assert.equal(none.line.split('\n').length, 1, 'none estimated: one line');
+  });
+
+  test('the end of a shard: took, its tests and start-up; a stale-durations line only past 25% and 1 s', () => {
+    assert.deepEqual(actualLines(1, 2, 4000, 9000), ['[shardwise] shard 1/2 took 9.0s (predicted 4.0s)']);
+    assert.deepEqual(actualLines(1, 2, 4000, 9000, 4500), ['[shardwise] shard 1/2 took 9.0s: its tests 4.5s (predicted 4.0s), start-up and set-up 4.5s']);
+    const stale = actualLines(2, 3, 4000, 9000, 6000);
+    assert.equal(stale.length, 2);
+    assert.match(stale[1], /^\[shardwise\] shard 2\/3: its tests took 6\.0s against 4\.0s predicted \(\+50%\): the durations it planned with are stale\. Refresh the timings file/);
+    assert.match(actualLines(2, 3, 4000, 9000, 2000)[1], /\(-50%\)/);
+    assert.equal(actualLines(2, 3, 1000, 3000, 1900).length, 1, '+90% but under 1 s: noise');
   });
   test('every shard derives the same plan, and the shards are disjoint and complete', async () => {
     const parts = await Promise.all([1, 2, 3].map((i) => planShard({ api, units, shardIndex: i, shardCount: 3, getDurations })));

@@ -10,6 +10,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as api from 'shardwise';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '../pkg/server/index.mjs';
@@ -17,8 +18,10 @@ import { createServer } from '../pkg/server/index.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.join(ROOT, 'js-tests', '.out', 'workers');
 
-// Six files of two tests (ms each): 10 s in all, about 5 s per shard, about 2.5 s over 2 workers.
-const FILES = [['a', 1200], ['b', 1000], ['c', 900], ['d', 800], ['e', 600], ['f', 500]];
+// Six files of two tests (ms each): 20 s in all, about 10 s per shard, 5-6 s over 2 workers
+// (long enough that a worker's start-up, a second or so under load, cannot blur the difference
+// between a prediction over the workers and the sum).
+const FILES = [['a', 2400], ['b', 2000], ['c', 1800], ['d', 1600], ['e', 1200], ['f', 1000]];
 const sleeps = (ms) => `const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n`;
 const body = (name, ms) => `describe('${name}', () => {\n  test('t0', async () => { await sleep(${ms}); });\n  test('t1', async () => { await sleep(${ms}); });\n});\n`;
 const REPORTERS = `[['json', { outputFile: process.env.SW_JSON }], ['shardwise/${'$'}{RUNNER}', { outputFolder: process.env.SW_OUTPUT }]]`;
@@ -99,12 +102,12 @@ for (const [name, project] of Object.entries(PROJECTS)) {
     const dir = path.join(OUT, name);
     const runId = `workers-${name}-${process.pid}`;
 
-    function run(label, shard) {
+    function run(label, shard, env2 = {}) {
       const json = path.join(dir, 'out', `${label}.json`);
       const output = path.join(dir, 'out', label);
       const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', SW_JSON: json, SW_OUTPUT: output };
       for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k.startsWith('GITHUB_')) delete env[k];
-      Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: runId });
+      Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: runId }, env2);
       return new Promise((resolve) => {
         execFile(process.execPath, project.argv(dir, shard, json), { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 180_000 }, (e, stdout, stderr) => {
           const text = `${stdout}\n${stderr}`;
@@ -116,12 +119,26 @@ for (const [name, project] of Object.entries(PROJECTS)) {
     }
 
     let shards;
+    let stale;
     before(async () => {
       mkdirSync(path.join(dir, 'out'), { recursive: true });
       for (const [file, text] of [...project.files(dir), project.config(dir)]) writeFileSync(file, text);
       const seed = await run('seed');
       assert.equal(seed.code, 0, seed.text);
       shards = await Promise.all([1, 2].map((i) => run(`shard-${i}`, `${i}/2`)));
+      // a timings file from when the tests were 2.5x faster and files a and b did not exist yet:
+      // stale durations, and a third of the suite without any
+      const report = api.decodeReport(new Uint8Array(readFileSync(path.join(dir, 'out', 'seed', 'report.json.br'))));
+      const old = (s) => {
+        for (const t of s.tests ?? []) for (const a of t.attempts) a.duration = Math.round(a.duration * 0.4);
+        s.suites = (s.suites ?? []).filter((c) => !/^[ab]\./.test(path.basename(c.location?.file ?? c.title ?? '')));
+        for (const c of s.suites) old(c);
+      };
+      old(report);
+      writeFileSync(path.join(dir, 'out', 'old-timings.json'), JSON.stringify(report));
+      if (name !== 'vitest') { // Vitest ends through the same code as Jest
+        stale = await Promise.all([1, 2].map((i) => run(`stale-${i}`, `${i}/2`, { SHARDWISE_TIMINGS_FILE: path.join(dir, 'out', 'old-timings.json') })));
+      }
     });
 
     test('both shards plan with the 2 workers (one fingerprint) and predict their tests\' time side by side, not their sum', () => {
@@ -142,6 +159,16 @@ for (const [name, project] of Object.entries(PROJECTS)) {
         assert.ok(predicted < sum, figures);
         assert.ok(Math.abs(predicted - took) < Math.abs(sum - took), figures);
       }
+    });
+
+    test('with stale durations each shard says so in one line, with what to do, and that a third was estimated; with fresh ones neither', { skip: name === 'vitest' && 'ends through the same code as Jest' }, () => {
+      for (const [i, r] of stale.entries()) {
+        assert.equal(r.code, 0, r.text);
+        // the plan says first that a third of the units had no duration
+        assert.match(r.text, new RegExp(`^\\[shardwise\\] ${name === 'jest' ? '2 of 6 files' : '4 of 12 tests'} \\(33%\\) had no duration and were estimated: the split is a guess for them`, 'm'), r.text);
+        assert.match(r.text, new RegExp(`^\\[shardwise\\] shard ${i + 1}/2: its tests took \\S+ against \\S+ predicted \\(\\+\\d+%\\): the durations it planned with are stale\\. Refresh the timings file`, 'm'), r.text);
+      }
+      for (const r of shards) assert.doesNotMatch(r.text, /are stale|were estimated/, r.text);
     });
   });
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { planShard, actualLine, ShardStop } from '../src/runner/plan.mjs';
+import { planShard, actualLines, testsSpanMs, ShardStop } from '../src/runner/plan.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
@@ -139,15 +139,22 @@ export default class ShardwiseReporter {
   }
 
   async onEnd() {
-    if (this.balanced) {
-      const { shard, predictedMs, start, record, ran } = this.balanced;
-      this.log(actualLine(shard.current, shard.total, predictedMs, Date.now() - start));
-      if (this.folder) writeShardRecord(this.folder, record, ran);
-    }
+    let report;
     if (this.builder) {
       try {
-        const report = this.builder.build();
+        report = this.builder.build();
         report.duration = Math.max(0, Date.now() - this.startTimestamp);
+      } catch (e) {
+        this.fail(e);
+      }
+    }
+    if (this.balanced) {
+      const { shard, predictedMs, start, record, ran } = this.balanced;
+      for (const line of actualLines(shard.current, shard.total, predictedMs, Date.now() - start, report && testsSpanMs(report))) this.log(line);
+      if (this.folder) writeShardRecord(this.folder, record, ran);
+    }
+    if (report) {
+      try {
         await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
       } catch (e) {
         this.fail(e);

@@ -1,4 +1,5 @@
 // The balancing flow every runner shares: durations in, `planShards` (Rust) decides, one line out.
+import { __fixedCostMs } from '../../wasm/shardwise.js';
 // `api` is the package namespace (or a fake in tests): only `planShards` is used here.
 
 /** Human duration: "850ms", "12.3s". */
@@ -94,7 +95,11 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
   });
   const plan = api.planShards({ units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}) });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
-  const line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers });
+  let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers });
+  if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
+    line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
+      + 'the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations';
+  }
   if (shard.units.length === 0 && !options.allowEmptyShards)
     throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
   return {
@@ -109,9 +114,38 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
 /** A runner's configured worker count as the planner takes it: a whole number >= 1, else 1. */
 export const workerCount = (n) => (Number.isSafeInteger(n) && n >= 1 ? n : 1);
 
-/** The line printed at the end of a balanced shard. */
-export const actualLine = (shardIndex, shardCount, predictedMs, actualMs) =>
-  `[shardwise] shard ${shardIndex}/${shardCount} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)})`;
+/** When a shard's tests take this much more or less than predicted, the durations are stale. */
+export const STALE_SHARE = 0.25;
+/** ...and by at least this much (a few hundred ms either way is noise, not staleness). */
+export const STALE_MIN_MS = 1000;
+/** When more than this share of the units had no duration, the plan is mostly a guess. */
+export const ESTIMATED_SHARE = 0.2;
+
+/**
+ * The lines at the end of a balanced shard: what it took against the prediction, and, when the
+ * report tells how long its tests took (`testsMs`: first test's start to last test's end), what
+ * of it was start-up and set-up; then, when its tests took more than STALE_SHARE more or less
+ * than predicted, one line saying the durations are stale and what to do.
+ */
+export function actualLines(shardIndex, shardCount, predictedMs, actualMs, testsMs) {
+  const head = `[shardwise] shard ${shardIndex}/${shardCount} took ${fmtMs(actualMs)}`;
+  if (testsMs === undefined) return [`${head} (predicted ${fmtMs(predictedMs)})`];
+  const lines = [`${head}: its tests ${fmtMs(testsMs)} (predicted ${fmtMs(predictedMs)}), start-up and set-up ${fmtMs(Math.max(0, actualMs - testsMs))}`];
+  const off = testsMs - predictedMs;
+  if (Math.abs(off) >= STALE_MIN_MS && Math.abs(off) > STALE_SHARE * predictedMs) {
+    const pct = predictedMs > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / predictedMs)}%` : 'no prediction';
+    lines.push(`[shardwise] shard ${shardIndex}/${shardCount}: its tests took ${fmtMs(testsMs)} against ${fmtMs(predictedMs)} predicted (${pct}): `
+      + 'the durations it planned with are stale. Refresh the timings file from a recent full run (npx shardwise durations), '
+      + 'or let the service see more runs of this suite; shards stay balanced only as far as the durations are right');
+  }
+  return lines;
+}
+
+/** The tests' span in a finished report (its wall time less its time outside any test), if it tells. */
+export function testsSpanMs(report) {
+  const outside = __fixedCostMs({ report });
+  return outside === undefined || !(report?.duration > 0) ? undefined : Math.max(0, report.duration - outside);
+}
 
 // Jest's and Vitest's sequencer (which plans) and reporter (which reports) are separate objects in
 // one process: the shard's prediction and record (for shard.json) pass from one to the other here.

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'no
 import path from 'node:path';
 import { canReachService, relativePosix } from './options.mjs';
 import { writeShardRecord } from './shard-record.mjs';
-import { actualLine, shardPrediction } from './plan.mjs';
+import { actualLines, shardPrediction, testsSpanMs } from './plan.mjs';
 import { plural } from './words.mjs';
 
 export const REPORT_FILE = 'report.json.br';
@@ -130,10 +130,10 @@ export async function saveAndUpload({ api, report, store, options, log }) {
  */
 export async function endRun({ builder, start, api, store, options, log, ran = [] }) {
   const p = shardPrediction();
-  if (p && start) log(actualLine(p.index, p.count, p.predictedMs, Date.now() - start));
+  const report = builder?.build();
+  if (report) report.duration = Date.now() - start;
+  if (p && start) for (const line of actualLines(p.index, p.count, p.predictedMs, Date.now() - start, report && testsSpanMs(report))) log(line);
   if (p?.record && store) writeShardRecord(store.folder, p.record, [...ran].map((f) => relativePosix(p.root, f)));
-  if (!builder) return;
-  const report = builder.build();
-  report.duration = Date.now() - start;
+  if (!report) return;
   await saveAndUpload({ api, report, store, options, log });
 }

@@ -83,3 +83,57 @@ export function summarize(report) {
   slowest.sort((a, b) => b.durationMs - a.durationMs || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
   return { totals, environments, totalMs, flaky, slowest };
 }
+
+/**
+ * The test list's rows: one per test (`id` = its index in `walkTests` order), or, given an
+ * environment index, one per test that ran there, with that environment's attempts only.
+ * `retries` counts the attempts beyond the first in each environment.
+ * @param {Array<{test: object, path: string[], file?: string}>} all `[...walkTests(report)]`
+ * @param {number} [env]
+ * @returns {Array<{id: number, title: string, file?: string, line?: number, outcome: string, durationMs: number, retries: number}>}
+ */
+export function testRows(all, env) {
+  const rows = [];
+  for (let id = 0; id < all.length; id++) {
+    const { test, path, file } = all[id];
+    let attempts = test.attempts ?? [];
+    if (env !== undefined) {
+      attempts = attempts.filter((a) => (a.environmentIdx ?? 0) === env);
+      if (!attempts.length) continue;
+    }
+    let durationMs = 0;
+    const envs = new Set();
+    for (const a of attempts) { durationMs += a.duration ?? 0; envs.add(a.environmentIdx ?? 0); }
+    rows.push({
+      id, title: path.join(' › '), file, line: test.location?.line, outcome: outcomeOf({ attempts }).outcome,
+      durationMs, retries: attempts.length - envs.size,
+    });
+  }
+  return rows;
+}
+
+const RANK = { failed: 0, flaky: 1, passed: 2, skipped: 3 };
+const cmpStr = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
+const ORDER = {
+  status: (a, b) => RANK[a.outcome] - RANK[b.outcome],
+  title: (a, b) => cmpStr(a.title, b.title),
+  file: (a, b) => cmpStr(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0),
+  duration: (a, b) => a.durationMs - b.durationMs,
+  retries: (a, b) => a.retries - b.retries,
+};
+
+/**
+ * The rows a query selects, in its order: `status` (an outcome, or '' for all), `file` (part of
+ * the file path), `text` (words that must all be in the title, any case), `sort` (status, title,
+ * file, duration, retries; else report order) and `desc`. Ties keep report order.
+ */
+export function queryRows(rows, { status = '', file = '', text = '', sort = '', desc = false } = {}) {
+  const words = String(text).toLowerCase().split(/\s+/).filter(Boolean);
+  const part = String(file).toLowerCase();
+  const list = rows.filter((r) => (!status || r.outcome === status)
+    && (!part || (r.file ?? '').toLowerCase().includes(part))
+    && (!words.length || words.every((w) => r.title.toLowerCase().includes(w))));
+  const by = ORDER[sort];
+  if (by) list.sort(desc ? (a, b) => by(b, a) || a.id - b.id : (a, b) => by(a, b) || a.id - b.id);
+  return list;
+}

@@ -4,15 +4,19 @@
 // The long lists (every test by duration, the flaky tests) stay here and cross in pages.
 //   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
 //        | {type: 'rows', list: 'slowest'|'flaky', from, to} | {type: 'shard', seq, index, from, to}
+//        | {type: 'tests', seq, query: {status, env, file, text, sort, desc}, from, to} | {type: 'test', id}
 //   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
 //        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
+//        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', id, test?}
+// The test list (every test, filtered and sorted here) crosses only as the window the page shows.
 import init, { decodeReport, planShards } from '../browser.mjs';
-import { summarize } from './summary.mjs';
+import { summarize, walkTests, testRows, queryRows } from './summary.mjs';
 
 const ready = init();
 let report;
 let lists; // {slowest, flaky}: the full lists of the open report
 let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
+let tests; // {all: [{test, path, file}], rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
 const FIRST_PAGE = 200;
 
 const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
@@ -28,6 +32,7 @@ self.onmessage = async ({ data }) => {
     report = undefined;
     lists = undefined;
     planned = undefined;
+    tests = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
@@ -52,6 +57,23 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('open', e);
     }
+  } else if (data.type === 'tests') {
+    if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
+    const t0 = performance.now();
+    tests ??= { all: [...walkTests(report)], rows: new Map(), last: undefined };
+    const q = data.query ?? {};
+    const env = q.env === undefined || q.env === '' ? '' : Number(q.env);
+    if (!tests.rows.has(env)) tests.rows.set(env, testRows(tests.all, env === '' ? undefined : env));
+    const key = JSON.stringify([env, q.status ?? '', q.file ?? '', q.text ?? '', q.sort ?? '', !!q.desc]);
+    if (tests.last?.key !== key) tests.last = { key, list: queryRows(tests.rows.get(env), q) };
+    const { list } = tests.last;
+    postMessage({ type: 'tests', seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
+  } else if (data.type === 'test') {
+    tests ??= report && { all: [...walkTests(report)], rows: new Map(), last: undefined };
+    const t = tests?.all[data.id];
+    if (!t) return postMessage({ type: 'test', id: data.id });
+    const environments = (report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
+    postMessage({ type: 'test', id: data.id, test: { id: data.id, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
   } else if (data.type === 'rows') {
     const list = lists?.[data.list] ?? [];
     postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });

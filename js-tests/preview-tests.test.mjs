@@ -206,6 +206,13 @@ test('test list: every test with its status, duration, file:line and retries; fi
   await page.selectOption('#f-status', '');
   await page.selectOption('#f-env', '');
   await listed(page, 7);
+  // A status card lists its tests.
+  await page.click('#totals [data-total="flaky"]');
+  await listed(page, 1);
+  assert.deepEqual((await readRows(page)).map((r) => [r.title, r.outcome]), [['checkout › applies coupon', 'flaky']]);
+  assert.equal(await page.inputValue('#f-status'), 'flaky');
+  await page.click('#totals [data-total="tests"]');
+  await listed(page, 7);
 
   await page.fill('#f-file', 'login');
   await listed(page, 3);
@@ -326,8 +333,8 @@ test('test page: a title, error, output, step, annotation and attachment name th
   assert.deepEqual(d.attempts[0].messages, [XSS]);
   assert.deepEqual(d.attempts[0].stacks, [XSS]);
   assert.deepEqual(d.attempts[0].snippets, [XSS]);
-  assert.equal(d.attempts[0].stdout, `${XSS}\n${XSS}\n`);
-  assert.equal(d.attempts[0].stderr, `${XSS}\n`);
+  assert.equal(d.attempts[0].stdout, `${XSS}${XSS}`);
+  assert.equal(d.attempts[0].stderr, XSS);
   assert.deepEqual(d.attempts[0].steps, [`1:${XSS} 1 ms`]);
   assert.deepEqual(d.attempts[0].annotations, [`${XSS}: ${XSS}`]);
   assert.deepEqual(d.attempts[0].attachments, [`${XSS} text/html`]);

@@ -459,6 +459,14 @@ $('f-status').addEventListener('change', () => onFilter(0));
 $('f-env').addEventListener('change', () => onFilter(0));
 $('f-file').addEventListener('input', () => onFilter(120));
 $('f-text').addEventListener('input', () => onFilter(120));
+// a status card lists that status's tests
+$('totals').addEventListener('click', (e) => {
+  const card = e.target.closest('[data-total]');
+  if (!card) return;
+  $('f-status').value = card.dataset.total === 'tests' ? '' : card.dataset.total;
+  onFilter(0);
+  $('tests-section').scrollIntoView({ block: 'start' });
+});
 $('tests').querySelector('.vhead').addEventListener('click', (e) => {
   const col = e.target.closest('button')?.dataset.sort;
   if (!col) return;
@@ -607,7 +615,7 @@ function onTest({ id, test }) {
       const pre = el('pre', { className: 'stdio' });
       for (const e of a.stdio) {
         const text = e.text !== undefined ? String(e.text) : bufferText(String(e.buffer ?? ''));
-        pre.append(el('span', { className: e.stream === 2 ? 'stderr' : 'stdout' }, text.endsWith('\n') ? text : `${text}\n`));
+        pre.append(el('span', { className: e.stream === 2 ? 'stderr' : 'stdout' }, text)); // entries are chunks, as written
       }
       box.append(el('h5', null, 'output'), pre);
     }

@@ -19,10 +19,8 @@ import { createServer } from '../pkg/server/index.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.join(ROOT, 'js-tests', '.out', 'workers');
 
-// Six files of two tests (ms each): 20 s in all, about 10 s per shard, 5-6 s over 2 workers
-// (long enough that a worker's start-up, a second or so under load, cannot blur the difference
-// between a prediction over the workers and the sum).
-const FILES = [['a', 2400], ['b', 2000], ['c', 1800], ['d', 1600], ['e', 1200], ['f', 1000]];
+// Six files of two tests (ms each): 10 s in all, about 5 s per shard, 2.6-3 s over 2 workers.
+const FILES = [['a', 1200], ['b', 1000], ['c', 900], ['d', 800], ['e', 600], ['f', 500]];
 const sleeps = (ms) => `const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n`;
 const body = (name, ms) => `describe('${name}', () => {\n  test('t0', async () => { await sleep(${ms}); });\n  test('t1', async () => { await sleep(${ms}); });\n});\n`;
 const REPORTERS = `[['json', { outputFile: process.env.SW_JSON }], ['shardwise/${'$'}{RUNNER}', { outputFolder: process.env.SW_OUTPUT }]]`;

@@ -10,7 +10,7 @@ import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
-import { launchChromium } from './helpers/chromium.mjs';
+import { launchChromium, pageWithErrors } from './helpers/chromium.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
 
 const PKG = fileURLToPath(new URL('../pkg/', import.meta.url));
@@ -126,13 +126,8 @@ after(async () => {
   await srv?.close();
 });
 
-async function newPage() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
-  return page;
-}
+/** A page that fails the test on any uncaught page error or console error. */
+const newPage = () => pageWithErrors(browser);
 
 const listed = (page, count, timeout = 30_000) => page.waitForSelector(`#tests[data-count="${count}"]:not([aria-busy])`, { timeout });
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
-import { launchChromium } from './helpers/chromium.mjs';
+import { launchChromium, pageWithErrors } from './helpers/chromium.mjs';
 import { runRows, expectedOf, buildReport, reportDocument, COMMIT } from './helpers/reports.mjs';
 
 const PKG = fileURLToPath(new URL('../pkg/', import.meta.url));
@@ -35,13 +35,7 @@ after(async () => {
 });
 
 /** A page that fails the test on any uncaught page error or console error. */
-async function newPage() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
-  return page;
-}
+const newPage = () => pageWithErrors(browser);
 
 const ready = (page, timeout = 30_000) => page.waitForSelector('#status[data-state="ready"]', { timeout });
 const planned = (page, n, timeout = 30_000) => page.waitForSelector(`#chart[data-shards="${n}"]:not([aria-busy])`, { timeout });

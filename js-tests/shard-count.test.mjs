@@ -90,6 +90,7 @@ test('plan --shards auto: no more shards than there are units to spread; usage p
     [['--shards', 'auto', '--budget', 'cheap'], "shardwise plan: --budget must be a multiple of one shard's machine time ('1.5x') or a duration ('90m', '2h', '600s'), got 'cheap'"],
     [['--shards', 'auto', '--budget', '0.5x'], "shardwise plan: --budget 0.5x: a multiple of one shard's machine time is at least 1x"],
     [['--shards', 'auto', '--max-shards', '0'], /^shardwise plan: INVALID_INPUT: maxShards must be a whole number from 1 to 100000/],
+    [['--shards', 'auto', '--overhead', '0', '--overhead-from', 'no-such-report.json'], "shardwise plan: --overhead and --overhead-from both set the fixed cost per shard: give one; see 'shardwise plan --help'"],
     [['--shards', 'auto', '--overhead-from', units], /^shardwise plan: .*units\.json: .*a units list has no wall time: give a past run's report/],
   ]) {
     const x = cli('plan', units, ...args);

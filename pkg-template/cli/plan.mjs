@@ -163,6 +163,8 @@ export async function run(argv) {
   for (const flag of ['max-shards', 'budget', 'overhead-from', 'matrix']) {
     if (values[flag] !== undefined && !auto) throw new UsageError(`--${flag} goes with --shards auto; see 'shardwise plan --help'`);
   }
+  if (values.overhead !== undefined && values['overhead-from'] !== undefined)
+    throw new UsageError("--overhead and --overhead-from both set the fixed cost per shard: give one; see 'shardwise plan --help'");
   const opts = {};
   for (const [flag, key] of [...(auto ? [] : [['shards', 'shardCount']]), ['workers', 'workers'], ['overhead', 'perShardOverheadMs'], ['default', 'defaultDurationMs']]) {
     const value = number('plan', values, flag);

@@ -10,7 +10,7 @@ import { planShard, actualLines, testsSpanMs, ShardStop } from '../src/runner/pl
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
-import { AttachmentStore, saveAndUpload, reportPlace, runStart } from '../src/runner/report.mjs';
+import { AttachmentStore, saveAndUpload, reportPlace, runStart, addShardPlan } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
@@ -150,8 +150,9 @@ export default class ShardwiseReporter {
     }
     if (this.balanced) {
       const { shard, predictedMs, start, record, ran } = this.balanced;
-      for (const line of actualLines(shard.current, shard.total, predictedMs, Date.now() - start, report && testsSpanMs(report))) this.log(line);
+      for (const line of actualLines(shard.current, shard.total, predictedMs, Date.now() - start, report && testsSpanMs(this.builder))) this.log(line);
       if (this.folder) writeShardRecord(this.folder, record, ran);
+      if (report) addShardPlan(report, { record, predictedMs, unit: 'test' });
     }
     if (report) {
       try {

@@ -161,6 +161,13 @@ impl ReportBuilder {
         to_js(&self.0.add_attachment(input)?)
     }
 
+    /// The time the attempts added so far kept the run busy, in ms (the span of the tests a
+    /// shard's last line compares with its wall time), or `undefined`.
+    #[wasm_bindgen(js_name = "__testsBusyMs")]
+    pub fn tests_busy_ms(&self) -> Option<f64> {
+        self.0.tests_busy_ms()
+    }
+
     /// The attachments' contents for `uploadReport`: `[{id, contentType, data}]`, one per id.
     pub fn attachments(&self) -> js_sys::Array {
         self.0

@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-use super::from_report::{AttemptView, ReportView};
+use super::from_report::ReportView;
 use super::{checked_units, plan_units, PlanInput, MAX_SHARDS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
@@ -22,35 +22,60 @@ fn finite(v: Option<f64>) -> Option<f64> {
     v.filter(|x| x.is_finite() && *x >= 0.0)
 }
 
-/// One report's time outside its tests, in ms; `None` when the report has no wall time or no
-/// attempt with a duration.
+/// The time a run's tests kept it busy, gathered attempt by attempt: the span of the timed
+/// attempts (first start to last end) when every attempt with a duration has a start, else the
+/// busiest worker's sum of durations (attempts grouped by `parallelIndex`; none: one more group).
+/// [`fixed_cost_of`] reads a report's attempts into it; the report builder feeds it as attempts
+/// are added, so a runner's reporter has the figure at the end without reading the report back.
+#[derive(Debug, Clone, Default)]
+pub struct TestsBusy {
+    first: f64,
+    last: f64,
+    timed: usize,
+    with_duration: usize,
+    per_worker: Vec<f64>,
+}
+
+impl TestsBusy {
+    /// One attempt: its start timestamp, duration and `parallelIndex` (each `None` when absent).
+    pub fn add(&mut self, start: Option<f64>, duration: Option<f64>, parallel_index: Option<f64>) {
+        let Some(d) = finite(duration) else { return };
+        if self.with_duration == 0 {
+            (self.first, self.last) = (f64::INFINITY, 0.0);
+        }
+        self.with_duration += 1;
+        if let Some(s) = finite(start) {
+            self.timed += 1;
+            self.first = self.first.min(s);
+            self.last = self.last.max(s + d);
+        }
+        let slot = finite(parallel_index).map_or(0, |p| (p as usize).min(MAX_WORKERS as usize) + 1);
+        if self.per_worker.len() <= slot {
+            self.per_worker.resize(slot + 1, 0.0);
+        }
+        self.per_worker[slot] += d;
+    }
+
+    /// The busy time in ms; `None` without any attempt with a duration.
+    pub fn ms(&self) -> Option<f64> {
+        match self.with_duration {
+            0 => None,
+            n if n == self.timed => Some(self.last - self.first),
+            _ => Some(self.per_worker.iter().copied().fold(0.0, f64::max)),
+        }
+    }
+}
+
+/// One report's time outside its tests (its wall time less [`TestsBusy`]), in ms; `None` when
+/// the report has no wall time or no attempt with a duration.
 pub fn fixed_cost_of(report: &ReportView) -> Option<u64> {
     // a wall time of 0 is no wall time (a durations document, not a run)
     let wall = finite(report.duration).filter(|w| *w > 0.0)?;
-    let all = report.attempts();
-    let timed: Vec<(f64, f64)> =
-        all.iter().filter_map(|a| Some((finite(a.start_timestamp)?, finite(a.duration)?))).collect();
-    let busy = if !timed.is_empty() && timed.len() == all.iter().filter(|a| finite(a.duration).is_some()).count() {
-        let first = timed.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
-        let last = timed.iter().map(|t| t.0 + t.1).fold(0.0, f64::max);
-        last - first
-    } else {
-        // per worker (its parallelIndex; none: one more), its attempts' time
-        let slot = |a: &&AttemptView| finite(a.parallel_index).map_or(0, |p| (p as usize).min(MAX_WORKERS as usize) + 1);
-        let mut per_worker = vec![0.0f64; all.iter().map(slot).max().unwrap_or(0) + 1];
-        let mut any = false;
-        for a in &all {
-            if let Some(d) = finite(a.duration) {
-                any = true;
-                per_worker[slot(a)] += d;
-            }
-        }
-        if !any {
-            return None;
-        }
-        per_worker.iter().copied().fold(0.0, f64::max)
-    };
-    Some((wall - busy).max(0.0).round() as u64)
+    let mut busy = TestsBusy::default();
+    for a in report.attempts() {
+        busy.add(a.start_timestamp, a.duration, a.parallel_index);
+    }
+    Some((wall - busy.ms()?).max(0.0).round() as u64)
 }
 
 /// The per-shard fixed cost from several reports' [`fixed_cost_of`]: their median (the lower
@@ -186,6 +211,30 @@ mod tests {
         assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"attempts":[]}]}"#)), None);
         // tests longer than the wall (clock skew): 0, never negative
         assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"attempts":[{"duration":9}]}]}"#)), Some(0));
+    }
+
+    #[test]
+    fn the_builder_keeps_the_same_busy_time_as_a_report_read_back() {
+        use crate::report::{Environment, ReportBuilder, ReportInit, TestInput};
+        let init = ReportInit { category: "jest".into(), commit_id: "a".repeat(40), ..Default::default() };
+        for attempts in [
+            // timed on two workers; then one attempt without a duration (ignored)
+            &[r#"{"startTimestamp":3000,"duration":4000,"parallelIndex":0}"#, r#"{"startTimestamp":3500,"duration":5500,"parallelIndex":1}"#, r#"{"startTimestamp":9000}"#][..],
+            // untimed: the busiest worker
+            &[r#"{"startTimestamp":0,"duration":3000,"parallelIndex":0}"#, r#"{"startTimestamp":0,"duration":2000}"#][..],
+            &[][..],
+        ] {
+            let mut b = ReportBuilder::new(init.clone()).unwrap();
+            b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
+            for (i, a) in attempts.iter().enumerate() {
+                let t = b.add_test(TestInput { title_path: vec![format!("t{i}")], ..Default::default() }).unwrap();
+                b.add_attempt_json(t, a).unwrap();
+            }
+            let mut doc: serde_json::Value = serde_json::from_slice(&b.to_json()).unwrap();
+            doc["duration"] = serde_json::json!(100_000);
+            let back = fixed_cost_of(&serde_json::from_value(doc).unwrap());
+            assert_eq!(back, b.tests_busy_ms().map(|busy| (100_000.0 - busy) as u64), "{attempts:?}");
+        }
     }
 
     #[test]

@@ -454,6 +454,8 @@ pub struct ReportBuilder {
     /// Smallest attempt start and largest attempt end, for the report's own timing.
     first_start: Option<u64>,
     last_end: Option<u64>,
+    /// The time the tests kept the run busy (the fixed cost's other half).
+    busy: crate::plan::recommend::TestsBusy,
     attachments: Vec<(Attachment, Vec<u8>)>,
     attachment_index: HashMap<String, usize>,
 }
@@ -490,6 +492,7 @@ impl ReportBuilder {
             packed: Vec::new(),
             first_start: None,
             last_end: None,
+            busy: Default::default(),
             attachments: Vec::new(),
             attachment_index: HashMap::new(),
         };
@@ -738,6 +741,7 @@ impl ReportBuilder {
         }
         let end = attempt.start_timestamp + attempt.duration.unwrap_or(0);
         self.last_end = Some(self.last_end.map_or(end, |e| e.max(end)));
+        self.busy.add(Some(attempt.start_timestamp as f64), attempt.duration.map(|d| d as f64), attempt.parallel_index.map(f64::from));
         self.attempts.push(AttemptRec { json: span, next: NONE });
         let test = &mut self.tests[handle];
         match test.last_attempt {
@@ -749,6 +753,12 @@ impl ReportBuilder {
     }
 
     /// Registers an attachment's content; equal content gives one id (lowercase hex SHA-1).
+    /// The time the attempts added so far kept the run busy, in ms (see
+    /// [`crate::plan::recommend::TestsBusy`]); `None` before any attempt with a duration.
+    pub fn tests_busy_ms(&self) -> Option<f64> {
+        self.busy.ms()
+    }
+
     pub fn add_attachment(&mut self, input: AttachmentInput) -> Result<Attachment> {
         if input.name.is_empty() || input.content_type.is_empty() {
             return Err(Error::invalid_input("an attachment needs a name and a contentType"));

@@ -1,5 +1,4 @@
 // The balancing flow every runner shares: durations in, `planShards` (Rust) decides, one line out.
-import { __fixedCostMs } from '../../wasm/shardwise.js';
 // `api` is the package namespace (or a fake in tests): only `planShards` is used here.
 
 /** Human duration: "850ms", "12.3s". */
@@ -141,10 +140,14 @@ export function actualLines(shardIndex, shardCount, predictedMs, actualMs, tests
   return lines;
 }
 
-/** The tests' span in a finished report (its wall time less its time outside any test), if it tells. */
-export function testsSpanMs(report) {
-  const outside = __fixedCostMs({ report });
-  return outside === undefined || !(report?.duration > 0) ? undefined : Math.max(0, report.duration - outside);
+/**
+ * The tests' span in a run (first attempt's start to last attempt's end, or the busiest worker's
+ * test time), from the report builder, which keeps it as attempts are added; undefined if no
+ * attempt had a duration.
+ */
+export function testsSpanMs(builder) {
+  const ms = builder?.__testsBusyMs();
+  return ms === undefined ? undefined : Math.round(ms);
 }
 
 // Jest's and Vitest's sequencer (which plans) and reporter (which reports) are separate objects in

@@ -9,6 +9,7 @@ import { canReachService, relativePosix } from './options.mjs';
 import { writeShardRecord } from './shard-record.mjs';
 import { actualLines, shardPrediction, testsSpanMs } from './plan.mjs';
 import { plural } from './words.mjs';
+import { SHARD_PLAN_SOURCE } from '../../preview/summary.mjs';
 
 export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';
@@ -36,6 +37,26 @@ export function runStart() {
 export function reportPlace(outputFolder, index, count) {
   if (!(count > 1)) return { folder: outputFolder };
   return { folder: path.join(outputFolder, `shard-${index}-of-${count}`), title: `shard ${index}/${count}` };
+}
+
+/**
+ * A balanced shard's report carries its plan, for the report preview's shard view: one `sources`
+ * entry (report-format.md allows any file's text there; an environment's `metadata` would make each
+ * shard's environments differ from every other run's, and a test's history is kept per
+ * environment) at SHARD_PLAN_SOURCE whose text is JSON `{shardIndex, shardCount, fingerprint,
+ * predictedMs, units, unit}`: this shard's part of the plan (`units`: how many units it was to run;
+ * `unit`: "test" for Playwright, "file" for Jest and Vitest).
+ * @param {object} report a built report (changed in place)
+ * @param {{record: {fingerprint: string, shardIndex: number, shardCount: number, assigned: string[]}, predictedMs: number, unit: 'test'|'file'}} plan
+ */
+export function addShardPlan(report, { record, predictedMs, unit }) {
+  if (!report || !record) return report;
+  const text = JSON.stringify({
+    shardIndex: record.shardIndex, shardCount: record.shardCount, fingerprint: record.fingerprint,
+    predictedMs: Math.round(predictedMs ?? 0), units: record.assigned?.length ?? 0, unit,
+  });
+  report.sources = [...(report.sources ?? []).filter((s) => s.filePath !== SHARD_PLAN_SOURCE), { filePath: SHARD_PLAN_SOURCE, text, contentType: 'application/json' }];
+  return report;
 }
 
 /**
@@ -132,7 +153,8 @@ export async function endRun({ builder, start, api, store, options, log, ran = [
   const p = shardPrediction();
   const report = builder?.build();
   if (report) report.duration = Date.now() - start;
-  if (p && start) for (const line of actualLines(p.index, p.count, p.predictedMs, Date.now() - start, report && testsSpanMs(report))) log(line);
+  if (report && p?.record) addShardPlan(report, { record: p.record, predictedMs: p.predictedMs, unit: 'file' });
+  if (p && start) for (const line of actualLines(p.index, p.count, p.predictedMs, Date.now() - start, report && testsSpanMs(builder))) log(line);
   if (p?.record && store) writeShardRecord(store.folder, p.record, [...ran].map((f) => relativePosix(p.root, f)));
   if (!report) return;
   await saveAndUpload({ api, report, store, options, log });

@@ -5,39 +5,22 @@
 // markup that must stay text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
+import { AttachmentStore, saveReport } from '../pkg/src/runner/report.mjs';
 import { launchChromium, pageWithErrors } from './helpers/chromium.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
+import { png, webm } from './helpers/media.mjs';
 
 const PKG = fileURLToPath(new URL('../pkg/', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+const OUT = fileURLToPath(new URL('./.out/preview-tests/', import.meta.url));
 // PREVIEW_STATIC: a folder laid out like pkg/ (for trying pkg-template/preview without a build)
 const STATIC = process.env.PREVIEW_STATIC ?? PKG;
 const XSS = '<img src=x onerror="window.pwned=1">';
 const START = 1_760_000_000_000;
-
-/** A solid w x h PNG of one colour. */
-function png(w, h, [r, g, b]) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (buf) => { let c = 0xffffffff; for (const x of buf) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type, data) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    data.copy(out, 8);
-    out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 2;
-  const raw = Buffer.alloc(h * (1 + 3 * w));
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([r, g, b], y * (1 + 3 * w) + 1 + 3 * x);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 // What the list must show for the debugging report: title -> [outcome, ms, retries, file:line].
 const EXPECTED = {
@@ -50,14 +33,22 @@ const EXPECTED = {
   [XSS]: ['failed', 50, 0, 'tests/xss.spec.ts:1'],
 };
 
-/** The debugging report, through the package's ReportBuilder, with its attachments. */
-function debugReport() {
+const DUMP = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80, 0x7f]);
+
+/**
+ * The debugging report, through the package's ReportBuilder, with its attachments (also written
+ * to `store`'s folder, as the reporters do: the runner's own AttachmentStore).
+ */
+function debugReport({ video, store }) {
   const b = new api.ReportBuilder({ category: 'playwright', commitId: COMMIT, startTimestamp: START, title: 'debug run' });
   b.addEnvironment({ name: 'chromium' });
   b.addEnvironment({ name: 'firefox' });
-  const shot = b.addAttachment({ name: 'screenshot', contentType: 'image/png', data: png(40, 20, [0x10, 0x80, 0xf0]) });
-  const trace = b.addAttachment({ name: 'trace.txt', contentType: 'text/plain', data: Buffer.from('trace') });
-  const xssAtt = b.addAttachment({ name: XSS, contentType: 'text/html', data: Buffer.from(XSS) });
+  const attach = (x) => store.add(b, x);
+  const shot = attach({ name: 'screenshot', contentType: 'image/png', data: png(40, 20, [0x10, 0x80, 0xf0]) });
+  const trace = attach({ name: 'trace.txt', contentType: 'text/plain', data: Buffer.from('trace line 1\n<b>not bold</b>\n') });
+  const vid = attach({ name: 'video.webm', contentType: 'video/webm', data: video });
+  const dump = attach({ name: 'dump.bin', contentType: 'application/octet-stream', data: DUMP });
+  const xssAtt = attach({ name: XSS, contentType: 'text/html', data: Buffer.from(XSS) });
   const add = (file, titlePath, line, attempts) => {
     const h = b.addTest({ titlePath, file, line, column: 1 });
     for (const a of attempts) b.addAttempt(h, { startTimestamp: START, status: 'passed', expectedStatus: 'passed', ...a });
@@ -81,7 +72,7 @@ function debugReport() {
         { stream: 1, dts: 1, buffer: Buffer.from([0x62, 0x79, 0x74, 0x65, 0x73, 0x20, 0xff, 0xfe, 0x20, 0x6f, 0x6b, 0x0a]).toString('base64') },
       ],
       annotations: [{ type: 'issue', description: 'PAY-123 card payments fail on Mondays' }],
-      attachments: [shot, trace],
+      attachments: [shot, trace, vid, dump],
     },
     { environmentIdx: 0, status: 'failed', duration: 1300, errors: [{ ...error, message: 'second try: Received: 402' }] },
     { environmentIdx: 1, status: 'passed', duration: 900 },
@@ -112,13 +103,21 @@ function debugReport() {
 }
 
 let srv, browser, small;
+const FOLDER = `${OUT}test-results/`; // a reporter's outputFolder
 
 before(async () => {
   srv = await createServer({ staticDir: STATIC, computeDelayMs: 0 });
   browser = await launchChromium();
-  const { report, attachments } = debugReport();
+  const p = await browser.newPage();
+  await p.goto(`${srv.baseUrl}/api/reports`); // WebCodecs wants a secure context: loopback http is one
+  const video = await webm(p, { width: 64, height: 48, frames: 10, fps: 10 });
+  await p.close();
+  rmSync(OUT, { recursive: true, force: true });
+  const store = new AttachmentStore(FOLDER);
+  const { report, attachments } = debugReport({ video, store });
+  saveReport(FOLDER, api.encodeReport(report), store.list());
   const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report, attachments });
-  small = { report, url: `/api/reports/${up.webUrl.split('/').pop()}/report.json.br` };
+  small = { report, url: `/api/reports/${up.webUrl.split('/').pop()}/report.json.br`, reportUrl: up.reportUrl };
 });
 
 after(async () => {
@@ -134,7 +133,7 @@ const listed = (page, count, timeout = 30_000) => page.waitForSelector(`#tests[d
 /** The rows the list shows, in order. */
 const readRows = (page) => page.$$eval('#tests-rows .trow', (rows) => rows.map((r) => {
   const c = r.children;
-  return { id: Number(r.dataset.id), outcome: c[0].textContent, title: c[1].textContent, where: c[2].textContent, ms: Number(r.dataset.ms), retries: Number(c[4].textContent) };
+  return { id: Number(r.dataset.id), key: r.dataset.key, outcome: c[0].textContent, title: c[1].textContent, where: c[2].textContent, ms: Number(r.dataset.ms), retries: Number(c[4].textContent) };
 }));
 
 async function openSmall(page, hash = '') {
@@ -248,14 +247,45 @@ test('test list: every test with its status, duration, file:line and retries; fi
   await page.close();
 });
 
-test('test page: a failed test opened by click and by its #test= URL shows each attempt, its errors, steps, output, annotations and attachments', async () => {
+/** What the open test page's attachments show, once every inline one has loaded. */
+async function readAttachments(page) {
+  await page.waitForFunction(() => {
+    const d = document.getElementById('test-detail');
+    return [...d.querySelectorAll('.attachments img')].every((i) => i.complete && i.naturalWidth > 0)
+      && [...d.querySelectorAll('.attachments video')].every((v) => v.readyState >= 1)
+      && [...d.querySelectorAll('.attachments pre.text')].every((p) => p.textContent.length > 0);
+  });
+  return page.$eval('#test-detail', async (d) => {
+    const img = d.querySelector('.attachments img');
+    let pixel;
+    if (img) {
+      const g = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d');
+      g.drawImage(img, 0, 0);
+      pixel = [...g.getImageData(20, 10, 1, 1).data];
+    }
+    const video = d.querySelector('.attachments video');
+    const links = [...d.querySelectorAll('.attachments a')].map((a) => ({ href: a.getAttribute('href'), download: a.getAttribute('download') }));
+    return {
+      images: [...d.querySelectorAll('.attachments img')].map((i) => ({ w: i.naturalWidth, h: i.naturalHeight, alt: i.alt, blob: i.src.startsWith('blob:') })),
+      pixel,
+      video: video && { duration: video.duration, w: video.videoWidth, h: video.videoHeight, blob: video.src.startsWith('blob:') },
+      texts: [...d.querySelectorAll('.attachments pre.text')].map((p) => p.textContent),
+      links,
+    };
+  });
+}
+
+test('test page: a failed test opened by click, by its link (after a reload, from the reporters\' printed URL, an older #test=<n>) shows each attempt, its errors, steps, output, annotations and attachments', async () => {
   const page = await newPage();
   await openSmall(page);
   await page.click('#tests-rows .trow:has-text("pays by card")');
   await page.waitForSelector('#test-detail:not([hidden]) .attempt');
-  const id = (await readRows(page)).find((r) => r.title === 'checkout › pays by card').id;
-  assert.equal(new URL(page.url()).hash, `#test=${id}`);
+  const row = (await readRows(page)).find((r) => r.title === 'checkout › pays by card');
+  const key = row.key;
+  assert.match(key, /^[0-9a-f]{14}$/);
+  assert.equal(new URL(page.url()).hash, `#test=${key}`);
   assert.match(new URL(page.url()).search, /url=/, 'the URL still says which report: it can be shared');
+  assert.equal(await page.getAttribute('#test-detail .permalink', 'href'), `#test=${key}`);
   const detail = await readDetail(page);
   assert.equal(detail.title, 'checkout › pays by card');
   assert.equal(detail.meta, 'tests/checkout.spec.ts:10');
@@ -273,18 +303,24 @@ test('test page: a failed test opened by click and by its #test= URL shows each 
   assert.equal(first.stdout, 'paying 12.00 EUR\nbytes \ufffd\ufffd ok\n', 'a base64 buffer is decoded as UTF-8 text, bad bytes as U+FFFD');
   assert.equal(first.stderr, 'warning: card expires soon\n');
   assert.deepEqual(first.annotations, ['issue: PAY-123 card payments fail on Mondays']);
-  assert.deepEqual(first.attachments, ['screenshot image/png', 'trace.txt text/plain']);
+  assert.deepEqual(first.attachments, ['screenshot image/png', 'trace.txt text/plain', 'video.webm video/webm', 'dump.bin application/octet-stream']);
   assert.deepEqual([ff.messages, ff.steps, ff.stdout, ff.attachments], [[], [], '', []]);
-  // The image attachment, read back from the service's attachment route, is shown inline.
-  await page.waitForFunction(() => document.querySelector('#test-detail .attachments img')?.naturalWidth > 0);
-  const img = await page.$eval('#test-detail .attachments img', (i) => ({ w: i.naturalWidth, h: i.naturalHeight, alt: i.alt, blob: i.src.startsWith('blob:') }));
-  assert.deepEqual(img, { w: 40, h: 20, alt: 'screenshot', blob: true });
-  assert.equal(await page.$$eval('#test-detail .attachments img', (is) => is.length), 1, 'only the image is an <img>');
-  const links = await page.$$eval('#test-detail .attachments a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.equal(links.length, 2);
-  for (const href of links) assert.equal((await fetch(new URL(href, srv.baseUrl))).status, 200, href);
+  // The attachments, read back from the service's attachment route: the image decoded (its
+  // pixels), the video playable (its length), the text shown as text, each one a link.
+  const att = await readAttachments(page);
+  assert.deepEqual(att.images, [{ w: 40, h: 20, alt: 'screenshot', blob: true }], 'only the image is an <img>');
+  assert.deepEqual(att.pixel, [0x10, 0x80, 0xf0, 255]);
+  assert.deepEqual(att.video, { duration: 1, w: 64, h: 48, blob: true });
+  assert.deepEqual(att.texts, ['trace line 1\n<b>not bold</b>\n']);
+  assert.equal(att.links.length, 4);
+  for (const { href } of att.links) assert.equal((await fetch(new URL(href, srv.baseUrl))).status, 200, href);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}preview-test-page.png`, fullPage: true });
+
+  // A reload opens the same test (its key is in the address).
+  await page.reload();
+  await page.waitForFunction((k) => document.getElementById('test-detail').dataset.key === k && document.querySelector('#test-detail .attempt'), key);
+  assert.deepEqual(await readDetail(page), detail);
 
   // The flaky one: failed then passed in chromium.
   await page.click('#tests-rows .trow:has-text("applies coupon")');
@@ -296,24 +332,76 @@ test('test page: a failed test opened by click and by its #test= URL shows each 
   await page.click('#test-detail .close');
   assert.equal(await page.isHidden('#test-detail'), true);
   assert.equal(new URL(page.url()).hash, '');
+  // The flaky list and the slowest list link to their tests' pages.
+  await page.click('#flaky li a');
+  await page.waitForFunction(() => document.querySelector('#test-detail .test-title')?.textContent === 'checkout › applies coupon');
+  await page.click('#slowest tr[data-title="login › logs out"] a');
+  await page.waitForFunction(() => document.querySelector('#test-detail .test-title')?.textContent === 'login › logs out');
   assert.deepEqual(page.errors, []);
   await page.close();
 
-  // The shared URL opens the same page directly.
+  // The link the reporters print after an upload (uploadReport's reportUrl: the service's
+  // /reports/<id>), with a test's key, opens that report on that test.
   const shared = await newPage();
-  await openSmall(shared, `#test=${id}`);
-  await shared.waitForSelector('#test-detail:not([hidden]) .attempt');
-  const again = await readDetail(shared);
-  assert.deepEqual(again, { ...detail });
-  // A skipped test's page says why.
-  const skippedId = (await readRows(shared)).find((r) => r.title === 'login › remembers me').id;
-  await shared.evaluate((i) => { location.hash = `test=${i}`; }, skippedId);
+  assert.match(small.reportUrl, /^http:\/\/127\.0\.0\.1:\d+\/reports\/[\w-]+$/);
+  await shared.goto(`${small.reportUrl}#test=${key}`);
+  await shared.waitForSelector('#test-detail:not([hidden]) .attempt', { timeout: 30_000 });
+  assert.deepEqual(await readDetail(shared), detail);
+  assert.equal(new URL(shared.url()).hash, `#test=${key}`);
+  // A link made before keys (a list position) still opens its test, and the address then shows the key.
+  await shared.evaluate((i) => { location.hash = `test=${i}`; }, row.id);
+  await shared.waitForFunction((k) => location.hash === `#test=${k}`, key);
+  const skippedKey = (await readRows(shared)).find((r) => r.title === 'login › remembers me').key;
+  await shared.evaluate((k) => { location.hash = `test=${k}`; }, skippedKey);
   await shared.waitForFunction(() => document.querySelector('#test-detail .test-title')?.textContent === 'login › remembers me');
   assert.deepEqual((await readDetail(shared)).attempts.map((a) => [a.status, a.annotations]), [['skipped', ['skip: not on CI']], ['skipped', []]]);
   await shared.evaluate(() => { location.hash = 'test=999'; });
   await shared.waitForFunction(() => document.getElementById('test-detail').textContent.includes('no test #999'));
+  await shared.evaluate(() => { location.hash = 'test=00000000000000'; });
+  await shared.waitForFunction(() => document.getElementById('test-detail').textContent.includes('no test with the key 00000000000000'));
   assert.deepEqual(shared.errors, []);
   await shared.close();
+});
+
+test('a report folder picked whole: the report and its attachments come from disk (image, video, text, a download), nothing is requested, markup stays text', async () => {
+  const page = await newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${srv.baseUrl}/preview/`);
+  await page.waitForLoadState('networkidle');
+  const before = requests.length;
+  await page.setInputFiles('#folder', FOLDER);
+  await page.waitForSelector('#status[data-state="ready"]');
+  await listed(page, 7);
+  assert.match(await page.textContent('#status'), /^test-results\/report\.json\.br: /);
+  const key = (await readRows(page)).find((r) => r.title === 'checkout › pays by card').key;
+  await page.click(`#tests-rows .trow[data-key="${key}"]`);
+  await page.waitForSelector('#test-detail:not([hidden]) .attempt');
+  assert.deepEqual((await readDetail(page)).attempts[0].attachments, ['screenshot image/png', 'trace.txt text/plain', 'video.webm video/webm', 'dump.bin application/octet-stream']);
+  const att = await readAttachments(page);
+  assert.deepEqual(att.images, [{ w: 40, h: 20, alt: 'screenshot', blob: true }]);
+  assert.deepEqual(att.pixel, [0x10, 0x80, 0xf0, 255]);
+  assert.deepEqual(att.video, { duration: 1, w: 64, h: 48, blob: true });
+  assert.deepEqual(att.texts, ['trace line 1\n<b>not bold</b>\n']);
+  assert.deepEqual(att.links.map((l) => [l.download, l.href.startsWith('blob:')]), [['screenshot', true], ['trace.txt', true], ['video.webm', true], ['dump.bin', true]]);
+  // the download holds the file's bytes
+  const dump = await page.evaluate(async (href) => [...new Uint8Array(await (await fetch(href)).arrayBuffer())], att.links[3].href);
+  assert.deepEqual(dump, [...DUMP]);
+  // The markup report's attachment (text/html) is shown as text; its name too.
+  const xss = (await readRows(page)).find((r) => r.title === XSS);
+  await page.click(`#tests-rows .trow[data-key="${xss.key}"]`);
+  await page.waitForFunction(() => document.querySelector('#test-detail .test-title')?.textContent.startsWith('<img'));
+  const xa = await readAttachments(page);
+  assert.deepEqual(xa.texts, [XSS]);
+  assert.deepEqual(xa.images, []);
+  assert.equal(await page.$$eval('img', (is) => is.length), 0, 'no <img> made from the report');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  // Everything after the page loaded came from disk: no request but blob: URLs of this page.
+  const after = requests.slice(before);
+  assert.ok(after.every((u) => u.startsWith('blob:')), after.join('\n'));
+  assert.ok(requests.every((u) => u.startsWith(`${srv.baseUrl}/`) || u.startsWith('blob:') || u.startsWith('data:')), `no other origin: ${requests.join('\n')}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('test page: a title, error, output, step, annotation and attachment name that are markup stay text; nothing runs', async () => {

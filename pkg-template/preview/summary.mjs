@@ -1,17 +1,67 @@
 // The figures the report preview shows, computed from a decoded report (report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
 
-/** Every test of the report with its title path (suite titles, without the file) and file. */
+/**
+ * Every test of the report with its title path (suite titles, without the file), its file (its
+ * own `location.file`, else the nearest enclosing `file` suite's, else the nearest enclosing
+ * suite's location: the planner's rule, src/plan/from_report.rs) and its unit id (the planner's
+ * id: the file and the title path joined with " › ", empty titles left out).
+ */
 export function* walkTests(report) {
-  function* suite(s, path, file) {
+  function* suite(s, path, fileSuite, near) {
     const isFile = s.type === 'file';
-    const f = isFile ? s.location?.file ?? s.title : file;
+    const fs = isFile ? s.location?.file ?? s.title : fileSuite;
+    const nr = s.location?.file ?? near;
     const p = isFile || !s.title ? path : [...path, s.title];
-    for (const t of s.tests ?? []) yield { test: t, path: [...p, t.title], file: t.location?.file ?? f };
-    for (const c of s.suites ?? []) yield* suite(c, p, f);
+    for (const t of s.tests ?? []) {
+      const file = t.location?.file ?? fs ?? nr;
+      yield { test: t, path: [...p, t.title], file };
+    }
+    for (const c of s.suites ?? []) yield* suite(c, p, fs, nr);
   }
   for (const t of report.tests ?? []) yield { test: t, path: [t.title], file: t.location?.file };
-  for (const s of report.suites ?? []) yield* suite(s, [], s.location?.file);
+  for (const s of report.suites ?? []) yield* suite(s, [], undefined, undefined);
+}
+
+/** The planner's id of a test (`file › suite › title`, empty parts left out). */
+export const unitIdOf = (file, path) => [file, ...path].filter((x) => x !== undefined && x !== null && x !== '').join(' \u203a ');
+
+/** A 53-bit hash of a string (cyrb53), as 14 hex digits. */
+function hash53(str) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+/**
+ * A test's key: the link that opens it (`#test=<key>`), the same in every report that has the
+ * test (a hash of its unit id; the n-th test sharing a unit id in one report, n >= 2, hashes
+ * `id\0n`), so it survives reordering, added and removed tests, and matches tests across reports.
+ * Exactly 14 hex digits: a link `#test=<digits>` shorter than that is a list position (older links).
+ */
+export const KEY_PATTERN = /^[0-9a-f]{14}$/;
+export function keyOf(unitId, nth = 1) {
+  return hash53(nth > 1 ? `${unitId}\0${nth}` : unitId);
+}
+
+/** `[...walkTests(report)]`, each with its unit id and key. */
+export function keyedTests(report) {
+  const seen = new Map();
+  const all = [];
+  for (const t of walkTests(report)) {
+    const id = unitIdOf(t.file, t.path);
+    const nth = (seen.get(id) ?? 0) + 1;
+    seen.set(id, nth);
+    all.push({ ...t, unitId: id, key: keyOf(id, nth) });
+  }
+  return all;
 }
 
 /**
@@ -50,8 +100,8 @@ export function outcomeOf(test) {
  *   totals: {tests: number, passed: number, failed: number, flaky: number, skipped: number},
  *   environments: Array<{name: string, tests: number, attempts: number, durationMs: number}>,
  *   totalMs: number,
- *   flaky: Array<{title: string, file?: string, environments: string[]}>,
- *   slowest: Array<{title: string, file?: string, durationMs: number}>,
+ *   flaky: Array<{key: string, title: string, file?: string, environments: string[]}>,
+ *   slowest: Array<{key: string, title: string, file?: string, durationMs: number}>,
  * }} `slowest` holds every test, slowest first (ties by title).
  */
 export function summarize(report) {
@@ -60,7 +110,7 @@ export function summarize(report) {
   const flaky = [];
   const slowest = [];
   let totalMs = 0;
-  for (const { test, path, file } of walkTests(report)) {
+  for (const { test, path, file, key } of keyedTests(report)) {
     totals.tests++;
     let durationMs = 0;
     const seen = new Set();
@@ -77,25 +127,25 @@ export function summarize(report) {
     const { outcome, flakyIn } = outcomeOf(test);
     totals[outcome]++;
     const title = path.join(' › ');
-    if (outcome === 'flaky') flaky.push({ title, file, environments: flakyIn.map((i) => environments[i]?.name ?? `#${i}`) });
-    slowest.push({ title, file, durationMs });
+    if (outcome === 'flaky') flaky.push({ key, title, file, environments: flakyIn.map((i) => environments[i]?.name ?? `#${i}`) });
+    slowest.push({ key, title, file, durationMs });
   }
   slowest.sort((a, b) => b.durationMs - a.durationMs || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
   return { totals, environments, totalMs, flaky, slowest };
 }
 
 /**
- * The test list's rows: one per test (`id` = its index in `walkTests` order), or, given an
+ * The test list's rows: one per test (`id` = its index in `walkTests` order, `key` its link), or, given an
  * environment index, one per test that ran there, with that environment's attempts only.
  * `retries` counts the attempts beyond the first in each environment.
- * @param {Array<{test: object, path: string[], file?: string}>} all `[...walkTests(report)]`
+ * @param {Array<{test: object, path: string[], file?: string, key: string}>} all `keyedTests(report)`
  * @param {number} [env]
- * @returns {Array<{id: number, title: string, file?: string, line?: number, outcome: string, durationMs: number, retries: number}>}
+ * @returns {Array<{id: number, key: string, title: string, file?: string, line?: number, outcome: string, durationMs: number, retries: number}>}
  */
 export function testRows(all, env) {
   const rows = [];
   for (let id = 0; id < all.length; id++) {
-    const { test, path, file } = all[id];
+    const { test, path, file, key } = all[id];
     let attempts = test.attempts ?? [];
     if (env !== undefined) {
       attempts = attempts.filter((a) => (a.environmentIdx ?? 0) === env);
@@ -105,7 +155,7 @@ export function testRows(all, env) {
     const envs = new Set();
     for (const a of attempts) { durationMs += a.duration ?? 0; envs.add(a.environmentIdx ?? 0); }
     rows.push({
-      id, title: path.join(' › '), file, line: test.location?.line, outcome: outcomeOf({ attempts }).outcome,
+      id, key, title: path.join(' › '), file, line: test.location?.line, outcome: outcomeOf({ attempts }).outcome,
       durationMs, retries: attempts.length - envs.size,
     });
   }
@@ -136,4 +186,107 @@ export function queryRows(rows, { status = '', file = '', text = '', sort = '', 
   const by = ORDER[sort];
   if (by) list.sort(desc ? (a, b) => by(b, a) || a.id - b.id : (a, b) => by(a, b) || a.id - b.id);
   return list;
+}
+
+/** A test's time: the sum of its attempts' durations. */
+const timeOf = (test) => (test.attempts ?? []).reduce((s, a) => s + (a.duration ?? 0), 0);
+const byTitle = (a, b) => cmpStr(a.title, b.title) || cmpStr(a.key, b.key);
+
+/**
+ * What changed from `base` (the earlier report) to `head` (the open one), tests matched by key:
+ * `newFailures` (failed now, not before: `before` says what it was, `absent` for a new test),
+ * `fixed` (failed before, passed or flaky now), `newlyFlaky` (flaky now, not before), `moved`
+ * (in both and run in both, the `top` largest changes of duration first), and the counts of
+ * tests `added` and `removed`. Lists are by title except `moved`.
+ */
+export function compareReports(head, base, { top = 20 } = {}) {
+  const index = (report) => {
+    const m = new Map();
+    for (const { test, path, file, key } of keyedTests(report))
+      m.set(key, { key, title: path.join(' › '), file, outcome: outcomeOf(test).outcome, durationMs: timeOf(test) });
+    return m;
+  };
+  const h = index(head);
+  const b = index(base);
+  const newFailures = [];
+  const fixed = [];
+  const newlyFlaky = [];
+  const moved = [];
+  let added = 0;
+  for (const t of h.values()) {
+    const was = b.get(t.key);
+    if (!was) added++;
+    const before = was?.outcome ?? 'absent';
+    if (t.outcome === 'failed' && before !== 'failed') newFailures.push({ ...t, before });
+    if (before === 'failed' && (t.outcome === 'passed' || t.outcome === 'flaky')) fixed.push({ ...t, before });
+    if (t.outcome === 'flaky' && before !== 'flaky') newlyFlaky.push({ ...t, before });
+    if (was && t.outcome !== 'skipped' && before !== 'skipped' && t.durationMs !== was.durationMs)
+      moved.push({ ...t, beforeMs: was.durationMs, deltaMs: t.durationMs - was.durationMs });
+  }
+  let removed = 0;
+  for (const k of b.keys()) if (!h.has(k)) removed++;
+  newFailures.sort(byTitle);
+  fixed.sort(byTitle);
+  newlyFlaky.sort(byTitle);
+  moved.sort((x, y) => Math.abs(y.deltaMs) - Math.abs(x.deltaMs) || byTitle(x, y));
+  return { tests: h.size, baseTests: b.size, added, removed, newFailures, fixed, newlyFlaky, moved: moved.slice(0, top), movedCount: moved.length };
+}
+
+/**
+ * Where a balanced shard's report carries its plan: a `sources` entry (report-format.md: Source
+ * {filePath, text, contentType}) at this path whose text is JSON `{shardIndex, shardCount,
+ * fingerprint, predictedMs, units, unit}` (`units`: how many of the plan's units this shard was
+ * to run; `unit`: "test" or "file"). Written by the reporters (src/runner/report.mjs), read here.
+ */
+export const SHARD_PLAN_SOURCE = '.shardwise/shard.json';
+
+/** The plan a shard's report carries, or undefined. */
+export function shardPlanOf(report) {
+  const src = (report.sources ?? []).find((s) => s?.filePath === SHARD_PLAN_SOURCE);
+  if (!src) return undefined;
+  try {
+    const p = JSON.parse(src.text);
+    return p && typeof p === 'object' ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{index, count}` from a shard report's title ("shard 2/3", as the reporters write it), or undefined. */
+export function shardOfTitle(title) {
+  const m = /^shard (\d+)\/(\d+)$/.exec(String(title ?? ''));
+  return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+}
+
+/** Each shard's tests listed in the shard view at most (slowest first). */
+export const SHARD_TESTS_LISTED = 200;
+
+/**
+ * One shard's figures for the shard view: which shard (its plan, else its title), what the plan
+ * predicted, what its tests took (`spanMs`: first test's start to last test's end, from
+ * `outsideMs`, the report's time outside its tests as the planner reads it) and its wall time,
+ * its tests by outcome and the slowest of them.
+ */
+export function shardFigures(report, outsideMs) {
+  const plan = shardPlanOf(report);
+  const titled = shardOfTitle(report.title);
+  const totals = { tests: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
+  const tests = [];
+  let testMs = 0;
+  for (const { test, path, file, key } of keyedTests(report)) {
+    const { outcome } = outcomeOf(test);
+    totals.tests++;
+    totals[outcome]++;
+    const durationMs = timeOf(test);
+    testMs += durationMs;
+    tests.push({ key, title: path.join(' › '), file, outcome, durationMs });
+  }
+  tests.sort((a, b) => b.durationMs - a.durationMs || byTitle(a, b));
+  const wallMs = Number.isFinite(report.duration) ? report.duration : undefined;
+  return {
+    index: plan?.shardIndex ?? titled?.index, count: plan?.shardCount ?? titled?.count, title: report.title, commitId: report.commitId,
+    startTimestamp: report.startTimestamp, plan, totals, testMs, wallMs,
+    spanMs: wallMs !== undefined && outsideMs !== undefined ? Math.max(0, wallMs - outsideMs) : undefined,
+    tests: tests.slice(0, SHARD_TESTS_LISTED),
+  };
 }

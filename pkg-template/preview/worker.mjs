@@ -4,19 +4,24 @@
 // The long lists (every test by duration, the flaky tests) stay here and cross in pages.
 //   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
 //        | {type: 'rows', list: 'slowest'|'flaky', from, to} | {type: 'shard', seq, index, from, to}
-//        | {type: 'tests', seq, query: {status, env, file, text, sort, desc}, from, to} | {type: 'test', id}
+//        | {type: 'tests', seq, query: {status, env, file, text, sort, desc}, from, to} | {type: 'test', ref}
+//        | {type: 'shards', seq, reports: [{name, bytes}]} | {type: 'compare', seq, name, bytes}
 //   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
 //        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
-//        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', id, test?}
+//        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', ref, test?}
+//        | {type: 'shards', seq, shards: [shardFigures + {name}]} | {type: 'compare', seq, name, diff}
+// A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
+// for links made before keys, its position in the report.
 // The test list (every test, filtered and sorted here) crosses only as the window the page shows.
 import init, { decodeReport, planShards } from '../browser.mjs';
-import { summarize, walkTests, testRows, queryRows } from './summary.mjs';
+import { __fixedCostMs } from '../wasm/shardwise.js';
+import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, compareReports } from './summary.mjs';
 
 const ready = init();
 let report;
 let lists; // {slowest, flaky}: the full lists of the open report
 let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
-let tests; // {all: [{test, path, file}], rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
+let tests; // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
 const FIRST_PAGE = 200;
 
 const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
@@ -60,7 +65,7 @@ self.onmessage = async ({ data }) => {
   } else if (data.type === 'tests') {
     if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
     const t0 = performance.now();
-    tests ??= { all: [...walkTests(report)], rows: new Map(), last: undefined };
+    tests ??= testIndex(report);
     const q = data.query ?? {};
     const env = q.env === undefined || q.env === '' ? '' : Number(q.env);
     if (!tests.rows.has(env)) tests.rows.set(env, testRows(tests.all, env === '' ? undefined : env));
@@ -69,11 +74,35 @@ self.onmessage = async ({ data }) => {
     const { list } = tests.last;
     postMessage({ type: 'tests', seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
   } else if (data.type === 'test') {
-    tests ??= report && { all: [...walkTests(report)], rows: new Map(), last: undefined };
-    const t = tests?.all[data.id];
-    if (!t) return postMessage({ type: 'test', id: data.id });
+    tests ??= report && testIndex(report);
+    const ref = String(data.ref);
+    const id = !tests ? undefined : KEY_PATTERN.test(ref) ? tests.byKey.get(ref) : /^\d{1,13}$/.test(ref) ? Number(ref) : undefined;
+    const t = id === undefined ? undefined : tests.all[id];
+    if (!t) return postMessage({ type: 'test', ref });
     const environments = (report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
-    postMessage({ type: 'test', id: data.id, test: { id: data.id, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
+    postMessage({ type: 'test', ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
+  } else if (data.type === 'shards') {
+    // each shard's report, decoded and reduced to its figures (the reports are not kept)
+    try {
+      const shards = data.reports.map(({ name, bytes }) => {
+        let r;
+        try { r = decodeReport(new Uint8Array(bytes)); } catch (e) { e.message = `${name}: ${e.message}`; throw e; }
+        let outside;
+        try { outside = __fixedCostMs({ report: r }); } catch { outside = undefined; }
+        return { name, ...shardFigures(r, outside ?? undefined) };
+      });
+      postMessage({ type: 'shards', seq: data.seq, shards });
+    } catch (e) {
+      fail('shards', e, data.seq);
+    }
+  } else if (data.type === 'compare') {
+    if (!report) return fail('compare', { message: 'no report is open' }, data.seq);
+    try {
+      const base = decodeReport(new Uint8Array(data.bytes));
+      postMessage({ type: 'compare', seq: data.seq, name: data.name, diff: compareReports(report, base) });
+    } catch (e) {
+      fail('compare', e, data.seq);
+    }
   } else if (data.type === 'rows') {
     const list = lists?.[data.list] ?? [];
     postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
@@ -105,3 +134,11 @@ self.onmessage = async ({ data }) => {
     }
   }
 };
+
+/** The open report's tests with their keys, and each key's position (the first test with it). */
+function testIndex(r) {
+  const all = keyedTests(r);
+  const byKey = new Map();
+  for (let i = all.length - 1; i >= 0; i--) byKey.set(all[i].key, i);
+  return { all, byKey, rows: new Map(), last: undefined };
+}

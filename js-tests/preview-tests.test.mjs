@@ -523,3 +523,74 @@ test('test list: 100,000 tests, virtualised; first paint, filter and scroll time
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('compare: the open report against an earlier one (from the service\'s list, then from a file): exactly the new failures, fixed, newly flaky and the largest duration moves, as text', async () => {
+  // [title, attempts before, attempts now]: each attempt [status, ms]; undefined: not in that report
+  const SPEC = [
+    ['a fails now', [['passed', 100]], [['failed', 130]]],
+    ['b fixed', [['failed', 300]], [['passed', 310]]],
+    ['c flaky now', [['passed', 200]], [['failed', 100], ['passed', 100]]],
+    ['d still flaky', [['failed', 50], ['passed', 50]], [['failed', 50], ['passed', 50]]],
+    ['e still failing', [['failed', 400]], [['failed', 400]]],
+    ['f new and failing', undefined, [['failed', 70]]],
+    ['g slower', [['passed', 100]], [['passed', 900]]],
+    ['h faster', [['passed', 500]], [['passed', 400]]],
+    [XSS, [['passed', 10]], [['failed', 10]]],
+    ['r removed', [['passed', 10]], undefined],
+    ['s skipped', [['skipped', 0]], [['skipped', 0]]],
+    ['fixed to flaky', [['failed', 60]], [['failed', 30], ['passed', 30]]],
+  ];
+  const build = (which, title) => {
+    const b = new api.ReportBuilder({ category: 'playwright', commitId: COMMIT, startTimestamp: START, title });
+    b.addEnvironment({ name: 'chromium' });
+    for (const [name, ...runs] of SPEC) {
+      if (!runs[which]) continue;
+      const h = b.addTest({ titlePath: ['cmp', name], file: 'tests/cmp.spec.ts', line: 1, column: 1 });
+      for (const [status, duration] of runs[which]) b.addAttempt(h, { environmentIdx: 0, startTimestamp: START, status, expectedStatus: status === 'skipped' ? 'skipped' : 'passed', duration });
+    }
+    const r = b.build();
+    r.duration = 5000;
+    return r;
+  };
+  const base = build(0, 'compare: before');
+  const head = build(1, 'compare: now');
+  const upBase = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: base });
+  const upHead = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: head });
+  const baseUrl = `/api/reports/${upBase.webUrl.split('/').pop()}/report.json.br`;
+  const t = (x) => `cmp › ${x}`;
+  const WANT = {
+    newFailures: [[t(XSS), 'was passed'], [t('a fails now'), 'was passed'], [t('f new and failing'), 'new test']],
+    fixed: [[t('b fixed'), 'now passed'], [t('fixed to flaky'), 'now flaky']],
+    newlyFlaky: [[t('c flaky now'), 'was passed'], [t('fixed to flaky'), 'was failed']],
+    moved: [[t('g slower'), '+800 ms (100 ms → 900 ms)'], [t('h faster'), '−100 ms (500 ms → 400 ms)'], [t('a fails now'), '+30 ms (100 ms → 130 ms)'], [t('b fixed'), '+10 ms (300 ms → 310 ms)']],
+  };
+  const readCompare = (page) => page.evaluate(() => Object.fromEntries(['newFailures', 'fixed', 'newlyFlaky', 'moved'].map((n) => [n,
+    [...document.querySelectorAll(`#cmp-${n} li[data-key]`)].map((li) => [li.querySelector('a').textContent, li.querySelector('small').textContent])])));
+
+  const page = await newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(`/api/reports/${upHead.webUrl.split('/').pop()}/report.json.br`)}`);
+  await page.waitForSelector('#status[data-state="ready"]');
+  await page.waitForSelector(`#compare-with option[value="${baseUrl}"]`, { state: 'attached' });
+  await page.selectOption('#compare-with', baseUrl);
+  await page.waitForSelector('#compare-section[data-state="ready"]');
+  assert.deepEqual(await readCompare(page), WANT);
+  assert.match(await page.textContent('#compare-summary'), /^Against .*compare: before.*: 11 tests now, 11 then; 1 added, 1 removed; 3 new failures, 2 fixed, 2 newly flaky$/);
+  assert.equal(await page.textContent('#cmp-moved-count'), '(4)');
+
+  // The same from a file, and a listed test opens its page in the open report.
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(`${OUT}before.json.br`, api.encodeReport(base));
+  await page.selectOption('#compare-with', '');
+  await page.setInputFiles('#compare-file', `${OUT}before.json.br`);
+  await page.waitForFunction(() => document.getElementById('compare-summary').textContent.startsWith('Against before.json.br:') && document.getElementById('compare-section').dataset.state === 'ready');
+  assert.deepEqual(await readCompare(page), WANT);
+  await page.click('#cmp-newFailures li:nth-child(2) a');
+  await page.waitForFunction(() => document.querySelector('#test-detail .test-title')?.textContent === 'cmp › a fails now');
+  assert.equal(await page.$$eval('#compare img', (i) => i.length), 0, 'a title is text, never markup');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.ok(requests.every((u) => u.startsWith(`${srv.baseUrl}/`) || u.startsWith('blob:') || u.startsWith('data:')), `no other origin: ${requests.join('\n')}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
+import { addShardPlan, saveReport } from '../pkg/src/runner/report.mjs';
 import { launchChromium, pageWithErrors } from './helpers/chromium.mjs';
 import { runRows, expectedOf, buildReport, reportDocument, COMMIT } from './helpers/reports.mjs';
 
@@ -193,6 +194,94 @@ test('preview: a shard\'s report says which shard it is, the list tells it from 
   await page.fill('#shards', '1');
   await planned(page, 1);
   assert.match(await page.textContent('#plan-summary'), /^1 shard: /);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('preview: the shard view of a sharded run, from the service and from its output folder: each shard\'s tests, predicted against actual, the plan\'s fingerprint, equal to the plan', async () => {
+  const XSS = '<img src=x onerror="window.pwned=1">';
+  const rows = runRows(30, 21, { failed: 0.1, flaky: 0.1, skipped: 0.05 });
+  rows[3].titlePath = [XSS, 'shown as text'];
+  const commit = 'b'.repeat(40);
+  const whole = buildReport(api, rows);
+  const n = 3;
+  const plan = api.planShards({ report: whole, shardCount: n });
+  const idOf = (r) => [r.file, ...r.titlePath].join(' › ');
+  const folder = `${OUT}sharded/`;
+  const urls = [];
+  for (const s of plan.shards) {
+    // what shard i's reporter writes: its tests, titled "shard i/3", its part of the plan carried along
+    const mine = new Set(s.units);
+    const report = buildReport(api, rows.filter((r) => mine.has(idOf(r))), `shard ${s.index}/${n}`);
+    report.commitId = commit;
+    report.duration = 20_000_000;
+    addShardPlan(report, { record: { fingerprint: plan.fingerprint, shardIndex: s.index, shardCount: n, assigned: s.units }, predictedMs: s.predictedMs, unit: 'test' });
+    const bytes = api.encodeReport(report);
+    saveReport(`${folder}shard-${s.index}-of-${n}/`, bytes, []);
+    const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: bytes });
+    urls.push(`/api/reports/${up.webUrl.split('/').pop()}/report.json.br`);
+  }
+  const want = plan.shards.map((s) => ({ shard: s.index, tests: s.units.length, planned: s.units.length, predicted: s.predictedMs, fingerprint: plan.fingerprint }));
+  const readShardRun = (page) => page.evaluate(() => ({
+    summary: document.getElementById('shard-run-summary').textContent,
+    rows: [...document.querySelectorAll('#shard-run-table tr[data-shard]')].map((tr) => ({
+      shard: Number(tr.dataset.shard), tests: Number(tr.dataset.tests), planned: Number(tr.dataset.planned), predicted: Number(tr.dataset.predicted), fingerprint: tr.dataset.fingerprint,
+      span: Number(tr.dataset.span), cells: [...tr.children].map((c) => c.textContent),
+    })),
+    tests: Object.fromEntries([...document.querySelectorAll('#shard-run-tests details')].map((d) => [d.dataset.shard, [...d.querySelectorAll('li a')].map((a) => a.textContent)])),
+  }));
+  const check = (shown) => {
+    assert.deepEqual(shown.rows.map(({ span, cells, ...r }) => r), want);
+    for (const r of shown.rows) {
+      assert.ok(r.span > 0 && r.span <= 20_000_000, `shard ${r.shard}: its tests took ${r.span} ms`);
+      assert.match(r.cells[5], /^[+−]/, 'off by: actual against predicted');
+    }
+    assert.match(shown.summary, new RegExp(`^3 shards of 3 · plan fingerprint ${plan.fingerprint}, the same on every shard · predicted makespan `));
+    for (const s of plan.shards) {
+      const titles = rows.filter((r) => s.units.includes(idOf(r))).map((r) => r.titlePath.join(' › '));
+      assert.deepEqual([...shown.tests[s.index]].sort(), titles.sort(), `shard ${s.index}'s tests`);
+    }
+  };
+
+  // From the service: the open shard report offers its run's shards.
+  const page = await newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(urls[1])}`);
+  await ready(page);
+  await page.waitForSelector('#shard-run-open:not([hidden])');
+  assert.equal(await page.textContent('#shard-run-open'), 'Shard view of this run (3 of 3 shards uploaded)');
+  await page.click('#shard-run-open');
+  await page.waitForSelector('#shard-run[data-state="ready"]');
+  check(await readShardRun(page));
+  assert.equal(await page.$$eval('#shard-run img', (i) => i.length), 0, 'a title is text, never markup');
+  // a test of another shard opens in that shard's report
+  const xssShard = plan.shards.find((s) => s.units.includes(idOf(rows[3]))).index;
+  await page.click(`#shard-run-tests details[data-shard="${xssShard}"] summary`);
+  await page.locator(`#shard-run-tests details[data-shard="${xssShard}"] li a`).getByText(`${XSS} › shown as text`, { exact: true }).click();
+  await page.waitForFunction((t) => document.querySelector('#test-detail .test-title')?.textContent === t, `${XSS} › shown as text`);
+  assert.equal(new URL(page.url()).searchParams.get('url'), urls[xssShard - 1]);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.ok(requests.every((u) => u.startsWith(`${srv.baseUrl}/`) || u.startsWith('blob:') || u.startsWith('data:')), `no other origin: ${requests.join('\n')}`);
+  assert.deepEqual(page.errors, []);
+
+  // From the run's output folder (every shard-i-of-n/ in it), nothing requested.
+  await page.goto(`${srv.baseUrl}/preview/`);
+  await page.waitForLoadState('networkidle');
+  const before = requests.length;
+  await page.setInputFiles('#folder', folder);
+  await page.waitForSelector('#shard-run[data-state="ready"]');
+  await ready(page);
+  check(await readShardRun(page));
+  assert.deepEqual(await page.$$eval('#folder-reports option', (os) => os.map((o) => o.textContent)), [1, 2, 3].map((i) => `sharded/shard-${i}-of-3/report.json.br`));
+  const other = plan.shards.find((s) => s.index !== 1 && s.units.length);
+  const title = rows.find((r) => r.titlePath.length && other.units.includes(idOf(r))).titlePath.join(' › ');
+  await page.click(`#shard-run-tests details[data-shard="${other.index}"] summary`);
+  await page.locator(`#shard-run-tests details[data-shard="${other.index}"] li a`).getByText(title, { exact: true }).click();
+  await page.waitForFunction((t) => document.querySelector('#test-detail .test-title')?.textContent === t, title);
+  assert.equal(await page.inputValue('#folder-reports'), `shard-${other.index}-of-3/`);
+  assert.equal(await page.isVisible('#shard-run'), true, 'the shard view stays while its shards are opened');
+  assert.ok(requests.slice(before).every((u) => u.startsWith('blob:')), requests.slice(before).join('\n'));
   assert.deepEqual(page.errors, []);
   await page.close();
 });

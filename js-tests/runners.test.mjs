@@ -147,6 +147,15 @@ for (const name of Object.keys(RUNNERS)) {
         const report = savedReport(r, shard);
         // a shard's report says which shard it is (the service's list and the preview show it)
         assert.equal(report.title, shard ? `shard ${shard}/${SHARDS}` : undefined);
+        // a balanced shard's report carries its part of the plan, for the preview's shard view
+        const plan = (report.sources ?? []).filter((s) => s.filePath === '.shardwise/shard.json');
+        if (!shard || !HAS_PLAN) assert.deepEqual(plan, []);
+        else {
+          assert.equal(plan.length, 1, `shard ${shard}: the plan is carried once`);
+          const p = JSON.parse(plan[0].text);
+          assert.deepEqual({ ...p, predictedMs: typeof p.predictedMs, units: p.units > 0 },
+            { shardIndex: shard, shardCount: SHARDS, fingerprint: r.fingerprint, predictedMs: 'number', units: true, unit: name === 'playwright' ? 'test' : 'file' });
+        }
         if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
         const parsed = Schema.Report.safeParse(report);
         assert.ok(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 5)));

@@ -59,7 +59,9 @@ export function keyedTests(report) {
     const id = unitIdOf(t.file, t.path);
     const nth = (seen.get(id) ?? 0) + 1;
     seen.set(id, nth);
-    all.push({ ...t, unitId: id, key: keyOf(id, nth) });
+    t.unitId = id;
+    t.key = keyOf(id, nth);
+    all.push(t);
   }
   return all;
 }
@@ -94,7 +96,7 @@ export function outcomeOf(test) {
 }
 
 /**
- * The page's figures. A test's duration is the sum of its attempts' durations (every retry, every
+ * The page's figures (`all`: `keyedTests(report)`, when the caller has it). A test's duration is the sum of its attempts' durations (every retry, every
  * environment): what it costs a shard, and what `planShards` sums for a report.
  * @returns {{
  *   totals: {tests: number, passed: number, failed: number, flaky: number, skipped: number},
@@ -104,13 +106,13 @@ export function outcomeOf(test) {
  *   slowest: Array<{key: string, title: string, file?: string, durationMs: number}>,
  * }} `slowest` holds every test, slowest first (ties by title).
  */
-export function summarize(report) {
+export function summarize(report, all = keyedTests(report)) {
   const totals = { tests: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
   const environments = (report.environments ?? []).map((e, i) => ({ name: e.name ?? `#${i}`, tests: 0, attempts: 0, durationMs: 0 }));
   const flaky = [];
   const slowest = [];
   let totalMs = 0;
-  for (const { test, path, file, key } of keyedTests(report)) {
+  for (const { test, path, file, key } of all) {
     totals.tests++;
     let durationMs = 0;
     const seen = new Set();

@@ -43,8 +43,10 @@ self.onmessage = async ({ data }) => {
       const t0 = performance.now();
       const decoded = decodeReport(bytes);
       const t1 = performance.now();
-      const { slowest, flaky, ...figures } = summarize(decoded);
+      const all = keyedTests(decoded);
+      const { slowest, flaky, ...figures } = summarize(decoded, all);
       report = decoded;
+      tests = testIndex(all);
       lists = { slowest, flaky };
       postMessage({
         type: 'report',
@@ -65,7 +67,7 @@ self.onmessage = async ({ data }) => {
   } else if (data.type === 'tests') {
     if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
     const t0 = performance.now();
-    tests ??= testIndex(report);
+    tests ??= testIndex(keyedTests(report));
     const q = data.query ?? {};
     const env = q.env === undefined || q.env === '' ? '' : Number(q.env);
     if (!tests.rows.has(env)) tests.rows.set(env, testRows(tests.all, env === '' ? undefined : env));
@@ -74,7 +76,7 @@ self.onmessage = async ({ data }) => {
     const { list } = tests.last;
     postMessage({ type: 'tests', seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
   } else if (data.type === 'test') {
-    tests ??= report && testIndex(report);
+    tests ??= report && testIndex(keyedTests(report));
     const ref = String(data.ref);
     const id = !tests ? undefined : KEY_PATTERN.test(ref) ? tests.byKey.get(ref) : /^\d{1,13}$/.test(ref) ? Number(ref) : undefined;
     const t = id === undefined ? undefined : tests.all[id];
@@ -136,8 +138,7 @@ self.onmessage = async ({ data }) => {
 };
 
 /** The open report's tests with their keys, and each key's position (the first test with it). */
-function testIndex(r) {
-  const all = keyedTests(r);
+function testIndex(all) {
   const byKey = new Map();
   for (let i = all.length - 1; i >= 0; i--) byKey.set(all[i].key, i);
   return { all, byKey, rows: new Map(), last: undefined };

@@ -5,7 +5,7 @@
 // markup that must stay text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
@@ -314,6 +314,10 @@ test('test page: a failed test opened by click, by its link (after a reload, fro
   assert.deepEqual(att.texts, ['trace line 1\n<b>not bold</b>\n']);
   assert.equal(att.links.length, 4);
   for (const { href } of att.links) assert.equal((await fetch(new URL(href, srv.baseUrl))).status, 200, href);
+  // anything else is downloaded (read with the token the page holds, saved from memory)
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#test-detail .attachments li[data-type="application/octet-stream"] a')]);
+  assert.equal(download.suggestedFilename(), 'dump.bin');
+  assert.deepEqual([...readFileSync(await download.path())], [...DUMP]);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}preview-test-page.png`, fullPage: true });
 

@@ -286,6 +286,30 @@ test('preview: the shard view of a sharded run, from the service and from its ou
   await page.close();
 });
 
+test('preview: a test\'s link key comes from the planner\'s own id of it (file, suites, title), so the shard lists link to the right tests', async () => {
+  const { keyedTests, keyOf } = await import('../pkg/preview/summary.mjs');
+  const at = (duration) => [{ environmentIdx: 0, status: 'passed', startTimestamp: 1, duration }];
+  const doc = {
+    category: 'playwright', commitId: COMMIT, startTimestamp: 1, duration: 100, environments: [{ name: 'e' }],
+    tests: [{ title: 'top level', location: { file: 'top.spec.ts', line: 1, column: 1 }, attempts: at(1) }],
+    suites: [
+      { type: 'file', title: 'a.spec.ts', location: { file: 'a.spec.ts', line: 1, column: 1 }, tests: [{ title: 'in the file', attempts: at(2) }], suites: [
+        { type: 'suite', title: 'login', tests: [{ title: 'works', attempts: at(3) }, { title: 'works', attempts: at(4) }], suites: [
+          { type: 'anonymous suite', title: '', tests: [{ title: 'deep', attempts: at(5) }] },
+          { type: 'suite', title: 'inner', location: { file: 'elsewhere.ts', line: 1, column: 1 }, tests: [{ title: 'own file', location: { file: 'b.spec.ts', line: 3, column: 1 }, attempts: at(6) }] },
+        ] },
+      ] },
+      { type: 'suite', title: 'no file suite', location: { file: 'c.spec.ts', line: 1, column: 1 }, suites: [{ type: 'suite', title: 'nested', tests: [{ title: 't', attempts: at(7) }] }] },
+    ],
+  };
+  const ids = keyedTests(doc).map((t) => t.unitId);
+  const plan = api.planShards({ report: doc, shardCount: 1 });
+  assert.deepEqual([...new Set(ids)].sort(), [...plan.shards[0].units].sort());
+  const keys = keyedTests(doc).map((t) => t.key);
+  assert.equal(new Set(keys).size, keys.length, 'two tests sharing an id get two keys');
+  assert.equal(keys[ids.indexOf('a.spec.ts › login › works')], keyOf('a.spec.ts › login › works'), 'the first of them is the plan unit\'s');
+});
+
 test('preview: a .json file from the file picker shows the same figures; a bad file says why', async () => {
   const page = await newPage();
   await page.goto(`${srv.baseUrl}/preview/`);

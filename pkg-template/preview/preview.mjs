@@ -619,12 +619,21 @@ function attachmentList(atts) {
     let load;
     if (src.kind === 'service') {
       const url = src.base + encodeURIComponent(a.id);
-      li.append(' ', el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'open'));
       load = async () => {
         const res = await readFetch(url);
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         return new Blob([await res.arrayBuffer()], { type });
       };
+      // read with the token (a service listening beyond loopback wants it), saved from memory
+      const link = el('a', { href: url, download: String(a.name) }, 'download');
+      link.addEventListener('click', (e) => {
+        e.preventDefault();
+        load().then((blob) => {
+          const save = el('a', { href: objectUrl(blob), download: String(a.name) });
+          save.click();
+        }).catch((err) => link.after(el('small', { className: 'error' }, ` (cannot download: ${err.message})`)));
+      });
+      li.append(' ', link);
     } else {
       const file = src.files.get(a.id);
       if (!file) { li.append(el('small', { className: 'error' }, ' (not in the folder)')); continue; }

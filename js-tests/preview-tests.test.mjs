@@ -577,11 +577,14 @@ test('compare: the open report against an earlier one (from the service\'s list,
   await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(`/api/reports/${upHead.webUrl.split('/').pop()}/report.json.br`)}`);
   await page.waitForSelector('#status[data-state="ready"]');
   await page.waitForSelector(`#compare-with option[value="${baseUrl}"]`, { state: 'attached' });
+  assert.equal(await page.isVisible('#compare'), false, 'no comparison before one is asked for');
   await page.selectOption('#compare-with', baseUrl);
   await page.waitForSelector('#compare-section[data-state="ready"]');
   assert.deepEqual(await readCompare(page), WANT);
   assert.match(await page.textContent('#compare-summary'), /^Against .*compare: before.*: 11 tests now, 11 then; 1 added, 1 removed; 3 new failures, 2 fixed, 2 newly flaky$/);
   assert.equal(await page.textContent('#cmp-moved-count'), '(4)');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.locator('#compare-section').screenshot({ path: `${ARTIFACTS}preview-compare.png` });
 
   // The same from a file, and a listed test opens its page in the open report.
   mkdirSync(OUT, { recursive: true });

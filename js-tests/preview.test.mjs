@@ -250,6 +250,8 @@ test('preview: the shard view of a sharded run, from the service and from its ou
   await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(urls[1])}`);
   await ready(page);
   await page.waitForSelector('#shard-run-open:not([hidden])');
+  const two = plan.shards[1];
+  assert.ok((await page.textContent('#meta')).endsWith(` · planned as shard 2/3: ${two.units.length} tests, predicted ${(two.predictedMs / 1000).toFixed(1)} s, plan fingerprint ${plan.fingerprint.slice(0, 12)}`), await page.textContent('#meta'));
   assert.equal(await page.textContent('#shard-run-open'), 'Shard view of this run (3 of 3 shards uploaded)');
   await page.click('#shard-run-open');
   await page.waitForSelector('#shard-run[data-state="ready"]');

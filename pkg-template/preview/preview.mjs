@@ -123,7 +123,10 @@ function onReport({ summary, meta }) {
   state.shown = { slowest: FIRST_ROWS, flaky: FIRST_ROWS };
   const when = meta.startTimestamp ? new Date(meta.startTimestamp).toLocaleString() : '';
   $('title').textContent = reportLabel(meta);
-  $('meta').textContent = [when, meta.durationMs !== undefined ? `run took ${ms(meta.durationMs)}` : '', `test time ${ms(summary.totalMs)}`].filter(Boolean).join(' · ');
+  const sp = meta.shardPlan; // a balanced shard's part of the plan, carried in its report
+  $('meta').textContent = [when, meta.durationMs !== undefined ? `run took ${ms(meta.durationMs)}` : '', `test time ${ms(summary.totalMs)}`,
+    sp && `planned as shard ${sp.shardIndex}/${sp.shardCount}: ${count(Number(sp.units) || 0, sp.unit === 'file' ? 'file' : 'test')}, predicted ${ms(Number(sp.predictedMs) || 0)}, plan fingerprint ${String(sp.fingerprint ?? '').slice(0, 12)}`,
+  ].filter(Boolean).join(' · ');
 
   $('totals').innerHTML = Object.entries(summary.totals)
     .map(([k, v]) => `<div class="card ${k}" data-total="${k}" data-value="${v}"><b>${fmt(v)}</b>${k}</div>`).join('');

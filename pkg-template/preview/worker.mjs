@@ -15,7 +15,7 @@
 // The test list (every test, filtered and sorted here) crosses only as the window the page shows.
 import init, { decodeReport, planShards } from '../browser.mjs';
 import { __fixedCostMs } from '../wasm/shardwise.js';
-import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, compareReports } from './summary.mjs';
+import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, compareReports } from './summary.mjs';
 
 const ready = init();
 let report;
@@ -58,7 +58,7 @@ self.onmessage = async ({ data }) => {
         meta: {
           title: decoded.title, category: decoded.category, commitId: decoded.commitId, url: decoded.url,
           startTimestamp: decoded.startTimestamp, durationMs: decoded.duration, bytes: bytes.length,
-          decodeMs: Math.round(t1 - t0), summarizeMs: Math.round(performance.now() - t1),
+          decodeMs: Math.round(t1 - t0), summarizeMs: Math.round(performance.now() - t1), shardPlan: shardPlanOf(decoded),
         },
       });
     } catch (e) {

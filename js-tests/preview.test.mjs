@@ -152,6 +152,10 @@ test('preview: a shard\'s report says which shard it is, the list tells it from 
     assert.equal(await page.getAttribute(`#chart .bar[data-shard="${s.index}"]`, 'aria-expanded'), 'true');
   }
   assert.equal(await page.$$eval('#shard-tests-list img', (i) => i.length), 0, 'a title is text, never markup');
+  // a listed test links to its page
+  await page.click('#shard-tests-list li:first-child a');
+  const unit = await page.textContent('#shard-tests-list li:first-child');
+  await page.waitForFunction((t) => document.querySelector('#test-detail .test-title')?.textContent === t, unit.split(' › ').slice(1).join(' › '));
   assert.equal(await page.evaluate(() => window.pwned), undefined);
 
   // The screenshot, read back pixel by pixel: each bar's blue fill is as long as its predicted time

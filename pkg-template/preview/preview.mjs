@@ -67,6 +67,7 @@ async function open(load, label, attachments, source = {}) {
   state.attachments = attachments;
   state.source = source;
   if (!source.keepShardRun) closeShardRun();
+  if (source.dir === undefined) $('folder-reports').hidden = true; // not a report of the picked folder
   closeCompare();
   $('report').hidden = true;
   setStatus(`Loading ${label}…`, 'loading');

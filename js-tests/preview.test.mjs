@@ -213,15 +213,20 @@ test('preview: the shard view of a sharded run, from the service and from its ou
   const idOf = (r) => [r.file, ...r.titlePath].join(' › ');
   const folder = `${OUT}sharded/`;
   const urls = [];
-  for (const s of plan.shards) {
+  // in the folder, shard 3 also ran a test of shard 1 (a shard that did not keep to the plan)
+  const extra = rows.find((r) => idOf(r) === plan.shards[0].units[0]);
+  const shardReport = (s, more = []) => {
     // what shard i's reporter writes: its tests, titled "shard i/3", its part of the plan carried along
     const mine = new Set(s.units);
-    const report = buildReport(api, rows.filter((r) => mine.has(idOf(r))), `shard ${s.index}/${n}`);
+    const report = buildReport(api, [...rows.filter((r) => mine.has(idOf(r))), ...more], `shard ${s.index}/${n}`);
     report.commitId = commit;
     report.duration = s.predictedMs + 4000; // a wall time: the tests and a start-up
     addShardPlan(report, { record: { fingerprint: plan.fingerprint, shardIndex: s.index, shardCount: n, assigned: s.units }, predictedMs: s.predictedMs, unit: 'test' });
-    const bytes = api.encodeReport(report);
-    saveReport(`${folder}shard-${s.index}-of-${n}/`, bytes, []);
+    return api.encodeReport(report);
+  };
+  for (const s of plan.shards) {
+    const bytes = shardReport(s);
+    saveReport(`${folder}shard-${s.index}-of-${n}/`, s.index === 3 ? shardReport(s, [extra]) : bytes, []);
     const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: bytes });
     urls.push(`/api/reports/${up.webUrl.split('/').pop()}/report.json.br`);
   }
@@ -233,16 +238,21 @@ test('preview: the shard view of a sharded run, from the service and from its ou
       span: Number(tr.dataset.span), cells: [...tr.children].map((c) => c.textContent),
     })),
     tests: Object.fromEntries([...document.querySelectorAll('#shard-run-tests details')].map((d) => [d.dataset.shard, [...d.querySelectorAll('li a')].map((a) => a.textContent)])),
+    twice: [...document.querySelectorAll('#shard-run-twice:not([hidden]) li')].map((li) => li.textContent),
   }));
-  const check = (shown) => {
-    assert.deepEqual(shown.rows.map(({ span, cells, ...r }) => r), want);
+  const check = (shown, overlap = false) => {
+    const ran = (s) => [...rows.filter((r) => s.units.includes(idOf(r))), ...(overlap && s.index === 3 ? [extra] : [])];
+    assert.deepEqual(shown.rows.map(({ span, cells, ...r }) => r), want.map((w) => ({ ...w, tests: ran(plan.shards[w.shard - 1]).length })));
     for (const r of shown.rows) {
       assert.ok(r.span > 0 && r.span <= r.predicted + 4000, `shard ${r.shard}: its tests took ${r.span} ms`);
       assert.match(r.cells[5], /^[+−]/, 'off by: actual against predicted');
     }
     assert.match(shown.summary, new RegExp(`^3 shards of 3 · plan fingerprint ${plan.fingerprint}, the same on every shard · predicted makespan `));
+    const title = extra.titlePath.join(' › ');
+    assert.deepEqual(shown.twice, overlap ? [`${title} (shards 1, 3)`] : []);
+    assert.equal(shown.summary.endsWith(' · 1 test ran on more than one shard'), overlap, shown.summary);
     for (const s of plan.shards) {
-      const titles = rows.filter((r) => s.units.includes(idOf(r))).map((r) => r.titlePath.join(' › '));
+      const titles = ran(s).map((r) => r.titlePath.join(' › '));
       assert.deepEqual([...shown.tests[s.index]].sort(), titles.sort(), `shard ${s.index}'s tests`);
     }
   };
@@ -280,7 +290,7 @@ test('preview: the shard view of a sharded run, from the service and from its ou
   await page.setInputFiles('#folder', folder);
   await page.waitForSelector('#shard-run[data-state="ready"]');
   await ready(page);
-  check(await readShardRun(page));
+  check(await readShardRun(page), true);
   assert.deepEqual(await page.$$eval('#folder-reports option', (os) => os.map((o) => o.textContent)), [1, 2, 3].map((i) => `sharded/shard-${i}-of-3/report.json.br`));
   const other = plan.shards.find((s) => s.index !== 1 && s.units.length);
   const title = rows.find((r) => r.titlePath.length && other.units.includes(idOf(r))).titlePath.join(' › ');

@@ -779,6 +779,7 @@ function closeShardRun() {
   $('shard-run').hidden = true;
   $('shard-run-table').textContent = '';
   $('shard-run-tests').textContent = '';
+  $('shard-run-twice').textContent = '';
   delete $('shard-run').dataset.state;
 }
 
@@ -839,7 +840,7 @@ function shardHref(member, key) {
   return hash || '#';
 }
 
-function onShards({ seq, shards }) {
+function onShards({ seq, shards, twice }) {
   if (seq !== shardRun.seq) return;
   const box = $('shard-run');
   const n = shards.find((x) => x.count)?.count ?? shards.length;
@@ -859,7 +860,12 @@ function onShards({ seq, shards }) {
         : `the shards planned differently (fingerprints ${prints.map((p) => p.slice(0, 12)).join(', ')}): tests may have run twice or never; run shardwise verify`,
     maxPredicted !== undefined ? `predicted makespan ${ms(maxPredicted)}` : undefined,
     spans.length ? `longest shard's tests took ${ms(Math.max(...spans))}` : undefined,
+    twice.count ? `${count(twice.count, 'test')} ran on more than one shard` : undefined,
   ].filter(Boolean).join(' · ');
+  const several = $('shard-run-twice');
+  several.textContent = '';
+  several.hidden = !twice.count;
+  for (const t of twice.tests) several.append(el('li', { 'data-key': t.key }, t.title, ' ', el('small', null, `(shards ${t.shards.join(', ')})`)));
   const head = '<tr><th>shard</th><th class="num">tests</th><th class="num">planned</th><th class="num">predicted</th><th class="num">tests took</th><th class="num">off by</th><th class="num">wall</th><th class="num">failed</th><th>fingerprint</th></tr>';
   const order = shards.map((x, i) => ({ x, m: shardRun.members[i] })).sort((a, b) => (a.x.index ?? 0) - (b.x.index ?? 0));
   $('shard-run-table').innerHTML = head + order.map(({ x }) => {

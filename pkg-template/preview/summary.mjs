@@ -267,7 +267,7 @@ export const SHARD_TESTS_LISTED = 200;
  * One shard's figures for the shard view: which shard (its plan, else its title), what the plan
  * predicted, what its tests took (`spanMs`: first test's start to last test's end, from
  * `outsideMs`, the report's time outside its tests as the planner reads it) and its wall time,
- * its tests by outcome and the slowest of them.
+ * its tests by outcome and the slowest of them (`allTests`: every one, slowest first).
  */
 export function shardFigures(report, outsideMs) {
   const plan = shardPlanOf(report);
@@ -290,5 +290,23 @@ export function shardFigures(report, outsideMs) {
     startTimestamp: report.startTimestamp, plan, totals, testMs, wallMs,
     spanMs: wallMs !== undefined && outsideMs !== undefined ? Math.max(0, wallMs - outsideMs) : undefined,
     tests: tests.slice(0, SHARD_TESTS_LISTED),
+    allTests: tests,
   };
+}
+
+/**
+ * The tests that ran on more than one shard of a run (a shard that planned differently, or a
+ * runner that did not keep to the plan), by title: `[{key, title, shards: [i, j, ...]}]`.
+ * @param {Array<{index?: number, allTests: Array<{key: string, title: string}>}>} shards
+ */
+export function ranOnSeveral(shards) {
+  const where = new Map();
+  for (const s of shards) {
+    for (const t of s.allTests) {
+      const w = where.get(t.key);
+      if (!w) where.set(t.key, { key: t.key, title: t.title, shards: [s.index] });
+      else if (!w.shards.includes(s.index)) w.shards.push(s.index);
+    }
+  }
+  return [...where.values()].filter((w) => w.shards.length > 1).sort(byTitle);
 }

@@ -9,13 +9,13 @@
 //   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
 //        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
 //        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', ref, test?}
-//        | {type: 'shards', seq, shards: [shardFigures + {name}]} | {type: 'compare', seq, name, diff}
+//        | {type: 'shards', seq, shards: [shardFigures + {name}], twice: {count, tests}} | {type: 'compare', seq, name, diff}
 // A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
 // for links made before keys, its position in the report.
 // The test list (every test, filtered and sorted here) crosses only as the window the page shows.
 import init, { decodeReport, planShards } from '../browser.mjs';
 import { __fixedCostMs } from '../wasm/shardwise.js';
-import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, compareReports } from './summary.mjs';
+import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
 
 const ready = init();
 let report;
@@ -93,7 +93,8 @@ self.onmessage = async ({ data }) => {
         try { outside = __fixedCostMs({ report: r }); } catch { outside = undefined; }
         return { name, ...shardFigures(r, outside ?? undefined) };
       });
-      postMessage({ type: 'shards', seq: data.seq, shards });
+      const twice = ranOnSeveral(shards);
+      postMessage({ type: 'shards', seq: data.seq, shards: shards.map(({ allTests, ...s }) => s), twice: { count: twice.length, tests: twice.slice(0, SHARD_TESTS_LISTED) } });
     } catch (e) {
       fail('shards', e, data.seq);
     }

@@ -91,6 +91,10 @@ test('beyond loopback reads need the token; the preview asks for it once and kee
   await page.reload();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.equal(dialogs.length, 1, 'not asked again in the same tab');
+  // a test's attachment is read with the token too (shown inline: text)
+  await page.evaluate(() => { location.hash = 'test=0'; });
+  await page.waitForFunction(() => document.querySelector('#test-detail .attachments pre.text')?.textContent === 'secret log line\n', null, { timeout: 30_000 });
+  assert.equal(dialogs.length, 1);
   assert.ok(urls.length > 5 && urls.every((u) => !u.includes(srv.accessToken)), 'the token is in no URL the page requested');
   assert.ok(!page.url().includes(srv.accessToken));
   assert.ok(!srv.out.replace(`access token: ${srv.accessToken}`, '').includes(srv.accessToken) && !srv.err.includes(srv.accessToken), 'the token is in no log line but its own');

@@ -594,8 +594,8 @@ function stepsTree(steps, depth = 0) {
   return ul;
 }
 
-const IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)$/i;
-const VIDEO = /^video\/(webm|mp4|ogg)$/i;
+const IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)(\s*;.*)?$/i;
+const VIDEO = /^video\/(webm|mp4|ogg)(\s*;.*)?$/i;
 const TEXT = /^(text\/[\w.+-]+|application\/([\w.-]+\+)?(json|xml)|application\/(x-ndjson|javascript|x-sh|yaml|x-yaml))(\s*;.*)?$/i;
 /** A text attachment is shown up to this many bytes (the rest by its download link). */
 const TEXT_SHOWN_BYTES = 256 * 1024;

@@ -10,9 +10,8 @@ export { ShardwiseError } from './errors.js';
 
 /**
  * planShards(opts) (types/plan.d.ts). `opts.units` crosses into the wasm as columns (ids
- * concatenated, in pieces, with their lengths; files and groups interned; durations in a
- * Float64Array) and
- * the plan comes back as indices into `opts.units`, which is several times faster than JSON
+ * joined by NUL, in pieces; files and groups interned; durations in a Float64Array) and the
+ * plan comes back as indices into `opts.units`, which is several times faster than JSON
  * both ways for 100,000 units. This glue only packs and unpacks: every check, error and
  * decision is Rust's. Anything the columns cannot say exactly as JSON would (a unit that is not
  * a plain object of string `id`, string `file`/`group`, number `durationMs`; another key;
@@ -47,7 +46,6 @@ function planColumns(opts) {
   if (!Array.isArray(units) || units.toJSON !== undefined || opts.report !== undefined) return undefined;
   const n = units.length;
   const ids = new Array(n);
-  const idLens = new Uint32Array(n);
   const fileOf = new Uint32Array(n);
   const groupOf = new Uint32Array(n);
   const durations = new Float64Array(n);
@@ -62,7 +60,6 @@ function planColumns(opts) {
     const id = u.id;
     if (typeof id !== 'string') return undefined;
     ids[i] = id;
-    idLens[i] = id.length;
     const file = u.file;
     if (typeof file === 'string') fileOf[i] = intern(file, files, fileIx);
     else if (file === undefined || file === null) fileOf[i] = NONE;
@@ -77,9 +74,10 @@ function planColumns(opts) {
     if (typeof d === 'number') durations[i] = d;
     else if (d !== undefined && d !== null) return undefined;
   }
-  // the ids cross in pieces (see __planIdsPush), the first one starting over even when empty
+  // the ids cross in pieces joined by NUL, each of which Rust ends with one (see
+  // __planIdsPush), the first starting over even when empty
   let at = 0;
-  do __planIdsPush(ids.slice(at, at + IDS_PER_PIECE).join(''), at === 0);
+  do __planIdsPush(ids.slice(at, at + IDS_PER_PIECE).join('\0'), at === 0);
   while ((at += IDS_PER_PIECE) < n);
   const fileText = files.join('');
   const groupText = groups.join('');
@@ -87,7 +85,7 @@ function planColumns(opts) {
   delete rest.units;
   const fileLens = Uint32Array.from(files, (f) => f.length);
   const groupLens = Uint32Array.from(groups, (g) => g.length);
-  const p = __planShardsColumns(JSON.stringify(rest), idLens, fileText, fileLens, fileOf, groupText, groupLens, groupOf, durations);
+  const p = __planShardsColumns(JSON.stringify(rest), fileText, fileLens, fileOf, groupText, groupLens, groupOf, durations);
   if (p === undefined) return undefined;
   // the documented shape, in the key order of the JSON path
   const shards = new Array(p.predictedMs.length);

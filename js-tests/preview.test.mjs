@@ -305,7 +305,8 @@ test('preview: the shard view of a sharded run, from the service and from its ou
 });
 
 test('preview: a test\'s link key comes from the planner\'s own id of it (file, suites, title), so the shard lists link to the right tests', async () => {
-  const { keyedTests, keyOf } = await import('../pkg/preview/summary.mjs');
+  const { keyedTests, keyOf, withTestIds } = await import('../pkg/preview/summary.mjs');
+  const { __decodeReportTests } = await import('../pkg/wasm/shardwise.js');
   const at = (duration) => [{ environmentIdx: 0, status: 'passed', startTimestamp: 1, duration }];
   const doc = {
     category: 'playwright', commitId: COMMIT, startTimestamp: 1, duration: 100, environments: [{ name: 'e' }],
@@ -320,10 +321,12 @@ test('preview: a test\'s link key comes from the planner\'s own id of it (file, 
       { type: 'suite', title: 'no file suite', location: { file: 'c.spec.ts', line: 1, column: 1 }, suites: [{ type: 'suite', title: 'nested', tests: [{ title: 't', attempts: at(7) }] }] },
     ],
   };
-  const ids = keyedTests(doc).map((t) => t.unitId);
+  const read = withTestIds(__decodeReportTests(api.encodeReport(doc)));
+  const ids = keyedTests(read).map((t) => t.unitId);
+  assert.deepEqual(keyedTests(read).map((t) => t.file), ['top.spec.ts', 'a.spec.ts', 'a.spec.ts', 'a.spec.ts', 'a.spec.ts', 'b.spec.ts', 'c.spec.ts']);
   const plan = api.planShards({ report: doc, shardCount: 1 });
   assert.deepEqual([...new Set(ids)].sort(), [...plan.shards[0].units].sort());
-  const keys = keyedTests(doc).map((t) => t.key);
+  const keys = keyedTests(read).map((t) => t.key);
   assert.equal(new Set(keys).size, keys.length, 'two tests sharing an id get two keys');
   assert.equal(keys[ids.indexOf('a.spec.ts › login › works')], keyOf('a.spec.ts › login › works'), 'the first of them is the plan unit\'s');
 });

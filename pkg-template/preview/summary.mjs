@@ -2,29 +2,32 @@
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
 
 /**
- * Every test of the report with its title path (suite titles, without the file), its file (its
- * own `location.file`, else the nearest enclosing `file` suite's, else the nearest enclosing
- * suite's location: the planner's rule, src/plan/from_report.rs) and its unit id (the planner's
- * id: the file and the title path joined with " › ", empty titles left out).
+ * Every test of the report with its title path (suite titles, without the file), in document
+ * order: top-level tests, then each suite's tests before its child suites (the planner's order,
+ * src/plan/from_report.rs `test_ids`).
  */
 export function* walkTests(report) {
-  function* suite(s, path, fileSuite, near) {
-    const isFile = s.type === 'file';
-    const fs = isFile ? s.location?.file ?? s.title : fileSuite;
-    const nr = s.location?.file ?? near;
-    const p = isFile || !s.title ? path : [...path, s.title];
-    for (const t of s.tests ?? []) {
-      const file = t.location?.file ?? fs ?? nr;
-      yield { test: t, path: [...p, t.title], file };
-    }
-    for (const c of s.suites ?? []) yield* suite(c, p, fs, nr);
+  function* suite(s, path) {
+    const p = s.type === 'file' || !s.title ? path : [...path, s.title];
+    for (const t of s.tests ?? []) yield { test: t, path: [...p, t.title] };
+    for (const c of s.suites ?? []) yield* suite(c, p);
   }
-  for (const t of report.tests ?? []) yield { test: t, path: [t.title], file: t.location?.file };
-  for (const s of report.suites ?? []) yield* suite(s, [], undefined, undefined);
+  for (const t of report.tests ?? []) yield { test: t, path: [t.title] };
+  for (const s of report.suites ?? []) yield* suite(s, []);
 }
 
-/** The planner's id of a test (`file › suite › title`, empty parts left out). */
-export const unitIdOf = (file, path) => [file, ...path].filter((x) => x !== undefined && x !== null && x !== '').join(' \u203a ');
+/**
+ * The planner's names of a report's tests, kept beside the decoded report: `__decodeReportTests`
+ * (wasm) gives each test's unit id (`file › suite › title`, the id `planShards` uses) and file in
+ * document order, so this page never re-implements the planner's rule.
+ */
+const TEST_IDS = new WeakMap();
+
+/** `{report, ids, files}` from `__decodeReportTests`: the report, its tests' names kept. */
+export function withTestIds({ report, ids, files }) {
+  TEST_IDS.set(report, { ids, files });
+  return report;
+}
 
 /** A 53-bit hash of a string (cyrb53), as 14 hex digits. */
 function hash53(str) {
@@ -51,18 +54,23 @@ export function keyOf(unitId, nth = 1) {
   return hash53(nth > 1 ? `${unitId}\0${nth}` : unitId);
 }
 
-/** `[...walkTests(report)]`, each with its unit id and key. */
+/** `[...walkTests(report)]`, each with its file, unit id and key (the report read by `withTestIds`). */
 export function keyedTests(report) {
+  const named = TEST_IDS.get(report);
+  if (!named) throw new Error('internal: the report was not read with __decodeReportTests (withTestIds)');
   const seen = new Map();
   const all = [];
   for (const t of walkTests(report)) {
-    const id = unitIdOf(t.file, t.path);
+    const i = all.length;
+    const id = named.ids[i];
     const nth = (seen.get(id) ?? 0) + 1;
     seen.set(id, nth);
+    t.file = named.files[i];
     t.unitId = id;
     t.key = keyOf(id, nth);
     all.push(t);
   }
+  if (all.length !== named.ids.length) throw new Error(`internal: ${all.length} tests walked, ${named.ids.length} named`);
   return all;
 }
 

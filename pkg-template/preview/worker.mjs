@@ -13,9 +13,9 @@
 // A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
 // for links made before keys, its position in the report.
 // The test list (every test, filtered and sorted here) crosses only as the window the page shows.
-import init, { decodeReport, planShards } from '../browser.mjs';
-import { __fixedCostMs } from '../wasm/shardwise.js';
-import { summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
+import init, { planShards } from '../browser.mjs';
+import { __fixedCostMs, __decodeReportTests } from '../wasm/shardwise.js';
+import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
 
 const ready = init();
 let report;
@@ -23,6 +23,9 @@ let lists; // {slowest, flaky}: the full lists of the open report
 let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
 let tests; // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
 const FIRST_PAGE = 200;
+
+/** A report's bytes, decoded, with the planner's names of its tests (summary.mjs withTestIds). */
+const decode = (bytes) => withTestIds(__decodeReportTests(bytes));
 
 const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
 
@@ -41,7 +44,7 @@ self.onmessage = async ({ data }) => {
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
-      const decoded = decodeReport(bytes);
+      const decoded = decode(bytes);
       const t1 = performance.now();
       const all = keyedTests(decoded);
       const { slowest, flaky, ...figures } = summarize(decoded, all);
@@ -88,7 +91,7 @@ self.onmessage = async ({ data }) => {
     try {
       const shards = data.reports.map(({ name, bytes }) => {
         let r;
-        try { r = decodeReport(new Uint8Array(bytes)); } catch (e) { e.message = `${name}: ${e.message}`; throw e; }
+        try { r = decode(new Uint8Array(bytes)); } catch (e) { e.message = `${name}: ${e.message}`; throw e; }
         let outside;
         try { outside = __fixedCostMs({ report: r }); } catch { outside = undefined; }
         return { name, ...shardFigures(r, outside ?? undefined) };
@@ -101,7 +104,7 @@ self.onmessage = async ({ data }) => {
   } else if (data.type === 'compare') {
     if (!report) return fail('compare', { message: 'no report is open' }, data.seq);
     try {
-      const base = decodeReport(new Uint8Array(data.bytes));
+      const base = decode(new Uint8Array(data.bytes));
       postMessage({ type: 'compare', seq: data.seq, name: data.name, diff: compareReports(report, base) });
     } catch (e) {
       fail('compare', e, data.seq);

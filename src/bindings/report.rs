@@ -224,6 +224,30 @@ pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
     parse(std::str::from_utf8(&json).unwrap_or_default())
 }
 
+/// `__decodeReportTests(bytes)`: [`decode_report`], and every test's planner unit id and file in
+/// document order (`plan::from_report::test_ids`), `{report, ids: string[], files: (string |
+/// undefined)[]}`: the report preview names and links tests by the planner's ids without
+/// re-implementing its rule. Not public.
+#[wasm_bindgen(js_name = "__decodeReportTests")]
+pub fn decode_report_tests(bytes: JsValue) -> JsResult<JsValue> {
+    let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
+    let json = report::decode_json(&bytes)?;
+    let view: crate::plan::from_report::ReportView =
+        crate::from_json(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
+    let (ids, files) = (js_sys::Array::new(), js_sys::Array::new());
+    for (id, file) in crate::plan::from_report::test_ids(&view) {
+        ids.push(&JsValue::from_str(&id));
+        files.push(&file.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(&f)));
+    }
+    drop(view);
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
+    let _ = set("report", &parse(std::str::from_utf8(&json).unwrap_or_default())?);
+    let _ = set("ids", &ids);
+    let _ = set("files", &files);
+    Ok(out.into())
+}
+
 /// `__readJson(bytes)`: the JSON value in Brotli-compressed or plain JSON bytes, by the one rule
 /// every reader of reports and durations files follows (`report::read_json`), for a reader that
 /// takes more than reports (`shardwise plan`: a report or a units list). Not public.

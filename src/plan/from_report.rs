@@ -181,6 +181,8 @@ struct Walk<'a> {
     out: BTreeMap<String, (Option<String>, Option<f64>)>,
     /// Non-empty titles of the enclosing non-file suites.
     path: Vec<&'a str>,
+    /// When kept: every test's (id, file), in document order (see [`test_ids`]).
+    listed: Option<Vec<(String, Option<String>)>>,
 }
 
 impl<'a> Walk<'a> {
@@ -193,6 +195,9 @@ impl<'a> Walk<'a> {
                 id.push_str(ID_SEPARATOR);
             }
             id.push_str(part);
+        }
+        if let Some(listed) = &mut self.listed {
+            listed.push((id.clone(), file.map(str::to_owned)));
         }
         let (mut ms, mut known) = (0.0, false);
         let here = |a: &&AttemptView| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64);
@@ -226,16 +231,29 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The report's tests as units (sorted by id), with the chosen environment's predictions.
-pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSelector>) -> Result<Vec<Unit<'static>>> {
-    let env = environment.map(|e| environment_index(report, e)).transpose()?;
-    let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new() };
+fn walk(report: &ReportView, env: Option<usize>, list: bool) -> Walk<'_> {
+    let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new(), listed: list.then(Vec::new) };
     for t in report.tests.iter().flatten() {
         walk.test(t, None, None);
     }
     for s in report.suites.iter().flatten() {
         walk.suite(s, None, None);
     }
+    walk
+}
+
+/// Every test of the report, in document order (top-level tests, then each suite's tests before
+/// its child suites): its unit id (what `planShards` names it) and its file, by the rule of this
+/// module. Tests that share an id are each listed. For readers that show a report's tests by the
+/// planner's names (the report preview's test links and comparisons).
+pub fn test_ids(report: &ReportView) -> Vec<(String, Option<String>)> {
+    walk(report, None, true).listed.unwrap_or_default()
+}
+
+/// The report's tests as units (sorted by id), with the chosen environment's predictions.
+pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSelector>) -> Result<Vec<Unit<'static>>> {
+    let env = environment.map(|e| environment_index(report, e)).transpose()?;
+    let walk = walk(report, env, false);
     if walk.out.contains_key("") {
         return Err(Error::invalid_input(
             "the report has a test with no title and no file; every test needs a title",
@@ -330,6 +348,37 @@ mod tests {
     fn durations(json: &str) -> Vec<(String, Option<String>, String, f64)> {
         let r: ReportView = serde_json::from_str(json).unwrap();
         test_durations(&r).into_iter().map(|d| (d.environment, d.file, d.title_path.join(" > "), d.duration_ms)).collect()
+    }
+
+    #[test]
+    fn test_ids_list_every_test_in_document_order_by_the_units_names() {
+        let json = r#"{"environments": [],
+          "suites": [{"type": "file", "title": "a.spec.ts",
+            "tests": [{"title": "t"}, {"title": "t"}],
+            "suites": [{"type": "describe", "title": "d", "location": {"file": "b.ts"}, "tests": [{"title": "u", "location": {"file": "c.ts"}}]},
+                       {"type": "describe", "title": "", "tests": [{"title": "v"}]}]},
+            {"type": "describe", "title": "loose suite", "location": {"file": "s.ts"}, "tests": [{"title": "w"}]}],
+          "tests": [{"title": "top"}]}"#;
+        let r: ReportView = serde_json::from_str(json).unwrap();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            test_ids(&r),
+            [
+                ("top".to_string(), None),
+                ("a.spec.ts › t".to_string(), s("a.spec.ts")),
+                ("a.spec.ts › t".to_string(), s("a.spec.ts")),
+                ("c.ts › d › u".to_string(), s("c.ts")),
+                ("a.spec.ts › v".to_string(), s("a.spec.ts")),
+                ("s.ts › loose suite › w".to_string(), s("s.ts")),
+            ]
+        );
+        // the same names planShards gives its units
+        let units: Vec<String> = units_from_report(&r, None).unwrap().iter().map(|u| u.id.to_string()).collect();
+        let mut listed: Vec<String> = test_ids(&r).into_iter().map(|(id, _)| id).collect();
+        listed.dedup();
+        listed.sort();
+        listed.dedup();
+        assert_eq!(units, listed);
     }
 
     #[test]

@@ -10,9 +10,9 @@ export { ShardwiseError } from './errors.js';
 
 /**
  * planShards(opts) (types/plan.d.ts). `opts.units` crosses into the wasm as columns (ids
- * joined by NUL, in pieces; files and groups interned; durations in a Float64Array) and the
- * plan comes back as indices into `opts.units`, which is several times faster than JSON
- * both ways for 100,000 units. This glue only packs and unpacks: every check, error and
+ * joined by NUL, in pieces; files and groups interned, each ending with a NUL; durations in a
+ * Float64Array) and the plan comes back as indices into `opts.units`, which is several times
+ * faster than JSON both ways for 100,000 units. This glue only packs and unpacks: every check, error and
  * decision is Rust's. Anything the columns cannot say exactly as JSON would (a unit that is not
  * a plain object of string `id`, string `file`/`group`, number `durationMs`; another key;
  * ill-formed strings, which Rust sees as U+FFFD; a report) takes the general JSON path, so the
@@ -79,13 +79,12 @@ function planColumns(opts) {
   let at = 0;
   do __planIdsPush(ids.slice(at, at + IDS_PER_PIECE).join('\0'), at === 0);
   while ((at += IDS_PER_PIECE) < n);
-  const fileText = files.join('');
-  const groupText = groups.join('');
+  // each name ending with a NUL as well
+  const fileText = files.length === 0 ? '' : files.join('\0') + '\0';
+  const groupText = groups.length === 0 ? '' : groups.join('\0') + '\0';
   const rest = { ...opts };
   delete rest.units;
-  const fileLens = Uint32Array.from(files, (f) => f.length);
-  const groupLens = Uint32Array.from(groups, (g) => g.length);
-  const p = __planShardsColumns(JSON.stringify(rest), fileText, fileLens, fileOf, groupText, groupLens, groupOf, durations);
+  const p = __planShardsColumns(JSON.stringify(rest), fileText, files.length, fileOf, groupText, groups.length, groupOf, durations);
   if (p === undefined) return undefined;
   // the documented shape, in the key order of the JSON path
   const shards = new Array(p.predictedMs.length);

@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::report::stringify;
 use super::{to_js, JsResult};
-use crate::plan::{self, has_replacement_char, split_nul_terminated, split_utf16, CompactPlan, PlanInput, UnitColumns};
+use crate::plan::{self, split_nul_terminated, CompactPlan, PlanInput, UnitColumns};
 use crate::plan::verify::{verify, ShardRecord};
 
 /// Splits units (or an annotated report's tests) into shards of equal predicted time. Pure and
@@ -67,7 +67,7 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 /// - `rest`: the other options as JSON text (checked here, as in [`plan_shards`]);
 /// - the ids, each ending with a NUL, as [`plan_ids_push`] gathered them (taken: the next call
 ///   starts over);
-/// - `files`/`groups`: the distinct names concatenated, with their lengths, and per unit the
+/// - `files`/`groups`: the distinct names, each ending with a NUL, how many, and per unit the
 ///   index of its name (`0xFFFFFFFF`: none);
 /// - `durations`: per unit, `durationMs` as given, or 0 when absent (0 is unknown too). NaN and
 ///   the infinities are refused, with the error the planner gives any non-finite duration: the
@@ -78,7 +78,7 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 /// string or absent `file`/`group`, a number or absent `durationMs`, no other key), so every
 /// check left is on values and happens in the same Rust code as on the JSON path, with the same
 /// messages. Returns `undefined` when the glue must take the JSON path instead: inconsistent
-/// columns (no units, or an id holding a NUL, give the wrong number of ids); a U+FFFD in a
+/// columns (no units, or a string holding a NUL, give the wrong number of them); a U+FFFD in a
 /// string, which is what a lone surrogate becomes on its way in (the JSON path tells them apart;
 /// they are rare enough not to check in JavaScript first); a number the result cannot hold
 /// exactly, which the JSON path reports.
@@ -87,22 +87,21 @@ pub fn plan_ids_push(piece: &str, first: bool) {
 pub fn plan_shards_columns(
     rest: &str,
     files: &str,
-    file_lens: &[u32],
+    file_count: u32,
     file_of: &[u32],
     groups: &str,
-    group_lens: &[u32],
+    group_count: u32,
     group_of: &[u32],
     durations: &[f64],
 ) -> JsResult<JsValue> {
     let ids = IDS.with(|ids| std::mem::take(&mut *ids.borrow_mut()));
     let ids = ids.as_str();
     let n = durations.len();
-    if [files, groups].iter().any(|s| has_replacement_char(s)) {
-        return Ok(JsValue::UNDEFINED);
-    }
-    let (Some(ids), Some(files), Some(groups)) =
-        (split_nul_terminated(ids, n), split_utf16(files, file_lens), split_utf16(groups, group_lens))
-    else {
+    let (Some(ids), Some(files), Some(groups)) = (
+        split_nul_terminated(ids, n),
+        split_nul_terminated(files, file_count as usize),
+        split_nul_terminated(groups, group_count as usize),
+    ) else {
         return Ok(JsValue::UNDEFINED);
     };
     if file_of.len() != n || group_of.len() != n {

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 
 pub use options::{EnvironmentSelector, PlanInput, Settings, UnitKind};
-pub use units::{has_replacement_char, split_nul_terminated, split_utf16, UnitColumns};
+pub use units::{split_nul_terminated, UnitColumns};
 
 /// Largest accepted prediction for one unit (about 115 days), so that sums over a million units
 /// stay exact in a JavaScript number.

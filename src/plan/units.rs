@@ -440,29 +440,12 @@ fn radix_sort(keys: &mut [Keyed], spare: &mut [Keyed]) {
     }
 }
 
-/// Whether `s` holds U+FFFD (`EF BF BD`): eight bytes at a time looking for `EF`, which is rare
-/// in ids and paths (the lead byte of U+F000..U+FFFF), and only then an exact search.
-pub fn has_replacement_char(s: &str) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let b = s.as_bytes();
-    let mut chunks = b.chunks_exact(8);
-    let mut lead = chunks.remainder().contains(&0xef);
-    for c in &mut chunks {
-        // a zero byte of `w ^ EF..EF` is an EF of `w` (the classic has-zero-byte test)
-        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ (0xef * ONES);
-        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
-            lead = true;
-            break;
-        }
-    }
-    lead && s.contains(char::REPLACEMENT_CHARACTER)
-}
-
 /// `s` cut into the `n` pieces that each end at a NUL, or `None` when it holds another number of
-/// NULs (a piece holds one), does not end with one, or holds U+FFFD (see
-/// [`has_replacement_char`]). One pass, eight bytes at a time: the pieces are ids, which the
-/// bindings' glue sends this way (ids with a NUL take the JSON path).
+/// NULs (a piece holds one), does not end with one, or holds U+FFFD (`EF BF BD`: what a lone
+/// surrogate becomes on its way from JavaScript; the JSON path tells them apart). One pass,
+/// eight bytes at a time, looking for NUL and for `EF`, which is rare in ids and paths (the
+/// lead byte of U+F000..U+FFFF), and only then an exact search for U+FFFD. The bindings' glue
+/// sends ids, files and groups this way (a string holding a NUL takes the JSON path).
 pub fn split_nul_terminated(s: &str, n: usize) -> Option<Vec<&str>> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -497,52 +480,6 @@ pub fn split_nul_terminated(s: &str, n: usize) -> Option<Vec<&str>> {
         return None;
     }
     out.into_iter().collect()
-}
-
-/// `s` cut into pieces of `lens` UTF-16 code units each (JavaScript string lengths), or `None`
-/// when the lengths do not add up to `s` or cut a character.
-pub fn split_utf16<'s>(s: &'s str, lens: &[u32]) -> Option<Vec<&'s str>> {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(lens.len());
-    let mut pos = 0usize;
-    for &len in lens {
-        let start = pos;
-        let mut need = len as usize;
-        // 8 bytes at a time while they cannot hold more code units than needed (at most 9: 7
-        // ASCII bytes and the first of a 4-byte character): a character counts at its first
-        // byte (one unit, two for a 4-byte one), and the continuation bytes of the last one may
-        // spill into what follows
-        while need >= 9 {
-            let Some(w) = b.get(pos..pos + 8) else { break };
-            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-            let continuation = w & !(w << 1) & HIGH; // 10xxxxxx
-            let four = w & (w << 1) & (w << 2) & (w << 3) & !(w << 4) & HIGH; // 11110xxx
-            need -= 8 - continuation.count_ones() as usize + four.count_ones() as usize;
-            pos += 8;
-        }
-        loop {
-            while b.get(pos).is_some_and(|&c| c & 0xc0 == 0x80) {
-                pos += 1; // the rest of a character already counted
-            }
-            if need == 0 {
-                break;
-            }
-            let (bytes, units) = match *b.get(pos)? {
-                0x00..=0x7f => (1, 1),
-                0xc0..=0xdf => (2, 1),
-                0xe0..=0xef => (3, 1),
-                _ => (4, 2),
-            };
-            if units > need {
-                return None;
-            }
-            pos += bytes;
-            need -= units;
-        }
-        out.push(s.get(start..pos)?);
-    }
-    (pos == b.len()).then_some(out)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -595,14 +532,14 @@ mod split_tests {
         /// The fast scan agrees with `contains` on text made of ASCII, U+FFFD, its neighbours and
         /// other characters with the same lead byte.
         #[test]
-        fn has_replacement_char_finds_every_u_fffd(s in "[a\u{fffc}\u{fffd}\u{fffe}\u{f000}\u{203a}]{0,40}") {
-            prop_assert_eq!(super::has_replacement_char(&s), s.contains('\u{fffd}'));
+        fn the_nul_split_refuses_exactly_every_u_fffd(s in "[a\u{fffc}\u{fffd}\u{fffe}\u{f000}\u{203a}]{0,40}") {
+            prop_assert_eq!(super::split_nul_terminated(&format!("{s}\0"), 1).is_none(), s.contains('\u{fffd}'));
         }
 
         /// Pieces each ending with a NUL come back exactly, whatever their lengths (the eight-byte
         /// steps and the byte tail); a NUL inside a piece, a missing last NUL or a U+FFFD is refused.
         #[test]
-        fn split_nul_terminated_cuts_at_each_nul(pieces in prop::collection::vec("[a\u{e9}\u{203a}\u{ef}\u{1f600}]{0,20}", 0..20), at in 0usize..20) {
+        fn split_nul_terminated_cuts_at_each_nul(pieces in prop::collection::vec("[a\u{e9}\u{203a}\u{f000}\u{1f600}]{0,20}", 0..20), at in 0usize..20) {
             let text: String = pieces.iter().map(|p| format!("{p}\0")).collect();
             let want: Vec<&str> = pieces.iter().map(String::as_str).collect();
             prop_assert_eq!(super::split_nul_terminated(&text, pieces.len()), Some(want));
@@ -618,30 +555,6 @@ mod split_tests {
                 inner[i].push(char::REPLACEMENT_CHARACTER);
                 let text: String = inner.iter().map(|p| format!("{p}\0")).collect();
                 prop_assert_eq!(super::split_nul_terminated(&text, pieces.len()), None);
-            }
-        }
-
-        /// Pieces of any lengths in UTF-16 units come back exactly; lengths that cut a character
-        /// or do not add up are refused.
-        #[test]
-        fn split_utf16_cuts_at_javascript_lengths(pieces in prop::collection::vec("[a\\u{e9}\\u{203a}\\u{1f600}]{0,30}", 0..20), cut in 0usize..40) {
-            let text: String = pieces.concat();
-            let lens: Vec<u32> = pieces.iter().map(|p| p.encode_utf16().count() as u32).collect();
-            let got = super::split_utf16(&text, &lens);
-            prop_assert_eq!(got, Some(pieces.iter().map(String::as_str).collect::<Vec<_>>()));
-            // moving one unit from a piece to the next: refused when it cuts a surrogate pair
-            if lens.len() >= 2 {
-                let i = cut % (lens.len() - 1);
-                if lens[i] > 0 {
-                    let mut moved = lens.clone();
-                    moved[i] -= 1;
-                    moved[i + 1] += 1;
-                    let units: Vec<u16> = pieces[i].encode_utf16().collect();
-                    let ok = String::from_utf16(&units[..units.len() - 1]).is_ok();
-                    prop_assert_eq!(super::split_utf16(&text, &moved).is_some(), ok);
-                }
-                let short = &lens[..lens.len() - 1];
-                prop_assert_eq!(super::split_utf16(&text, short).is_some(), pieces[pieces.len() - 1].is_empty());
             }
         }
     }

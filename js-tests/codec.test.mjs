@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.115 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.122 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -171,9 +171,11 @@ test('the .wasm stays within its size budget: 1.115 MB after wasm-opt -Oz', () =
   // adapter for both exchanges). 1,110,000 until shard counts that pay for themselves (issue
   // 22: `plan --shards auto` planning every count with a fixed cost read from past reports, and
   // a shard's time over its workers): 1,101,736 -> 1,110,799 bytes (after moving their results
-  // to serde_json's writer and their input through planShards' reader: 31 KB at first). Every
-  // byte over it needs the same account.
+  // to serde_json's writer and their input through planShards' reader: 31 KB at first).
+  // 1,122,000 since attachment bodies that stay in JS (issue 21: the caller's bytes and files
+  // sent by handle, Node's zlib for text started ahead, the 64 MiB in flight and the adaptive
+  // window): 1,110,109 -> 1,121,638 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_115_000, `shardwise_bg.wasm is ${size} bytes, over the 1,115,000-byte budget`);
+  assert.ok(size <= 1_122_000, `shardwise_bg.wasm is ${size} bytes, over the 1,122,000-byte budget`);
 });

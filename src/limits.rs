@@ -30,9 +30,17 @@ pub const REPORT_CONTENT_TYPE: &str = "application/json";
 pub const REPORT_CONTENT_ENCODING: &str = "br";
 
 /// Defaults of the public exchange options (api.md): the whole-exchange timeout and the number
-/// of attachment uploads in flight at once.
+/// of attachment uploads in flight at once. Without a `concurrency` option the number adapts:
+/// it starts at the default, grows by one with each attachment stored at the first try (so it
+/// doubles every round trip, and covers storage latency) up to the adaptive maximum, and halves
+/// when a PUT needed a retry (a slow-down answer, a cut connection).
 pub const DEFAULT_EXCHANGE_TIMEOUT_MS: u64 = 120_000;
 pub const DEFAULT_ATTACHMENT_CONCURRENCY: usize = 8;
+pub const MAX_ADAPTIVE_ATTACHMENT_CONCURRENCY: usize = 64;
+/// Attachment bytes being read, compressed or sent at once (whatever the concurrency; one larger
+/// attachment always may go alone): Node's `fetch` holds a body whole while it sends it, so
+/// this bounds the memory of an upload of large files (bench/upload.mjs --memory).
+pub const MAX_ATTACHMENT_BYTES_IN_FLIGHT: u64 = 64 << 20;
 
 /// `planShards`' `defaultDurationMs` (api.md): the estimate of last resort for a unit.
 pub const DEFAULT_PLAN_DURATION_MS: u64 = 1000;

@@ -17,7 +17,7 @@ attachments.json, or a bare report file (.json or .json.br, no attachments).
 Options:
   --base-url <url>       the service root (default: SHARDWISE_BASE_URL)
   --access-token <tok>   the access token (default: SHARDWISE_ACCESS_TOKEN)
-  --concurrency <n>      parallel attachment uploads (default: 8)
+  --concurrency <n>      parallel attachment uploads (default: adaptive, 8 to 64)
   -h, --help             this help`;
 
 export async function run(argv) {

@@ -1,15 +1,37 @@
-// Node additions over the shared API: attachments given by `path` are read from disk, and
-// `shardGroupKeyFor` takes the CI run's id from the environment when none is given.
-import { readFile } from 'node:fs/promises';
+// Node additions over the shared API: attachments given by `path` are opened as file-backed
+// Blobs (`fetch` streams them from disk), text attachments are Brotli-compressed by Node's zlib
+// in its thread pool (what to compress, and how, is decided in Rust), and `shardGroupKeyFor`
+// takes the CI run's id from the environment when none is given.
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { brotliCompress, constants } from 'node:zlib';
 import { uploadReport as uploadReportCore, shardGroupKeyFor as shardGroupKeyForCore } from '../wasm/shardwise.js';
 
 import { runIdFromEnv } from './runner/options.mjs';
 
 export * from './api.js';
+export { __wasmMemoryBytes } from '../wasm/shardwise.js';
 
+/** The host's files and compressor, for the upload exchange (src/bindings/exchange.rs, JsFiles). */
+const host = {
+  async openFile(path) {
+    // stat first: its error names the problem (ENOENT, EACCES), openAsBlob's does not
+    if (!(await stat(path)).isFile()) throw new Error(`${path} is not a file`);
+    return openAsBlob(path);
+  },
+  async compress(body, quality) {
+    const bytes = body instanceof Uint8Array ? body : new Uint8Array(await body.arrayBuffer());
+    const params = {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    };
+    return new Promise((resolve, reject) => brotliCompress(bytes, { params }, (e, out) => (e ? reject(e) : resolve(out))));
+  },
+};
 
 export function uploadReport(opts) {
-  return uploadReportCore({ readFile, ...opts });
+  return uploadReportCore(opts !== null && typeof opts === 'object' ? { ...opts, __host: host } : opts);
 }
 
 export function shardGroupKeyFor(opts) {

@@ -53,10 +53,14 @@ export declare function fetchDurations(opts: FetchDurationsOptions): Promise<Rep
 export interface UploadAttachment {
   /** The id the report references (1..256 characters, unique). */
   id: string;
-  /** Text-like types (text/*, JSON, XML, JavaScript, logs) are sent Brotli-compressed; others as they are. */
+  /**
+   * Text-like types (text/*, JSON, XML, JavaScript, logs) are sent Brotli-compressed when that is
+   * smaller (and their first 8 KiB do not look incompressible); others as they are.
+   */
   contentType: string;
+  /** The bytes, sent from this array as they are (not copied); do not change them during the upload. */
   data?: Uint8Array;
-  /** A file path, read when its upload starts. Node only. */
+  /** A file path, streamed from disk when its upload starts. Node only. */
   path?: string;
 }
 
@@ -64,7 +68,11 @@ export interface UploadReportOptions extends ExchangeOptions {
   /** The report document, or its encoded bytes (Brotli or plain JSON). */
   report: Report | Uint8Array;
   attachments?: UploadAttachment[];
-  /** Attachment uploads in flight at once. Default 8. */
+  /**
+   * Attachment uploads in flight at once, kept as given. Default: adaptive, from 8 up to 64 (one
+   * more per attachment stored at the first try, half after a retry). At most 64 MiB of
+   * attachments are in flight whatever the concurrency.
+   */
   concurrency?: number;
 }
 

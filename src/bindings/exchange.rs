@@ -26,8 +26,8 @@ use super::report::{parse, stringify};
 use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
 use crate::error::{Error, ErrorCode};
 use crate::exchange::{
-    self, Attachment, AttachmentData, Clock, DurationsOptions, Env, Event, Files, Progress, ReportInput, Request,
-    Response, RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
+    self, Attachment, AttachmentData, Body, Clock, DurationsOptions, Env, Event, Files, HostBody, Progress, ReportInput,
+    Request, Response, RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
 };
 use crate::limits;
 
@@ -68,6 +68,30 @@ struct Fetch {
     /// those still in flight when the exchange ends early (the tries of other attachments,
     /// dropped with the exchange's future). Each is small: a response whose body was read.
     pending: RefCell<Vec<Promise>>,
+    /// The bodies the host holds, sent by handle.
+    bodies: Rc<HostBodies>,
+}
+
+/// The host's bodies of one exchange: the caller's `Uint8Array`s as given, files opened as
+/// `Blob`s, the host compressor's output; a [`HostBody`] is an index here.
+#[derive(Default)]
+struct HostBodies(RefCell<Vec<Option<JsValue>>>);
+
+impl HostBodies {
+    /// Holds `value` (a `Uint8Array` or a `Blob`) of `len` bytes.
+    fn hold(&self, value: JsValue, len: u64) -> HostBody {
+        let mut v = self.0.borrow_mut();
+        v.push(Some(value));
+        HostBody { handle: (v.len() - 1) as u32, len }
+    }
+    fn get(&self, body: HostBody) -> Result<JsValue, Error> {
+        self.0.borrow().get(body.handle as usize).cloned().flatten().ok_or_else(|| Error::invalid_input("internal: a released body"))
+    }
+    fn release(&self, body: HostBody) {
+        if let Some(slot) = self.0.borrow_mut().get_mut(body.handle as usize) {
+            *slot = None;
+        }
+    }
 }
 
 impl Fetch {
@@ -96,10 +120,23 @@ impl Transport for Fetch {
         let _ = Reflect::set(&init, &"method".into(), &req.method.as_str().into());
         let _ = Reflect::set(&init, &"headers".into(), &headers);
         let _ = Reflect::set(&init, &"signal".into(), &self.signal);
-        if !req.body.is_empty() {
-            let _ = Reflect::set(&init, &"body".into(), &Uint8Array::from(req.body.as_slice()));
+        match &req.body {
+            Body::Bytes(b) if b.is_empty() => {}
+            Body::Bytes(b) => {
+                let _ = Reflect::set(&init, &"body".into(), &Uint8Array::from(b.as_slice()));
+            }
+            Body::Host(h) => {
+                let _ = Reflect::set(&init, &"body".into(), &self.bodies.get(*h)?);
+            }
         }
         let fail = |e: JsValue| match self.stop.get() {
+            // a file-backed body that could not be read (changed or deleted since it was opened)
+            Stop::Running if matches!(req.body, Body::Host(_)) && unreadable(&e) => {
+                Error::invalid_input(format!(
+                    "its file could not be read (changed or deleted during the upload): {}",
+                    describe(&e)
+                ))
+            }
             Stop::Aborted => Error::new(ErrorCode::Aborted, "the exchange was aborted by the signal during a request"),
             Stop::TimedOut => Error::new(
                 ErrorCode::Timeout,
@@ -140,6 +177,15 @@ impl Transport for Fetch {
         let buf = self.started(Promise::resolve(&buf)).await.map_err(body_fail)?;
         Ok(Response { status, headers, body: Uint8Array::new(&buf).to_vec() })
     }
+}
+
+/// True when `fetch` failed because a file-backed body could not be read (Node's
+/// `NotReadableError`, on the error or its cause).
+fn unreadable(e: &JsValue) -> bool {
+    let cause = get(e, "cause");
+    [get(e, "name"), get(&cause, "name"), get(&get(&cause, "cause"), "name")]
+        .iter()
+        .any(|n| n.as_string().as_deref() == Some("NotReadableError"))
 }
 
 /// True when a body read failed in the content decoder (zlib/Brotli), not in the connection.
@@ -193,19 +239,107 @@ impl Clock for JsClock {
     }
 }
 
-/// Reads attachment paths with the `readFile(path) -> Uint8Array | Promise<Uint8Array>` the
-/// package's Node entry passes (e.g. `fs.promises.readFile`).
-struct JsFiles(Option<Function>);
+/// The host's files and compressor: `{openFile(path) -> Promise<Blob>, compress(body, quality) ->
+/// Promise<Uint8Array>}`, which the package's Node entry passes (browsers have neither: paths
+/// are refused, and text is compressed by the wasm encoder).
+struct JsFiles {
+    open_file: Option<Function>,
+    compress: Option<Function>,
+    bodies: Rc<HostBodies>,
+    /// Compressions started ahead of their PUT (handle, quality, promise): see
+    /// [`JsFiles::start_compressions`].
+    early: RefCell<Vec<(u32, u32, Promise)>>,
+}
+
+
+
+/// A host body's length: `byteLength` of bytes, `size` of a `Blob`.
+fn js_len(v: &JsValue) -> u64 {
+    get(v, "byteLength").as_f64().or_else(|| get(v, "size").as_f64()).unwrap_or(0.0) as u64
+}
+
+impl JsFiles {
+    /// Starts the host's compression of every text attachment given as bytes, as the core
+    /// decides it ([`exchange::attachment_compression`]), before the exchange begins: Node's
+    /// zlib works in its thread pool while this thread checks and encodes the report, and the
+    /// PUTs find their bodies ready.
+    fn start_compressions(&self, attachments: &[Attachment]) {
+        let Some(compress) = &self.compress else { return };
+        for a in attachments {
+            let AttachmentData::Host(h) = &a.data else { continue };
+            let Ok(value) = self.bodies.get(*h) else { continue };
+            let Some(bytes) = value.dyn_ref::<Uint8Array>() else { continue };
+            let sample = bytes.subarray(0, exchange::SAMPLE_BYTES.min(h.len as usize) as u32).to_vec();
+            let Some(q) = exchange::attachment_compression(&a.content_type, &sample) else { continue };
+            if let Ok(p) = compress.call2(&JsValue::UNDEFINED, &value, &JsValue::from_f64(q as f64)) {
+                let p = Promise::resolve(&p);
+                // a rejection is seen when the core asks for the body
+                if let Ok(catch) = get(&p, "catch").dyn_into::<Function>() {
+                    let _ = catch.call1(&p, &Function::new_no_args(""));
+                }
+                self.early.borrow_mut().push((h.handle, q, p));
+            }
+        }
+    }
+
+    /// The bytes of `value` (a `Uint8Array`, or a `Blob` read through `arrayBuffer()`).
+    async fn bytes(&self, value: JsValue) -> Result<Vec<u8>, Error> {
+        if let Some(a) = value.dyn_ref::<Uint8Array>() {
+            return Ok(a.to_vec());
+        }
+        let fail = |e: JsValue| Error::invalid_input(format!("its file could not be read: {}", describe(&e)));
+        let read = get(&value, "arrayBuffer").dyn_into::<Function>().map_err(|_| Error::invalid_input("internal: not a body"))?;
+        let buf = JsFuture::from(Promise::resolve(&read.call0(&value).map_err(fail)?)).await.map_err(fail)?;
+        Ok(Uint8Array::new(&buf).to_vec())
+    }
+}
 
 impl Files for JsFiles {
-    async fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
-        let Some(read) = &self.0 else {
-            return exchange::NoFiles.read(path).await;
+    async fn open(&self, path: &str) -> Result<HostBody, Error> {
+        let Some(open) = &self.open_file else {
+            return exchange::NoFiles.open(path).await;
         };
         let fail = |e: JsValue| Error::invalid_input(format!("cannot read attachment path {path:?}: {}", describe(&e)));
-        let v = read.call1(&JsValue::UNDEFINED, &JsValue::from_str(path)).map_err(fail)?;
-        let v = JsFuture::from(Promise::resolve(&v)).await.map_err(fail)?;
-        bytes_from_js(&v, "readFile result").map_err(|_| Error::invalid_input(format!("readFile({path:?}) did not give bytes")))
+        let v = open.call1(&JsValue::UNDEFINED, &JsValue::from_str(path)).map_err(fail)?;
+        let blob = JsFuture::from(Promise::resolve(&v)).await.map_err(fail)?;
+        Ok(self.bodies.hold(blob.clone(), js_len(&blob)))
+    }
+    async fn head(&self, body: HostBody, n: usize) -> Result<Vec<u8>, Error> {
+        let v = self.bodies.get(body)?;
+        let end = JsValue::from_f64(n.min(body.len as usize) as f64);
+        let part = match v.dyn_ref::<Uint8Array>() {
+            Some(a) => a.subarray(0, end.as_f64().unwrap_or(0.0) as u32).into(),
+            None => get(&v, "slice")
+                .dyn_into::<Function>()
+                .and_then(|slice| slice.call2(&v, &JsValue::from_f64(0.0), &end))
+                .map_err(|e| Error::invalid_input(format!("its file could not be read: {}", describe(&e))))?,
+        };
+        self.bytes(part).await
+    }
+    async fn read(&self, body: HostBody) -> Result<Vec<u8>, Error> {
+        self.bytes(self.bodies.get(body)?).await
+    }
+    async fn compress(&self, body: HostBody, quality: u32) -> Result<Option<HostBody>, Error> {
+        let Some(compress) = &self.compress else { return Ok(None) };
+        let fail = |e: JsValue| Error::invalid_input(format!("could not be compressed: {}", describe(&e)));
+        let early = {
+            let mut early = self.early.borrow_mut();
+            early.iter().position(|(h, q, _)| *h == body.handle && *q == quality).map(|i| early.swap_remove(i).2)
+        };
+        let promise = match early {
+            Some(p) => p,
+            None => Promise::resolve(
+                &compress.call2(&JsValue::UNDEFINED, &self.bodies.get(body)?, &JsValue::from_f64(quality as f64)).map_err(fail)?,
+            ),
+        };
+        let out = JsFuture::from(promise).await.map_err(fail)?;
+        if !out.is_instance_of::<Uint8Array>() {
+            return Err(Error::invalid_input("internal: the host compressor gave no bytes"));
+        }
+        Ok(Some(self.bodies.hold(out.clone(), js_len(&out))))
+    }
+    fn release(&self, body: HostBody) {
+        self.bodies.release(body);
     }
 }
 
@@ -234,7 +368,7 @@ fn timeout(v: Option<f64>) -> Result<u64, Error> {
 }
 
 impl Edge {
-    fn new(fetch: &JsValue, signal: JsValue, on_event: &JsValue, read_file: &JsValue, timeout_ms: Option<f64>) -> JsResult<Self> {
+    fn new(fetch: &JsValue, signal: JsValue, on_event: &JsValue, host: &JsValue, timeout_ms: Option<f64>) -> JsResult<Self> {
         let fetch = match optional_function(fetch, "fetch")? {
             Some(f) => f,
             None => global("fetch")
@@ -245,6 +379,8 @@ impl Edge {
             return Err(js_error(Error::invalid_input("signal must be an AbortSignal")));
         }
         let timeout_ms = timeout(timeout_ms)?;
+        let bodies = Rc::new(HostBodies::default());
+        let host_fn = |name: &str| optional_function(&if host.is_object() { get(host, name) } else { JsValue::UNDEFINED }, name);
         Ok(Edge {
             transport: Fetch {
                 fetch,
@@ -252,8 +388,9 @@ impl Edge {
                 stop: Rc::new(Cell::new(Stop::Running)),
                 timeout_ms,
                 pending: RefCell::new(Vec::new()),
+                bodies: bodies.clone(),
             },
-            files: JsFiles(optional_function(read_file, "readFile")?),
+            files: JsFiles { open_file: host_fn("openFile")?, compress: host_fn("compress")?, bodies, early: RefCell::default() },
             on_event: optional_function(on_event, "onEvent")?,
             user_signal: signal,
             timeout_ms,
@@ -476,25 +613,27 @@ struct UploadOpts {
     fetch: JsValue,
     #[serde(with = "serde_wasm_bindgen::preserve", default)]
     on_event: JsValue,
-    /// Set by the package's Node entry: reads an attachment `path`.
-    #[serde(with = "serde_wasm_bindgen::preserve", default)]
-    read_file: JsValue,
+    /// Set by the package's Node entry: `{openFile, compress}` (see [`JsFiles`]).
+    #[serde(rename = "__host", with = "serde_wasm_bindgen::preserve", default)]
+    host: JsValue,
 }
 
 async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
     let o: UploadOpts = from_js_required(opts, "uploadReport options")?;
-    let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &o.read_file, o.timeout_ms)?;
-    let concurrency = super::check_u32(
-        o.concurrency,
-        "concurrency",
-        limits::DEFAULT_ATTACHMENT_CONCURRENCY as u32,
-        1,
-        1024,
-    )? as usize;
+    let edge = Edge::new(&o.fetch, o.signal.clone(), &o.on_event, &o.host, o.timeout_ms)?;
+    // absent: adaptive (limits.rs)
+    let concurrency = match o.concurrency {
+        None => None,
+        c => Some(super::check_u32(c, "concurrency", limits::DEFAULT_ATTACHMENT_CONCURRENCY as u32, 1, 1024)? as usize),
+    };
     let mut attachments = Vec::with_capacity(o.attachments.len());
     for (i, a) in o.attachments.into_iter().enumerate() {
         let data = match (a.data.is_undefined() || a.data.is_null(), a.path) {
-            (false, None) => AttachmentData::Bytes(bytes_from_js(&a.data, &format!("attachments[{i}].data"))?),
+            // the caller's bytes stay where they are: `fetch` sends them from there
+            (false, None) => match super::u8_view(&a.data) {
+                Some(view) => AttachmentData::Host(edge.files.bodies.hold(view.clone().into(), view.length() as u64)),
+                None => return Err(js_error(Error::invalid_input(format!("attachments[{i}].data")))),
+            },
             (true, Some(p)) => AttachmentData::Path(p),
             _ => {
                 return Err(js_error(Error::invalid_input(format!(
@@ -504,6 +643,7 @@ async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
         };
         attachments.push(Attachment { id: a.id, content_type: a.content_type, data });
     }
+    edge.files.start_compressions(&attachments);
     let opts = UploadOptions {
         base_url: o.base_url,
         access_token: o.access_token,

@@ -25,6 +25,13 @@ thread_local! {
     static ERROR_CLASS: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
 }
 
+/// The size of the wasm memory in bytes (it grows, and never shrinks): internal, for
+/// bench/upload.mjs.
+#[wasm_bindgen(js_name = "__wasmMemoryBytes")]
+pub fn wasm_memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}
+
 /// Called once by the package's entry points with the exported `ShardwiseError` class, so that
 /// errors made in Rust are instances of it.
 #[wasm_bindgen(js_name = "__registerErrorClass")]
@@ -155,11 +162,19 @@ pub(crate) fn bytes_or_text_from_js(value: &JsValue, what: &str) -> JsResult<Vec
 /// Bytes from a `Uint8Array` (or any `ArrayBufferView`/`ArrayBuffer`); anything else is an
 /// `INVALID_INPUT` error with the message `expected`.
 pub(crate) fn bytes_from_js(value: &JsValue, expected: &str) -> JsResult<Vec<u8>> {
+    match u8_view(value) {
+        Some(a) => Ok(a.to_vec()),
+        None => Err(js_error(Error::invalid_input(expected))),
+    }
+}
+
+/// A `Uint8Array` over the bytes of a `Uint8Array`, `ArrayBuffer` or other view, not copied.
+pub(crate) fn u8_view(value: &JsValue) -> Option<js_sys::Uint8Array> {
     if let Some(a) = value.dyn_ref::<js_sys::Uint8Array>() {
-        return Ok(a.to_vec());
+        return Some(a.clone());
     }
     if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
-        return Ok(js_sys::Uint8Array::new(b).to_vec());
+        return Some(js_sys::Uint8Array::new(b));
     }
     if js_sys::ArrayBuffer::is_view(value) {
         let view: &js_sys::Object = value.unchecked_ref();
@@ -170,10 +185,10 @@ pub(crate) fn bytes_from_js(value: &JsValue, expected: &str) -> JsResult<Vec<u8>
             get("byteLength"),
         ) {
             let buffer: js_sys::ArrayBuffer = buffer.unchecked_into();
-            return Ok(js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, len as u32).to_vec());
+            return Some(js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, len as u32));
         }
     }
-    Err(js_error(Error::invalid_input(expected)))
+    None
 }
 
 /// An optional whole number in `[min, max]` read from a JS number, for options such as quality.

@@ -139,7 +139,7 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
     /// `accept` is a function pointer, not a generic: each closure type would compile its own
     /// copy of this state machine into the .wasm (about 1.5 KB each).
     pub async fn call(&self, step: Step, req: &Request, accept: fn(u16) -> bool) -> Result<(Response, u32), Error> {
-        let bytes = (!req.body.is_empty()).then_some(req.body.len() as u64);
+        let bytes = (!req.body.is_empty()).then_some(req.body.len());
         let max = self.env.retry.max_attempts.max(1);
         let mut attempt = 0;
         let mut last_status = None;

@@ -99,7 +99,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
         method: Method::Post,
         url: base.join(endpoints::CREATE),
         headers: vec![bearer(&opts.access_token), header("Content-Type", "application/json")],
-        body: serde_json::to_vec(&body).unwrap_or_default(),
+        body: serde_json::to_vec(&body).unwrap_or_default().into(),
     };
     let (resp, n) = cx.call(Step::Create, &req, success).await?;
     let session: Session = cx.json(Step::Create, &resp, n)?;
@@ -117,7 +117,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
             header("Content-Type", limits::REPORT_CONTENT_TYPE),
             header("Content-Encoding", limits::REPORT_CONTENT_ENCODING),
         ],
-        body: test_list,
+        body: test_list.into(),
     };
     cx.call(Step::UploadTestList, &req, success).await?;
 
@@ -126,7 +126,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
         method: Method::Post,
         url: base.join(endpoints::SUBMIT),
         headers: vec![bearer(&session.test_durations_token)],
-        body: Vec::new(),
+        body: Vec::new().into(),
     };
     let (resp, n) = cx.call(Step::Submit, &req, success).await?;
     let submitted: Submitted = cx.json(Step::Submit, &resp, n)?;
@@ -136,7 +136,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
     }
 
     // 4. poll: 404 while computing, 200 when ready
-    let req = Request { method: Method::Get, url: submitted.download_url.clone(), headers: Vec::new(), body: Vec::new() };
+    let req = Request { method: Method::Get, url: submitted.download_url.clone(), headers: Vec::new(), body: Vec::new().into() };
     let mut polls = 0;
     let mut interval = cx.env.retry.poll_interval_ms;
     loop {

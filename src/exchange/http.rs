@@ -1,6 +1,7 @@
-//! The IO seams of the exchanges: an HTTP [`Transport`], a [`Clock`] and a [`Files`] reader.
-//! The wasm bindings implement them over `fetch`, `setTimeout`/`Date.now` and a JS reader;
-//! native tests implement them with fakes that drive a virtual clock.
+//! The IO seams of the exchanges: an HTTP [`Transport`], a [`Clock`] and [`Files`], the host's
+//! attachment bodies. The wasm bindings implement them over `fetch`, `setTimeout`/`Date.now` and
+//! the host's files and compressor; native tests implement them with fakes that drive a virtual
+//! clock.
 
 use crate::error::Error;
 
@@ -28,7 +29,49 @@ pub struct Request {
     pub method: Method,
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    pub body: Body,
+}
+
+/// A body the host holds (an attachment's bytes as the caller gave them, a file, or what the
+/// host's compressor made of them): the transport sends it without it passing through wasm
+/// memory, and can send it again (a retry). `len` is its size in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostBody {
+    pub handle: u32,
+    pub len: u64,
+}
+
+/// The body of a [`Request`]: bytes in memory, or a [`HostBody`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    Bytes(Vec<u8>),
+    Host(HostBody),
+}
+
+impl Body {
+    /// Size in bytes, as sent.
+    pub fn len(&self) -> u64 {
+        match self {
+            Body::Bytes(b) => b.len() as u64,
+            Body::Host(h) => h.len,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The bytes of a body in memory (empty for a host body).
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Body::Bytes(b) => b,
+            Body::Host(_) => &[],
+        }
+    }
+}
+
+impl From<Vec<u8>> for Body {
+    fn from(b: Vec<u8>) -> Self {
+        Body::Bytes(b)
+    }
 }
 
 impl Request {
@@ -74,20 +117,47 @@ pub trait Clock {
     async fn sleep(&self, ms: u64);
 }
 
-/// Reads an attachment given by path (Node only). Errors are `INVALID_INPUT` with a message
-/// naming the path.
+/// The host's attachment bodies: files opened for the transport to stream, samples, and the
+/// host's own Brotli compressor (Node's zlib, off the event loop). Errors are `INVALID_INPUT`
+/// with a message naming the path or saying what could not be read.
 #[allow(async_fn_in_trait)]
 pub trait Files {
-    async fn read(&self, path: &str) -> Result<Vec<u8>, Error>;
+    /// Opens the file at `path` as a host body (Node: a file-backed `Blob` that `fetch` reads as
+    /// it sends).
+    async fn open(&self, path: &str) -> Result<HostBody, Error>;
+    /// Up to the first `n` bytes of a host body.
+    async fn head(&self, body: HostBody, n: usize) -> Result<Vec<u8>, Error>;
+    /// A host body's bytes, for the wasm encoder when the host has no compressor.
+    async fn read(&self, body: HostBody) -> Result<Vec<u8>, Error>;
+    /// Brotli of a host body at `quality` (text mode), made by the host; `None` when the host has
+    /// no compressor (the core then compresses in wasm).
+    async fn compress(&self, body: HostBody, quality: u32) -> Result<Option<HostBody>, Error>;
+    /// The host may forget `body`: it will not be sent again.
+    fn release(&self, body: HostBody);
 }
 
-/// A [`Files`] for platforms without a file system: every path is an `INVALID_INPUT` error.
+/// [`Files`] for platforms without a file system or host compressor: every path is an
+/// `INVALID_INPUT` error, and there are no host bodies.
 pub struct NoFiles;
 
 impl Files for NoFiles {
-    async fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+    async fn open(&self, path: &str) -> Result<HostBody, Error> {
         Err(Error::invalid_input(format!(
             "attachment path {path:?} cannot be read here: pass `data` (paths are read only in Node)"
         )))
     }
+    async fn head(&self, _: HostBody, _: usize) -> Result<Vec<u8>, Error> {
+        Err(no_host_bodies())
+    }
+    async fn read(&self, _: HostBody) -> Result<Vec<u8>, Error> {
+        Err(no_host_bodies())
+    }
+    async fn compress(&self, _: HostBody, _: u32) -> Result<Option<HostBody>, Error> {
+        Ok(None)
+    }
+    fn release(&self, _: HostBody) {}
+}
+
+fn no_host_bodies() -> Error {
+    Error::invalid_input("internal: no host bodies here")
 }

@@ -2,7 +2,8 @@
 //! ([`fetch_durations`]: create -> PUT test list -> submit -> poll) and the upload exchange
 //! ([`upload_report`]: start -> PUT report -> attachment URLs -> PUT attachments -> finish).
 //!
-//! The logic is plain Rust over three IO seams ([`Transport`], [`Clock`], [`Files`]), so retry
+//! The logic is plain Rust over three IO seams ([`Transport`], [`Clock`], [`Files`]: the host's
+//! attachment bodies, sent without passing through wasm memory), so retry
 //! and poll schedules are tested natively against fakes with a virtual clock. Inputs are
 //! checked before the first request; every failure is an [`Error`] with the step, the HTTP
 //! status when there was one, and the tries made. Messages never hold a token or a presigned
@@ -26,11 +27,11 @@ mod tests;
 
 pub use ctx::{Env, Event, Progress};
 pub use durations::{fetch_durations, DurationsOptions};
-pub use http::{Clock, Files, Method, NoFiles, Request, Response, Transport};
+pub use http::{Body, Clock, Files, HostBody, Method, NoFiles, Request, Response, Transport};
 pub use key::{shard_group_key_for, ShardGroupKeyInput};
 pub use payload::{decode_report, encode_report, is_text_like, ReportDocument, ReportInput};
 pub use retry::RetryPolicy;
-pub use upload::{upload_report, Attachment, AttachmentData, UploadOptions, UploadResult};
+pub use upload::{attachment_compression, upload_report, Attachment, AttachmentData, UploadOptions, UploadResult, SAMPLE_BYTES};
 pub use url::BaseUrl;
 
 use crate::error::Error;

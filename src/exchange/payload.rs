@@ -6,6 +6,8 @@
 //! [`report::encode_valid_json`] (JSON, Brotli quality 9, as `encodeReport`); bytes are read with
 //! [`report::read_json`] (as `decodeReport`: the one rule for Brotli-or-JSON bytes). Nothing here re-states a rule of the format.
 
+use std::borrow::Cow;
+
 use crate::codec::DecompressOptions;
 use crate::error::{Error, ErrorCode};
 use crate::report;
@@ -25,20 +27,32 @@ pub enum ReportInput {
 /// upload. An invalid report is `INVALID_INPUT` naming the first problems by path. Brotli bytes
 /// that decode to a valid report are sent as they are.
 pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
+    Ok(match check_report(report)? {
+        CheckedReport::Encoded(b) => b.into_owned(),
+        CheckedReport::Json(json) => report::encode_json(&json),
+    })
+}
+
+/// A report found valid: Brotli bytes to send as they are, or JSON text still to encode.
+#[derive(Debug)]
+pub enum CheckedReport<'a> {
+    Encoded(Cow<'a, [u8]>),
+    Json(Cow<'a, [u8]>),
+}
+
+/// Checks a report against the report format (as [`encode_report`], without encoding it).
+pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
     match report {
         ReportInput::Document(json) => {
             let doc = crate::from_json(json.as_bytes())
                 .map_err(|e| Error::invalid_input(format!("report is not valid JSON: {e}")))?;
-            report::encode_valid_json(json.as_bytes(), doc)
+            report::ensure_valid(&doc)?;
+            Ok(CheckedReport::Json(Cow::Borrowed(json.as_bytes())))
         }
         ReportInput::Bytes(b) => {
             let input = report::read_json(b, DecompressOptions::default())?;
-            if input.compressed {
-                report::ensure_valid(&input.doc)?;
-                Ok(b.clone())
-            } else {
-                report::encode_valid_json(&input.json, input.doc)
-            }
+            report::ensure_valid(&input.doc)?;
+            Ok(if input.compressed { CheckedReport::Encoded(Cow::Borrowed(b)) } else { CheckedReport::Json(Cow::Owned(input.json)) })
         }
     }
 }

@@ -71,6 +71,7 @@ struct FakeNet {
     in_flight: Cell<usize>,
     max_in_flight: Cell<usize>,
     overlap: bool,
+    host: std::rc::Rc<HostTable>,
 }
 
 fn ok_json(v: Value) -> Result<Response, Error> {
@@ -97,6 +98,7 @@ impl FakeNet {
             in_flight: Cell::new(0),
             max_in_flight: Cell::new(0),
             overlap: false,
+            host: Default::default(),
         }
     }
     fn happy() -> Self {
@@ -114,7 +116,7 @@ impl FakeNet {
         } else if p.ends_with("/api/upload/start") {
             ok_json(json!({"uploadToken": UT, "webUrl": "/runs/7", "presignedReportUrl": "https://store.test/report?sig=SIG-REPORT-5f2a9c1e7b3d4a60"}))
         } else if p.ends_with("/api/upload/attachments") {
-            let body: Value = serde_json::from_slice(&req.body).unwrap();
+            let body: Value = serde_json::from_slice(req.body.bytes()).unwrap();
             let entries: Vec<Value> = body["attachmentIds"]
                 .as_array()
                 .unwrap()
@@ -137,7 +139,20 @@ impl FakeNet {
 impl Transport for FakeNet {
     async fn send(&self, req: &Request) -> Result<Response, Error> {
         let n = self.log.borrow().iter().filter(|r| path(&r.url) == path(&req.url)).count();
-        self.log.borrow_mut().push(req.clone());
+        // a host body is read as it is sent (logged as the bytes that went)
+        let mut sent = req.clone();
+        if let Body::Host(h) = &req.body {
+            self.host.sent.borrow_mut().push(h.handle);
+            let bytes = self.host.get(*h);
+            if let Ok(b) = &bytes {
+                assert_eq!(b.len() as u64, h.len);
+                sent.body = Body::Bytes(b.clone());
+            }
+            self.log.borrow_mut().push(sent);
+            bytes?;
+        } else {
+            self.log.borrow_mut().push(sent);
+        }
         if self.overlap {
             self.in_flight.set(self.in_flight.get() + 1);
             self.max_in_flight.set(self.max_in_flight.get().max(self.in_flight.get()));
@@ -148,18 +163,72 @@ impl Transport for FakeNet {
     }
 }
 
-struct FakeFiles;
+/// The host's bodies (what the bindings keep in JS: the caller's bytes, opened files, the
+/// host compressor's output); the fake transport reads them as it sends, as `fetch` does.
+#[derive(Default)]
+struct HostTable {
+    bodies: RefCell<Vec<Option<Vec<u8>>>>,
+    /// Whether the host has a compressor (Node) or not (browsers: the wasm encoder is used).
+    compressor: Cell<bool>,
+    released: RefCell<Vec<u32>>,
+    /// Handles sent, in order (a retry sends the same one again).
+    sent: RefCell<Vec<u32>>,
+}
+
+impl HostTable {
+    fn hold(&self, bytes: Vec<u8>) -> HostBody {
+        let mut bodies = self.bodies.borrow_mut();
+        bodies.push(Some(bytes));
+        HostBody { handle: bodies.len() as u32 - 1, len: bodies.last().unwrap().as_ref().unwrap().len() as u64 }
+    }
+    fn get(&self, h: HostBody) -> Result<Vec<u8>, Error> {
+        self.bodies.borrow().get(h.handle as usize).cloned().flatten().ok_or_else(|| {
+            Error::invalid_input("the body could not be read (the file was changed or deleted during the upload)")
+        })
+    }
+}
+
+struct FakeFiles {
+    host: std::rc::Rc<HostTable>,
+}
+
 impl Files for FakeFiles {
-    async fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+    async fn open(&self, path: &str) -> Result<HostBody, Error> {
         match path {
-            "/tmp/log.txt" => Ok(b"log line\n".repeat(100)),
+            "/tmp/log.txt" => Ok(self.host.hold(b"log line\n".repeat(100))),
+            // opened, then gone before it is sent
+            "/tmp/vanishing.webm" => {
+                let h = self.host.hold(vec![7; 5000]);
+                self.host.bodies.borrow_mut()[h.handle as usize] = None;
+                Ok(h)
+            }
             _ => Err(Error::invalid_input(format!("cannot read {path:?}: no such file"))),
         }
+    }
+    async fn head(&self, body: HostBody, n: usize) -> Result<Vec<u8>, Error> {
+        let mut b = self.host.get(body)?;
+        b.truncate(n);
+        Ok(b)
+    }
+    async fn read(&self, body: HostBody) -> Result<Vec<u8>, Error> {
+        self.host.get(body)
+    }
+    async fn compress(&self, body: HostBody, quality: u32) -> Result<Option<HostBody>, Error> {
+        if !self.host.compressor.get() {
+            return Ok(None);
+        }
+        let br = codec::compress(&self.host.get(body)?, CompressOptions { quality, ..CompressOptions::default() })?;
+        Ok(Some(self.host.hold(br)))
+    }
+    fn release(&self, body: HostBody) {
+        self.host.released.borrow_mut().push(body.handle);
+        self.host.bodies.borrow_mut()[body.handle as usize] = None;
     }
 }
 
 struct Harness {
     net: FakeNet,
+    files: FakeFiles,
     clock: FakeClock,
     aborted: Box<dyn Fn(&FakeNet) -> bool>,
     events: RefCell<Vec<Event>>,
@@ -170,7 +239,8 @@ impl Harness {
     fn new(net: FakeNet) -> Self {
         let clock = FakeClock::default();
         clock.now.set(1_700_000_000_000);
-        Harness { net, clock, aborted: Box::new(|_| false), events: RefCell::new(vec![]), progress: Cell::new(Progress::default()) }
+        let files = FakeFiles { host: net.host.clone() };
+        Harness { net, files, clock, aborted: Box::new(|_| false), events: RefCell::new(vec![]), progress: Cell::new(Progress::default()) }
     }
     fn durations(&self, opts: &DurationsOptions) -> Result<ReportDocument, Error> {
         let aborted = || (self.aborted)(&self.net);
@@ -186,7 +256,7 @@ impl Harness {
         Env {
             transport: &self.net,
             clock: &self.clock,
-            files: &FakeFiles,
+            files: &self.files,
             is_aborted: aborted,
             on_event,
             progress: &self.progress,
@@ -228,7 +298,7 @@ fn upload_opts(attachments: Vec<Attachment>) -> UploadOptions {
         access_token: AT.into(),
         report: ReportInput::Document(report_with(json!([{"title": "a", "attempts": [{"startTimestamp": 3, "duration": 5}]}])).to_string()),
         attachments,
-        concurrency: limits::DEFAULT_ATTACHMENT_CONCURRENCY,
+        concurrency: None,
         timeout_ms: limits::DEFAULT_EXCHANGE_TIMEOUT_MS,
     }
 }
@@ -259,12 +329,12 @@ fn durations_sends_exactly_the_spec_requests() {
     let log = h.net.log.borrow();
     assert_eq!(log[0].header("authorization"), Some(&*format!("Bearer {AT}")));
     assert_eq!(log[0].header("content-type"), Some("application/json"));
-    let create: Value = serde_json::from_slice(&log[0].body).unwrap();
+    let create: Value = serde_json::from_slice(log[0].body.bytes()).unwrap();
     assert_eq!(create, json!({"commitId": COMMIT, "shardGroupKey": "run-42", "orgSlug": "acme"}));
     assert_eq!(log[1].header("authorization"), None);
     assert_eq!(log[1].header("content-type"), Some("application/json"));
     assert_eq!(log[1].header("content-encoding"), Some("br"));
-    assert_eq!(serde_json::from_slice::<Value>(&unbr(&log[1].body)).unwrap(), test_list());
+    assert_eq!(serde_json::from_slice::<Value>(&unbr(log[1].body.bytes())).unwrap(), test_list());
     assert_eq!(log[2].header("authorization"), Some(&*format!("Bearer {DT}")));
     assert!(log[2].body.is_empty());
     assert_eq!(log[3].header("authorization"), None);
@@ -283,7 +353,7 @@ fn upload_sends_exactly_the_spec_requests() {
     let png = [0x89, b'P', b'N', b'G', 0, 1, 2, 3];
     let mut opts = upload_opts(vec![attachment("shot", "image/png", &png), attachment("log", "text/plain", b"hello hello hello")]);
     opts.attachments.push(Attachment { id: "file".into(), content_type: "text/plain".into(), data: AttachmentData::Path("/tmp/log.txt".into()) });
-    opts.concurrency = 1;
+    opts.concurrency = Some(1);
     let result = h.upload(&opts).unwrap();
     let log = h.net.log.borrow();
     let urls: Vec<_> = log.iter().map(|r| format!("{} {}", r.method.as_str(), r.url)).collect();
@@ -307,21 +377,21 @@ fn upload_sends_exactly_the_spec_requests() {
     assert!(log[0].body.is_empty());
     assert_eq!(log[1].header("content-type"), Some("application/json"));
     assert_eq!(log[1].header("content-encoding"), Some("br"));
-    assert_eq!(serde_json::from_slice::<Value>(&unbr(&log[1].body)).unwrap(), match &opts.report { ReportInput::Document(d) => serde_json::from_str::<Value>(d).unwrap(), _ => unreachable!() });
+    assert_eq!(serde_json::from_slice::<Value>(&unbr(log[1].body.bytes())).unwrap(), match &opts.report { ReportInput::Document(d) => serde_json::from_str::<Value>(d).unwrap(), _ => unreachable!() });
     assert_eq!(log[2].header("authorization"), Some(&*format!("Bearer {UT}")));
-    assert_eq!(serde_json::from_slice::<Value>(&log[2].body).unwrap(), json!({"attachmentIds": ["shot", "log", "file"]}));
+    assert_eq!(serde_json::from_slice::<Value>(log[2].body.bytes()).unwrap(), json!({"attachmentIds": ["shot", "log", "file"]}));
     // presigned URLs: never an Authorization header
     for r in log.iter().filter(|r| r.url.starts_with("https://store.test")) {
         assert_eq!(r.header("authorization"), None, "{}", r.url);
     }
     // images as they are, text Brotli-compressed
-    assert_eq!(log[3].body, png);
+    assert_eq!(log[3].body.bytes(), png);
     assert_eq!(log[3].header("content-encoding"), None);
     assert_eq!(log[4].header("content-encoding"), Some("br"));
-    assert_eq!(unbr(&log[4].body), b"hello hello hello");
-    assert_eq!(unbr(&log[5].body), b"log line\n".repeat(100));
+    assert_eq!(unbr(log[4].body.bytes()), b"hello hello hello");
+    assert_eq!(unbr(log[5].body.bytes()), b"log line\n".repeat(100));
     assert_eq!(log[6].header("authorization"), Some(&*format!("Bearer {UT}")));
-    let sent: u64 = [1, 3, 4, 5].iter().map(|&i| log[i].body.len() as u64).sum();
+    let sent: u64 = [1, 3, 4, 5].iter().map(|&i| log[i].body.len()).sum();
     assert_eq!(
         result,
         UploadResult { web_url: "/runs/7".into(), report_url: "http://svc.test/runs/7".into(), attachments: 3, bytes: sent }
@@ -487,7 +557,7 @@ fn attachment_ids_go_in_batches_of_1000() {
     let batches: Vec<usize> = log
         .iter()
         .filter(|r| path(&r.url).ends_with("/attachments"))
-        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap()["attachmentIds"].as_array().unwrap().len())
+        .map(|r| serde_json::from_slice::<Value>(r.body.bytes()).unwrap()["attachmentIds"].as_array().unwrap().len())
         .collect();
     assert_eq!(batches, [1000, 500]);
     assert_eq!(log.iter().filter(|r| r.url.starts_with("https://store.test/att/")).count(), 1500);
@@ -499,18 +569,26 @@ fn attachment_ids_go_in_batches_of_1000() {
 
 #[test]
 fn attachment_uploads_run_with_bounded_concurrency() {
+    let atts: Vec<_> = (0..200).map(|i| attachment(&format!("a{i}"), "image/png", b"x")).collect();
+    // adaptive (no option): from 8, one more per attachment stored at the first try, at most 64
     let mut net = FakeNet::happy();
     net.overlap = true;
     let h = Harness::new(net);
-    let atts: Vec<_> = (0..30).map(|i| attachment(&format!("a{i}"), "image/png", b"x")).collect();
     h.upload(&upload_opts(atts.clone())).unwrap();
-    assert_eq!(h.net.max_in_flight.get(), 8);
-
+    assert!((9..=limits::MAX_ADAPTIVE_ATTACHMENT_CONCURRENCY).contains(&h.net.max_in_flight.get()), "{}", h.net.max_in_flight.get());
+    // every PUT needing a retry: the window never grows past where it started
+    let mut net = FakeNet::new(|r, n| (r.url.contains("/att/") && n == 0).then(|| status(503)));
+    net.overlap = true;
+    let h = Harness::new(net);
+    h.upload(&upload_opts(atts.clone())).unwrap();
+    assert_eq!(h.net.max_in_flight.get(), limits::DEFAULT_ATTACHMENT_CONCURRENCY);
+    assert_eq!(h.net.count("/finish"), 1);
+    // an explicit concurrency is kept as it is
     let mut net = FakeNet::happy();
     net.overlap = true;
     let h = Harness::new(net);
     let mut opts = upload_opts(atts);
-    opts.concurrency = 3;
+    opts.concurrency = Some(3);
     h.upload(&opts).unwrap();
     assert_eq!(h.net.max_in_flight.get(), 3);
 }
@@ -520,7 +598,7 @@ fn a_failed_attachment_fails_the_upload_without_finish() {
     let h = Harness::new(FakeNet::new(|r, _| r.url.contains("/att/bad?").then(|| status(403))));
     let atts = vec![attachment("good", "image/png", b"1"), attachment("bad", "image/png", b"2"), attachment("later", "image/png", b"3")];
     let mut opts = upload_opts(atts);
-    opts.concurrency = 1;
+    opts.concurrency = Some(1);
     let e = h.upload(&opts).unwrap_err();
     assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::HttpStatus, Some(Step::UploadAttachment), Some(403), Some(1)));
     assert!(e.message.contains("\"bad\""), "{}", e.message);
@@ -610,7 +688,7 @@ fn bad_input_sends_nothing() {
     let h = Harness::new(FakeNet::happy());
     assert!(h.upload(&upload_opts(vec![attachment(&"x".repeat(256), "image/png", b"")])).is_ok());
     let mut opts = upload_opts(vec![]);
-    opts.concurrency = 0;
+    opts.concurrency = Some(0);
     assert_eq!(Harness::new(FakeNet::happy()).upload(&opts).unwrap_err().code, ErrorCode::InvalidInput);
 }
 
@@ -680,4 +758,120 @@ fn a_body_that_fails_to_decode_keeps_its_status_and_is_not_retried() {
     let e = h.durations(&durations_opts()).unwrap_err();
     assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::BrotliCorrupt, Some(Step::Poll), Some(200), Some(1)));
     assert_eq!(h.net.count("/result"), 1);
+}
+
+/// Bytes that do not compress.
+fn noise(n: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.max(1);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn host_bodies_are_sent_as_they_are_and_again_on_a_retry() {
+    for compressor in [true, false] {
+        // every first PUT of an attachment fails: each is sent twice
+        let h = Harness::new(FakeNet::new(|r, n| (r.url.contains("/att/") && n == 0).then(|| status(503))));
+        h.net.host.compressor.set(compressor);
+        let video = noise(70_000, 3);
+        let log = b"2026-11-25T20:00:00Z [worker 1] clicking button#submit (12ms)\n".repeat(300);
+        let held_video = h.net.host.hold(video.clone());
+        let held_log = h.net.host.hold(log.clone());
+        let mut opts = upload_opts(vec![
+            Attachment { id: "video".into(), content_type: "video/webm".into(), data: AttachmentData::Host(held_video) },
+            Attachment { id: "log".into(), content_type: "text/plain".into(), data: AttachmentData::Host(held_log) },
+            Attachment { id: "file".into(), content_type: "text/plain".into(), data: AttachmentData::Path("/tmp/log.txt".into()) },
+        ]);
+        opts.concurrency = Some(1);
+        let result = h.upload(&opts).unwrap();
+        let log_req = h.net.log.borrow();
+        let puts = |id: &str| log_req.iter().filter(|r| r.url.contains(&format!("/att/{id}?"))).cloned().collect::<Vec<_>>();
+        // the same body both times, byte for byte
+        for id in ["video", "log", "file"] {
+            let p = puts(id);
+            assert_eq!(p.len(), 2, "{id}");
+            assert_eq!(p[0].body, p[1].body, "{id}");
+            assert_eq!(p[0].headers, p[1].headers, "{id}");
+        }
+        // the video: the caller's body, sent twice by handle, never compressed
+        assert_eq!(puts("video")[0].body.bytes(), video);
+        assert_eq!(puts("video")[0].header("content-encoding"), None);
+        assert_eq!(h.net.host.sent.borrow().iter().filter(|&&s| s == held_video.handle).count(), 2);
+        // text: Brotli, by the host's compressor (a host body, sent by handle) or the wasm encoder
+        assert_eq!(puts("log")[0].header("content-encoding"), Some("br"));
+        assert_eq!(unbr(puts("log")[0].body.bytes()), log);
+        assert_eq!(unbr(puts("file")[0].body.bytes()), b"log line\n".repeat(100));
+        let by_handle = h.net.host.sent.borrow().len();
+        assert_eq!(by_handle, if compressor { 6 } else { 2 }, "compressor {compressor}");
+        // what the exchange opened or compressed is released; the caller's bodies are not
+        let released = h.net.host.released.borrow().clone();
+        assert!(!released.contains(&held_video.handle) && !released.contains(&held_log.handle));
+        assert_eq!(released.len(), if compressor { 3 } else { 1 }, "compressor {compressor}");
+        let report = log_req.iter().find(|r| r.url.contains("store.test/report")).unwrap();
+        let doc: Value = serde_json::from_slice(&unbr(report.body.bytes())).unwrap();
+        assert_eq!(doc, match &opts.report { ReportInput::Document(d) => serde_json::from_str::<Value>(d).unwrap(), _ => unreachable!() });
+        // bytes: the report and each attachment once, as sent
+        let report = log_req.iter().find(|r| r.url.contains("store.test/report")).unwrap().body.len();
+        let sent = report + ["video", "log", "file"].iter().map(|id| puts(id)[0].body.len()).sum::<u64>();
+        assert_eq!(result.bytes, sent);
+        assert_eq!(h.net.count("/finish"), 1);
+    }
+}
+
+#[test]
+fn text_that_does_not_compress_is_sent_as_it_is() {
+    let h = Harness::new(FakeNet::happy());
+    h.net.host.compressor.set(true);
+    let random = noise(40_000, 9);
+    let held = h.net.host.hold(random.clone());
+    let opts = upload_opts(vec![
+        Attachment { id: "b64".into(), content_type: "text/plain".into(), data: AttachmentData::Host(held) },
+        attachment("empty", "text/plain", b""),
+    ]);
+    h.upload(&opts).unwrap();
+    let log = h.net.log.borrow();
+    let put = log.iter().find(|r| r.url.contains("/att/b64?")).unwrap();
+    assert_eq!(put.header("content-encoding"), None);
+    assert_eq!(put.body.bytes(), random);
+    // the sample decided: the whole was never handed to the compressor
+    assert_eq!(h.net.host.bodies.borrow().len(), 1);
+    let empty = log.iter().find(|r| r.url.contains("/att/empty?")).unwrap();
+    assert_eq!((empty.header("content-encoding"), empty.body.len()), (None, 0));
+}
+
+#[test]
+fn a_file_that_vanishes_mid_upload_fails_naming_the_attachment() {
+    let h = Harness::new(FakeNet::happy());
+    let mut opts = upload_opts(vec![attachment("first", "image/png", b"x")]);
+    opts.attachments.push(Attachment { id: "trace-7".into(), content_type: "application/zip".into(), data: AttachmentData::Path("/tmp/vanishing.webm".into()) });
+    let e = h.upload(&opts).unwrap_err();
+    assert_eq!((e.code, e.step, e.attempts), (ErrorCode::InvalidInput, Some(Step::UploadAttachment), Some(1)));
+    assert!(e.message.contains("\"trace-7\"") && e.message.contains("deleted"), "{}", e.message);
+    for s in [AT, UT, "SIG-", "sig="] {
+        assert!(!e.message.contains(s), "{s} in {}", e.message);
+    }
+    assert_eq!(h.net.count("/finish"), 0);
+    // the file opened for it is released
+    assert_eq!(h.net.host.released.borrow().len(), 1);
+}
+
+#[test]
+fn large_attachments_are_bounded_by_bytes_in_flight() {
+    // 30 MiB each: two fit in the 64 MiB in flight, the third waits (whatever the window)
+    let mut net = FakeNet::happy();
+    net.overlap = true;
+    let h = Harness::new(net);
+    let atts = (0..4)
+        .map(|i| Attachment { id: format!("v{i}"), content_type: "video/webm".into(), data: AttachmentData::Host(h.net.host.hold(vec![i as u8; 30 << 20])) })
+        .collect();
+    let result = h.upload(&upload_opts(atts)).unwrap();
+    assert_eq!(result.attachments, 4);
+    assert_eq!(h.net.max_in_flight.get(), 2);
+    assert_eq!(h.net.count("/finish"), 1);
 }

@@ -1,0 +1,139 @@
+// Attachment bodies of uploadReport (issue 21) against the real local service on 127.0.0.1: every
+// byte stored as given, whether given as bytes (sent from the caller's array) or by path (a
+// file-backed Blob), text compressed by Node's zlib or sent as it is when it does not compress,
+// at sizes around every boundary (0, 1, the 8 KiB sample, 16/64 KiB chunks, more); and a file
+// that vanishes during the upload fails naming its attachment.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { uploadReport } from 'shardwise';
+import { createServer } from '../pkg/server/index.mjs';
+import { Store } from '../pkg-template/server/store.mjs';
+import { noise, rng } from './helpers/data.mjs';
+
+const REPORT = {
+  category: 'playwright', commitId: '0123456789abcdef0123456789abcdef01234567', startTimestamp: 1, duration: 1,
+  environments: [{ name: 'chromium' }], tests: [{ title: 't', attempts: [] }],
+};
+
+/** Log-like text of `n` bytes (compresses well). */
+function log(n, seed) {
+  const r = rng(seed);
+  let s = '';
+  while (s.length < n) s += `2026-11-25T20:00:${String((r() * 60) | 0).padStart(2, '0')}Z [worker ${(r() * 4) | 0}] clicking button#b${(r() * 999) | 0}\n`;
+  return new TextEncoder().encode(s.slice(0, n));
+}
+
+async function service(t) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shardwise-bodies-'));
+  const svc = await createServer({ dataDir });
+  t.after(async () => { await svc.close(); rmSync(dataDir, { recursive: true, force: true }); });
+  return { svc, dataDir, dir: mkdtempSync(join(dataDir, 'files-')) };
+}
+
+/**
+ * Uploads `cases` ({id, contentType, bytes, byPath, compresses}) and checks each stored blob:
+ * the same bytes once decoded, Brotli exactly when it compresses, `result.bytes` what was stored.
+ */
+async function uploadAndCheck(t, cases, opts = {}) {
+  const { svc, dataDir, dir } = await service(t);
+  const attachments = cases.map((c) => {
+    if (!c.byPath) return { id: c.id, contentType: c.contentType, data: c.bytes };
+    const path = join(dir, c.id);
+    writeFileSync(path, c.bytes);
+    return { id: c.id, contentType: c.contentType, path };
+  });
+  const result = await uploadReport({ baseUrl: svc.baseUrl, accessToken: svc.accessToken, report: REPORT, attachments, ...opts });
+  assert.equal(result.attachments, cases.length);
+  const id = result.webUrl.split('/').pop();
+  const store = new Store(dataDir);
+  let stored = store.get(`reports/${id}/report.json.br`).bytes.length;
+  for (const c of cases) {
+    const blob = store.get(`reports/${id}/attachments/${c.id}`);
+    assert.ok(blob, `${c.id} stored`);
+    stored += blob.bytes.length;
+    assert.equal(blob.meta.contentType, c.contentType, c.id);
+    if (c.compresses) {
+      assert.equal(blob.meta.contentEncoding, 'br', `${c.id} compressed`);
+      assert.ok(blob.bytes.length < c.bytes.length, `${c.id}: ${blob.bytes.length} < ${c.bytes.length}`);
+      assert.ok(Buffer.from(brotliDecompressSync(blob.bytes)).equals(Buffer.from(c.bytes)), `${c.id} arrives byte for byte`);
+    } else {
+      assert.equal(blob.meta.contentEncoding, undefined, `${c.id} sent as it is`);
+      assert.ok(Buffer.from(blob.bytes).equals(Buffer.from(c.bytes)), `${c.id} arrives byte for byte`);
+    }
+  }
+  assert.equal(result.bytes, stored, 'result.bytes = the bytes stored (as sent)');
+  const listed = await (await fetch(`${svc.baseUrl}/api/reports`)).json();
+  assert.deepEqual(listed.map((r) => r.id), [id], 'finished');
+}
+
+test('a few hundred attachments, a few MB, bytes and paths: each stored byte for byte; text compressed where it pays', async (t) => {
+  const r = rng(5);
+  const cases = [];
+  for (let i = 0; i < 200; i++) {
+    const kind = i % 3; // 0 log text, 1 binary, 2 "text" that is random
+    const size = 1 + ((r() * 30_000) | 0);
+    const bytes = kind === 0 ? log(size, i + 1) : noise(size, i + 1);
+    const contentType = kind === 1 ? 'image/png' : kind === 0 ? 'text/plain' : 'text/x-log';
+    // tiny logs may not shrink: then they go as they are
+    cases.push({ id: `a${i}`, contentType, bytes, byPath: i % 2 === 0, compresses: kind === 0 && size >= 64 });
+  }
+  // and a few larger files
+  cases.push({ id: 'trace', contentType: 'application/zip', bytes: noise(1_500_000, 99), byPath: true, compresses: false });
+  cases.push({ id: 'big-log', contentType: 'text/plain', bytes: log(1_200_000, 7), byPath: true, compresses: true });
+  cases.push({ id: 'big-json', contentType: 'application/json', bytes: new TextEncoder().encode(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ i, ok: i % 7 > 0 })))), byPath: false, compresses: true });
+  await uploadAndCheck(t, cases);
+});
+
+test('sizes around every boundary (0, 1, 8 KiB sample, 16/64 KiB chunks, > 64 KiB), seeded random sizes too: stored byte for byte', async (t) => {
+  const sizes = [0, 1, 2, 1023, 1024, 1025, 8191, 8192, 8193, 16383, 16384, 16385, 32768, 65535, 65536, 65537, 131073, 300_001];
+  const r = rng(17);
+  for (let i = 0; i < 6; i++) sizes.push((r() * 200_000) | 0);
+  const cases = [];
+  sizes.forEach((size, i) => {
+    for (const byPath of [false, true]) {
+      const p = byPath ? 'p' : 'd';
+      cases.push({ id: `log-${p}-${i}`, contentType: 'text/plain', bytes: log(size, i + 1), byPath, compresses: size >= 64 });
+      cases.push({ id: `rnd-${p}-${i}`, contentType: 'text/plain', bytes: noise(size, i + 1), byPath, compresses: false });
+      cases.push({ id: `bin-${p}-${i}`, contentType: 'video/webm', bytes: noise(size, i + 7), byPath, compresses: false });
+    }
+  });
+  // a subarray of a larger buffer: exactly its own bytes go
+  const big = log(50_000, 3);
+  cases.push({ id: 'view', contentType: 'text/plain', bytes: big.subarray(1000, 41_000), byPath: false, compresses: true });
+  await uploadAndCheck(t, cases, { concurrency: 5 });
+});
+
+test('a file deleted during the upload: INVALID_INPUT at upload-attachment naming the attachment, no secret, never finished', async (t) => {
+  const { svc, dir } = await service(t);
+  const path = join(dir, 'video.webm');
+  writeFileSync(path, noise(100_000, 4));
+  const urls = [];
+  // delete the file just before its PUT goes
+  const fetchThatDeletes = (url, init) => {
+    urls.push(String(url));
+    if (String(url).includes('/attachments/vid-1?')) unlinkSync(path);
+    return fetch(url, init);
+  };
+  const err = await uploadReport({
+    baseUrl: svc.baseUrl, accessToken: svc.accessToken, report: REPORT, fetch: fetchThatDeletes,
+    attachments: [{ id: 'vid-1', contentType: 'video/webm', path }],
+  }).then(() => assert.fail('resolved'), (e) => e);
+  assert.equal(err.name, 'ShardwiseError');
+  assert.equal(err.code, 'INVALID_INPUT');
+  assert.equal(err.step, 'upload-attachment');
+  assert.equal(err.attempts, 1, 'not retried: another try cannot read it either');
+  assert.match(err.message, /"vid-1"/);
+  assert.match(err.message, /changed or deleted/);
+  assert.ok(!err.message.includes(svc.accessToken) && !/sig=|signature=/i.test(err.message), err.message);
+  assert.ok(!urls.some((u) => u.endsWith('/api/upload/finish')), 'finish never called');
+  // a path missing from the start is named as well
+  const e2 = await uploadReport({ baseUrl: svc.baseUrl, accessToken: svc.accessToken, report: REPORT, attachments: [{ id: 'gone', contentType: 'image/png', path: join(dir, 'nope.png') }] })
+    .then(() => assert.fail('resolved'), (e) => e);
+  assert.equal(e2.code, 'INVALID_INPUT');
+  assert.match(e2.message, /"gone"/);
+  assert.match(e2.message, /nope\.png/);
+});

@@ -308,13 +308,39 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
                         tied.swap(0, 1);
                     }
                 } else {
-                    tied.sort_unstable_by(order);
+                    sort_tied(tied, ids, &second, depth - 2 * KEY_BYTES);
                 }
             }
             from = i;
         }
     }
     (keys.iter().map(|k| k.at).collect(), ends)
+}
+
+/// Sorts `run`, whose keys at `depth` are equal and full, by the ids' bytes from `depth + 23`,
+/// then `at`: the next keys (`second`'s first, then read from the ids) take the place of the
+/// keys, which the sort then compares as it holds them (no look-up per comparison), and only
+/// ids whose next keys tie too go a key further, as long as they do.
+fn sort_tied(run: &mut [Keyed], ids: &[&str], second: &[[u64; KEY_WORDS]], depth: usize) {
+    let mut todo = vec![(0, run.len(), depth + KEY_BYTES)];
+    while let Some((from, to, depth_now)) = todo.pop() {
+        let part = &mut run[from..to];
+        for k in part.iter_mut() {
+            let at = k.at as usize;
+            k.key = if depth_now == depth + KEY_BYTES { second[at] } else { radix_key(ids[at], depth_now) };
+        }
+        part.sort_unstable();
+        let mut first = 0;
+        for i in 1..=part.len() {
+            if i < part.len() && part[i].key == part[first].key {
+                continue;
+            }
+            if i - first > 1 && part[first].count() == KEY_BYTES {
+                todo.push((from + first, from + i, depth_now + KEY_BYTES));
+            }
+            first = i;
+        }
+    }
 }
 
 /// The length of the common prefix of `a` and `b`.
@@ -510,6 +536,8 @@ mod sort_tests {
             "", "a", "a\0", "tests/a.spec.ts \u{203a} x", "tests/a.spec.ts \u{203a} x \u{203a} y", "tests/b",
             // longer than two keys: ties of first and second keys, decided by the rest
             "tests/a/long/shared/prefix/of/many/ids/and/more/of/it \u{203a} ",
+            // ties over several keys more
+            "tests/a/long/shared/prefix/of/many/ids/and/more/of/it/and/yet/more/of/it/still/going/on/and/on/and/on \u{203a} ",
         ]).prop_flat_map(|p| (Just(p), "[a\x00\u{203a}0-9]{0,3}", "[a\x00\u{203a}0-9]{0,20}")).prop_map(|(p, s, t)| format!("{s}{p}{t}")), 0u32..4), 0..300)) {
             let ids: Vec<&str> = units.iter().map(|u| u.0.as_str()).collect();
             let shard_of: Vec<u32> = units.iter().map(|u| u.1).collect();

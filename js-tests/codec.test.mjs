@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.122 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.127 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -172,10 +172,11 @@ test('the .wasm stays within its size budget: 1.122 MB after wasm-opt -Oz', () =
   // 22: `plan --shards auto` planning every count with a fixed cost read from past reports, and
   // a shard's time over its workers): 1,101,736 -> 1,110,799 bytes (after moving their results
   // to serde_json's writer and their input through planShards' reader: 31 KB at first).
-  // 1,122,000 since attachment bodies that stay in JS (issue 21: the caller's bytes and files
-  // sent by handle, Node's zlib for text started ahead, the 64 MiB in flight and the adaptive
-  // window): 1,110,109 -> 1,121,638 bytes. Every byte over it needs the same account.
+  // 1,127,000 since attachment bodies that stay in JS (issue 21: the caller's bytes and files
+  // sent by handle, Node's zlib for text started ahead and for the report, the 64 MiB in flight
+  // and the adaptive window): 1,113,788 -> 1,126,971 bytes. Every byte over it needs the same
+  // account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_122_000, `shardwise_bg.wasm is ${size} bytes, over the 1,122,000-byte budget`);
+  assert.ok(size <= 1_127_000, `shardwise_bg.wasm is ${size} bytes, over the 1,127,000-byte budget`);
 });

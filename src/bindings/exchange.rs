@@ -240,11 +240,12 @@ impl Clock for JsClock {
 }
 
 /// The host's files and compressor: `{openFile(path) -> Promise<Blob>, compress(body, quality) ->
-/// Promise<Uint8Array>}`, which the package's Node entry passes (browsers have neither: paths
+/// Promise<Uint8Array>, compressSync(bytes, quality) -> Uint8Array}`, which the package's Node entry passes (browsers have neither: paths
 /// are refused, and text is compressed by the wasm encoder).
 struct JsFiles {
     open_file: Option<Function>,
     compress: Option<Function>,
+    compress_sync: Option<Function>,
     bodies: Rc<HostBodies>,
     /// Compressions started ahead of their PUT (handle, quality, promise): see
     /// [`JsFiles::start_compressions`].
@@ -341,6 +342,16 @@ impl Files for JsFiles {
     fn release(&self, body: HostBody) {
         self.bodies.release(body);
     }
+    fn compress_now(&self, bytes: &[u8], quality: u32) -> Result<Option<HostBody>, Error> {
+        let Some(compress) = &self.compress_sync else { return Ok(None) };
+        let out = compress
+            .call2(&JsValue::UNDEFINED, &Uint8Array::from(bytes), &JsValue::from_f64(quality as f64))
+            .map_err(|e| Error::invalid_input(format!("could not be compressed: {}", describe(&e))))?;
+        if !out.is_instance_of::<Uint8Array>() {
+            return Err(Error::invalid_input("internal: the host compressor gave no bytes"));
+        }
+        Ok(Some(self.bodies.hold(out.clone(), js_len(&out))))
+    }
 }
 
 /// The JS side of one exchange: fetch, signal, events, file reader and the stop event.
@@ -390,7 +401,13 @@ impl Edge {
                 pending: RefCell::new(Vec::new()),
                 bodies: bodies.clone(),
             },
-            files: JsFiles { open_file: host_fn("openFile")?, compress: host_fn("compress")?, bodies, early: RefCell::default() },
+            files: JsFiles {
+                open_file: host_fn("openFile")?,
+                compress: host_fn("compress")?,
+                compress_sync: host_fn("compressSync")?,
+                bodies,
+                early: RefCell::default(),
+            },
             on_event: optional_function(on_event, "onEvent")?,
             user_signal: signal,
             timeout_ms,

@@ -134,6 +134,9 @@ pub trait Files {
     async fn compress(&self, body: HostBody, quality: u32) -> Result<Option<HostBody>, Error>;
     /// The host may forget `body`: it will not be sent again.
     fn release(&self, body: HostBody);
+    /// Brotli of `bytes` at `quality`, made by the host at once (for the report, which every
+    /// later step waits for); `None` when the host has no compressor.
+    fn compress_now(&self, bytes: &[u8], quality: u32) -> Result<Option<HostBody>, Error>;
 }
 
 /// [`Files`] for platforms without a file system or host compressor: every path is an
@@ -156,6 +159,9 @@ impl Files for NoFiles {
         Ok(None)
     }
     fn release(&self, _: HostBody) {}
+    fn compress_now(&self, _: &[u8], _: u32) -> Result<Option<HostBody>, Error> {
+        Ok(None)
+    }
 }
 
 fn no_host_bodies() -> Error {

@@ -141,7 +141,7 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
         headers: vec![bearer(&opts.access_token), header("Content-Type", "application/json")],
         body: Vec::new().into(),
     };
-    let (started, encoded) = futures_util::future::join(cx.call(Step::Start, &req, success), report_body(report)).await;
+    let (started, encoded) = futures_util::future::join(cx.call(Step::Start, &req, success), report_body(cx.env.files, report)).await;
     let (resp, n) = started?;
     let session: Session = cx.json(Step::Start, &resp, n)?;
     cx.secret(&session.upload_token);
@@ -151,7 +151,8 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     }
 
     // 2. PUT the report
-    let bytes = Cell::new(encoded.len());
+    let (body, _held) = encoded.map_err(|e| Error { message: format!("report: {}", e.message), ..with(e, Step::UploadReport, 0, None) })?;
+    let bytes = Cell::new(body.len());
     let req = Request {
         method: Method::Put,
         url: session.presigned_report_url.clone(),
@@ -159,10 +160,10 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
             header("Content-Type", limits::REPORT_CONTENT_TYPE),
             header("Content-Encoding", limits::REPORT_CONTENT_ENCODING),
         ],
-        body: encoded,
+        body,
     };
     cx.call(Step::UploadReport, &req, success).await?;
-    drop(req);
+    drop((req, _held));
 
     // 3. attachments, batch by batch: request URLs, then PUT them, a window of them in flight
     let mut window = Window::new(opts.concurrency);
@@ -201,13 +202,23 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     })
 }
 
-/// The report's body: Brotli bytes as given, or the JSON encoded (quality 9, the spec's setting)
+/// The report's body: Brotli bytes as given, or the JSON encoded at quality 9 (the spec's
+/// setting) by the host's compressor when there is one (Node's zlib: about 3x the speed of the
+/// wasm encoder in a fresh process, whose code is not yet optimised; bench/upload.mjs), else
 /// by the Rust codec. Awaited beside `start`, so the encoding overlaps start's round trip.
-async fn report_body(report: CheckedReport<'_>) -> Body {
-    Body::Bytes(match report {
-        CheckedReport::Encoded(b) => b.into_owned(),
-        CheckedReport::Json(json) => crate::report::encode_json(&json),
-    })
+async fn report_body<'f, F: Files>(files: &'f F, report: CheckedReport<'_>) -> Result<(Body, Held<'f, F>), Error> {
+    let mut held = Held { files, body: None };
+    let body = match report {
+        CheckedReport::Encoded(b) => Body::Bytes(b.into_owned()),
+        CheckedReport::Json(json) => match files.compress_now(&json, codec::DEFAULT_QUALITY)? {
+            Some(h) => {
+                held.body = Some(h);
+                Body::Host(h)
+            }
+            None => Body::Bytes(crate::report::encode_json(&json)),
+        },
+    };
+    Ok((body, held))
 }
 
 /// `POST attachments` for one batch: a presigned URL per id, every id answered.

@@ -19,7 +19,9 @@
 // Drift: for each pair of ../shared/bench-data/drift/pairs.json, plans made with the older
 // durations file, scored on the newer one, beside pytest-split's least_duration (details below).
 // Timing: planShards on 100,000 synthetic units over 100 shards (goal < 100 ms in Node), printed
-// with the cost of the JSON round trip of the same input, measured in the same run, as baseline.
+// with the cost of the JSON round trip of the same input, measured in the same run, as baseline;
+// then 100 shards with unit 'file', and 8 shards, each with its CPU time, and beside another
+// build's planShards (BENCH_PLAN_BASELINE=<package folder>) run alternately on the same input.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -258,17 +260,44 @@ for (let i = 0; i < 100_000; i++) {
   big.push(u);
 }
 const opts = { units: big, shardCount: 100 };
+// Wall time (goal) and CPU time of this process: on a shared machine the wall time of a run grows
+// with the other load (the process waits for a core), its CPU time far less. BENCH_PLAN_BASELINE
+// names another build's package folder (e.g. a copy of pkg/ built from an older commit): its
+// planShards runs alternately with this one's on the same input, so that both see the same load.
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const time = (fn, runs) => {
-  const ts = [];
-  for (let i = 0; i < runs; i++) { const t = performance.now(); fn(); ts.push(performance.now() - t); }
-  return median(ts);
+  const wall = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    const [t, c] = [performance.now(), cpuMs()];
+    fn();
+    wall.push(performance.now() - t);
+    cpu.push(cpuMs() - c);
+  }
+  return { ms: median(wall), cpu: median(cpu) };
 };
-planShards(opts); // warm-up
-const planMs = time(() => planShards(opts), 7);
-const jsonMs = time(() => JSON.parse(JSON.stringify(opts)), 7);
-const fileMs = time(() => planShards({ ...opts, unit: 'file' }), 3);
+const baselineDir = process.env.BENCH_PLAN_BASELINE;
+const baseline = baselineDir ? (await import(path.resolve(baselineDir, 'node.mjs'))).planShards : undefined;
+const timings = [];
+for (const [label, o] of [['100 shards', opts], ["100 shards, unit 'file'", { ...opts, unit: 'file' }], ['8 shards', { ...opts, shardCount: 8 }]]) {
+  planShards(o); // warm-up
+  baseline?.(o);
+  const ours = [], theirs = [];
+  for (let i = 0; i < 7; i++) {
+    ours.push(time(() => planShards(o), 1));
+    if (baseline) theirs.push(time(() => baseline(o), 1));
+  }
+  const sum = (xs) => ({ ms: median(xs.map((t) => t.ms)), cpu: median(xs.map((t) => t.cpu)) });
+  timings.push({ label, ours: sum(ours), base: baseline && sum(theirs) });
+}
+const jsonMs = time(() => JSON.parse(JSON.stringify(opts)), 7).ms;
 const bigGroups = groupsOf(big.map((u) => ({ id: u.id, file: u.group ?? u.id, ms: u.durationMs ?? 1000 })), 'file');
-const lptMs = time(() => lpt(bigGroups, 100, (g) => g.ms), 3);
+const lptMs = time(() => lpt(bigGroups, 100, (g) => g.ms), 3).ms;
+const planMs = timings[0].ours.ms;
 console.log(`timing: planShards(100,000 units, 100 shards) ${planMs.toFixed(1)} ms (goal < 100 ms; ${planMs < 100 ? 'met' : 'NOT MET'}); `
-  + `unit 'file' ${fileMs.toFixed(1)} ms; baselines in this run: JSON round trip of the input ${jsonMs.toFixed(1)} ms `
+  + `baselines in this run: JSON round trip of the input ${jsonMs.toFixed(1)} ms `
   + `(${(planMs / jsonMs).toFixed(1)}x), plain LPT in JS ${lptMs.toFixed(1)} ms (${(planMs / lptMs).toFixed(1)}x)`);
+for (const { label, ours, base } of timings) {
+  console.log(`  ${label.padEnd(24)} ${ours.ms.toFixed(1).padStart(6)} ms (cpu ${ours.cpu.toFixed(1)} ms)`
+    + (base ? `; baseline ${baselineDir}: ${base.ms.toFixed(1)} ms (cpu ${base.cpu.toFixed(1)} ms), ratio ${(ours.ms / base.ms).toFixed(3)}` : ''));
+}

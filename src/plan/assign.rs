@@ -87,19 +87,10 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
     // least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard
     // (sum 0) always wins a tie: no shard stays empty while another holds two groups.
     let order = lpt_order(weights);
-    if workers == 1 && lpt_by_tree(&order, &mut bins) {
-        // done: the least (sum, index) took each group, as below
-    } else if workers == 1 {
-        // cost = sum, so the least cost after adding is the least sum: a heap of (sum, index)
-        let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..bins.len()).map(|i| Reverse((0, i))).collect();
-        for &(w, id) in &order {
-            // the least (sum, index) gets the group: updated in place (one sift instead of a pop
-            // and a push; the entries are distinct, so the order of choices is the same)
-            let Some(mut top) = heap.peek_mut() else { break };
-            let Reverse((sum, i)) = *top;
-            bins[i].items.push((w, id));
-            bins[i].sum = sum + w;
-            *top = Reverse((sum + w, i));
+    if workers == 1 {
+        // cost = sum, so the least cost after adding is the least sum
+        if !lpt_by_tree(&order, &mut bins) {
+            lpt_by_heap(&order, &mut bins);
         }
     } else {
         for &(w, id) in &order {
@@ -142,6 +133,20 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
     Assignment { shard_of_group, costs }
 }
 
+/// LPT with one worker: each group to the least (sum, index), from a heap of them.
+fn lpt_by_heap(order: &[(u64, usize)], bins: &mut [Bin]) {
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..bins.len()).map(|i| Reverse((0, i))).collect();
+    for &(w, id) in order {
+        // the least (sum, index) gets the group: updated in place (one sift instead of a pop and
+        // a push; the entries are distinct, so the order of choices is the same)
+        let Some(mut top) = heap.peek_mut() else { break };
+        let Reverse((sum, i)) = *top;
+        bins[i].items.push((w, id));
+        bins[i].sum = sum + w;
+        *top = Reverse((sum + w, i));
+    }
+}
+
 /// LPT with one worker when every sum fits beside a shard index in 64 bits (`sum << bits |
 /// index`, which orders as `(sum, index)`): each group goes to the least key, the root of a
 /// tournament tree (each node the least of its two children), and only the path above the
@@ -168,11 +173,13 @@ fn lpt_by_tree(order: &[(u64, usize)], bins: &mut [Bin]) -> bool {
         let top = tree[1];
         let i = (top & mask) as usize;
         bins[i].items.push((w, id));
-        let mut at = size + i;
-        tree[at] = top + (w << bits);
+        // up from its leaf, each node the least of the new value and the sibling's
+        let (mut at, mut least) = (size + i, top + (w << bits));
+        tree[at] = least;
         while at > 1 {
+            least = least.min(tree[at ^ 1]);
             at /= 2;
-            tree[at] = tree[2 * at].min(tree[2 * at + 1]);
+            tree[at] = least;
         }
     }
     for b in bins.iter_mut() {
@@ -382,6 +389,20 @@ mod order_tests {
             let mut want: Vec<(u64, usize)> = weights.iter().copied().zip(0..).collect();
             want.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             prop_assert_eq!(super::lpt_order(&weights), want);
+        }
+
+        /// The tournament tree makes the heap's choices, group by group, whenever the sums fit.
+        #[test]
+        fn lpt_by_tree_is_lpt_by_heap(weights in prop::collection::vec(prop_oneof![1u64..50, 1u64..1 << 40], 0..500), shards in 1usize..40) {
+            let order = super::lpt_order(&weights);
+            let mut by_heap = vec![super::Bin::default(); shards];
+            super::lpt_by_heap(&order, &mut by_heap);
+            let mut by_tree = vec![super::Bin::default(); shards];
+            prop_assert!(super::lpt_by_tree(&order, &mut by_tree));
+            for (h, t) in by_heap.iter().zip(&by_tree) {
+                prop_assert_eq!(&h.items, &t.items);
+                prop_assert_eq!(h.sum, t.sum);
+            }
         }
 
         #[test]

@@ -248,6 +248,7 @@ test('the columnar fast path for opts.units gives exactly the JSON path\'s plan 
     { units: [{ id: '\ud800' }], shardCount: 1 },
     // ids cross joined by NUL: one holding a NUL, and ids over several pieces of 1,024
     { units: [{ id: 'a\0b', file: 'f' }, { id: 'a' }, { id: '\0' }, { id: 'b\0' }], shardCount: 2 },
+    { units: [{ id: 'a', file: 'f\0g', group: 'g' }, { id: 'b', file: 'f', group: '\0' }, { id: 'c', file: '' }], shardCount: 2 },
     { units: Array.from({ length: 2500 }, (_, i) => ({ id: `t › ${i}`, durationMs: i % 7 })), shardCount: 3 },
     { units: [{ id: 'a', file: 'f\udc00', group: 'g' }, { id: 'b\ufffd', file: 'f\ufffd', group: 'g\ud800' }], shardCount: 2 },
     { units: [new Unit('a')], shardCount: 1 },

@@ -20,12 +20,14 @@
 // durations file, scored on the newer one, beside pytest-split's least_duration (details below).
 // Timing: planShards on 100,000 synthetic units over 100 shards (goal < 100 ms in Node), printed
 // with the cost of the JSON round trip of the same input, measured in the same run, as baseline;
-// then 100 shards with unit 'file', and 8 shards, each with its CPU time, and beside another
-// build's planShards (BENCH_PLAN_BASELINE=<package folder>) run alternately on the same input.
+// then the first call in a fresh process, 100 shards with unit 'file', and 8 shards, each with
+// its CPU time, and beside another build's planShards (BENCH_PLAN_BASELINE=<package folder>)
+// run alternately on the same input.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { planShards } from 'shardwise';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -297,6 +299,31 @@ const planMs = timings[0].ours.ms;
 console.log(`timing: planShards(100,000 units, 100 shards) ${planMs.toFixed(1)} ms (goal < 100 ms; ${planMs < 100 ? 'met' : 'NOT MET'}); `
   + `baselines in this run: JSON round trip of the input ${jsonMs.toFixed(1)} ms `
   + `(${(planMs / jsonMs).toFixed(1)}x), plain LPT in JS ${lptMs.toFixed(1)} ms (${(planMs / lptMs).toFixed(1)}x)`);
+// The first call in a fresh process: the wasm functions are compiled as they are first called
+// and run as baseline code (V8's tier-up serves later calls), so one plan per process, as in the
+// CLI or a runner's shard, pays more than the warm figures above.
+const firstCall = (pkgUrl) => {
+  const script = `const { planShards } = await import(${JSON.stringify(pkgUrl)});
+let x = 0x2545f491;
+const rand = () => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return (x >>> 0) / 2 ** 32; };
+const big = [];
+for (let i = 0; i < 100000; i++) {
+  const file = \`tests/area\${i % 50}/file\${Math.floor(rand() * 40)}.spec.ts\`;
+  const u = { id: \`\${file} › suite \${i % 13} › test \${i}\`, file };
+  if (rand() > 0.1) u.durationMs = Math.round(Math.exp(rand() * 9));
+  if (rand() < 0.02) u.group = \`serial-\${Math.floor(rand() * 500)}\`;
+  big.push(u);
+}
+const t = performance.now();
+planShards({ units: big, shardCount: 100 });
+console.log(performance.now() - t);`;
+  const runs = [0, 1, 2].map(() => Number(spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).stdout));
+  return median(runs);
+};
+const cold = firstCall(import.meta.resolve('shardwise'));
+const coldBase = baselineDir ? firstCall(pathToFileURL(path.resolve(baselineDir, 'node.mjs')).href) : undefined;
+console.log(`  first call in a fresh process (median of 3): ${cold.toFixed(1)} ms`
+  + (coldBase === undefined ? '' : `; baseline ${coldBase.toFixed(1)} ms`));
 for (const { label, ours, base } of timings) {
   console.log(`  ${label.padEnd(24)} ${ours.ms.toFixed(1).padStart(6)} ms (cpu ${ours.cpu.toFixed(1)} ms)`
     + (base ? `; baseline ${baselineDir}: ${base.ms.toFixed(1)} ms (cpu ${base.cpu.toFixed(1)} ms), ratio ${(ours.ms / base.ms).toFixed(3)}` : ''));

@@ -104,7 +104,7 @@ async function client(args) {
   }
   const jsonBytes = args.workload === 'big' ? args.jsonBytes ?? Buffer.byteLength(JSON.stringify(report)) : 0;
   // the clients' modules are loaded before the clock starts: the upload is timed
-  const lib = args.client === 'sdk' ? await import('@flakiness/sdk') : await import('shardwise');
+  const lib = args.client === 'sdk' ? await import('@flakiness/sdk') : args.client === 'before' ? await import(process.env.BENCH_BEFORE) : await import('shardwise');
   if (globalThis.gc) globalThis.gc();
   const rssBefore = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();
@@ -267,13 +267,14 @@ async function upload(ask, args) {
 
 async function speed(baseUrl, ask, o) {
   const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[(s.length - 1) >> 1]; };
-  const clients = ['sdk', 'shardwise'];
+  // BENCH_BEFORE=<path of another build's node.mjs>: that build too, as a third client
+  const clients = process.env.BENCH_BEFORE ? ['sdk', 'shardwise', 'before'] : ['sdk', 'shardwise'];
   const summary = [];
   console.log(`upload: 5,000-test report + 500 attachments (250 text logs of 20 KB, 250 images/videos of 200 KB), strict emulator on 127.0.0.1 (worker thread), each upload a fresh process, median of ${o.runs} runs, alternating`);
   console.log('latency  client            wall ms (runs)                 sent MB  PUTs  peak RSS MB  CPU ms  main thread busy');
   for (const latency of o.latency) {
     await ask({ type: 'latency', ms: latency });
-    const rows = { sdk: [], shardwise: [] };
+    const rows = Object.fromEntries(clients.map((c) => [c, []]));
     for (let i = 0; i < o.runs; i++) {
       for (const c of i % 2 ? [...clients].reverse() : clients) rows[c].push(await upload(ask, { client: c, workload: 'speed', baseUrl }));
     }
@@ -283,12 +284,16 @@ async function speed(baseUrl, ask, o) {
       console.log(`${String(latency).padStart(4)} ms  ${c.padEnd(16)}  ${median(r.map((x) => x.ms)).toFixed(0).padStart(6)} (${runs})`.padEnd(63) +
         `${MB3(median(r.map((x) => x.sent))).padStart(7)}  ${String(r[0].puts ?? '').padStart(4)}  ${MB(median(r.map((x) => x.peak))).padStart(10)}` +
         `  ${median(r.map((x) => x.cpuMs)).toFixed(0).padStart(6)}  ${(100 * median(r.map((x) => x.elu))).toFixed(0).padStart(3)}%` +
-        (c === 'shardwise' ? `   (result.bytes ${MB3(r[0].bytes)} MB)` : ''));
+        (c !== 'sdk' ? `   (result.bytes ${MB3(r[0].bytes)} MB)` : ''));
     }
-    summary.push({ latency, ratio: median(rows.shardwise.map((x) => x.ms)) / median(rows.sdk.map((x) => x.ms)),
+    const ms = (c) => median(rows[c].map((x) => x.ms));
+    summary.push({ latency, ratio: ms('shardwise') / ms('sdk'), before: rows.before && ms('before') / ms('sdk'),
       bytes: median(rows.shardwise.map((x) => x.sent)) / median(rows.sdk.map((x) => x.sent)) });
   }
-  for (const s of summary) console.log(`ratio shardwise/SDK at ${s.latency} ms storage latency: wall time ${s.ratio.toFixed(2)}x (goal <= 0.80), bytes sent ${s.bytes.toFixed(3)}x (goal <= 1)`);
+  for (const s of summary) {
+    console.log(`ratio shardwise/SDK at ${s.latency} ms storage latency: wall time ${s.ratio.toFixed(2)}x (goal <= 0.80)` +
+      (s.before ? ` (before: ${s.before.toFixed(2)}x)` : '') + `, bytes sent ${s.bytes.toFixed(3)}x (goal <= 1)`);
+  }
 }
 
 async function memory(baseUrl, ask) {

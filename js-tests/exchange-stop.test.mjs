@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fetchDurations, uploadReport, ReportBuilder } from 'shardwise';
+import { fetchDurations, uploadReport, ReportBuilder, __uploadFetch } from 'shardwise';
 import { createFaultServer } from './helpers/fault-server.mjs';
 import { noise } from './helpers/data.mjs';
 
@@ -25,12 +25,12 @@ function fixture(n = 20) {
  * after its failure (as a fetch over a slow network may), so an exchange that did not wait for
  * its requests would settle first.
  */
-function recordingFetch() {
+function recordingFetch(base = globalThis.fetch) {
   const calls = [];
   const fetch = (url, init) => {
     const call = { url: String(url), method: init?.method, started: performance.now(), settled: undefined, outcome: undefined };
     calls.push(call);
-    const p = globalThis.fetch(url, init).catch(async (e) => { await sleep(150); throw e; });
+    const p = base(url, init).catch(async (e) => { await sleep(150); throw e; });
     p.then(() => { call.settled = performance.now(); call.outcome = 'ok'; }, (e) => { call.settled = performance.now(); call.outcome = e?.name ?? 'error'; });
     return p;
   };
@@ -56,13 +56,15 @@ function assertClean(fx, calls, at) {
   }
 }
 
-test('a 403 on one attachment: the other PUTs in flight are aborted and settled before uploadReport rejects; no queued one starts', async (t) => {
+// Node's fetch, and uploadReport's own transport (Node http, used when no `fetch` is given)
+for (const [transport, base] of [['fetch', globalThis.fetch], ['Node http', __uploadFetch]])
+test(`a 403 on one attachment (${transport}): the other PUTs in flight are aborted and settled before uploadReport rejects; no queued one starts`, async (t) => {
   // 40 attachments at concurrency 4: three PUTs hang in storage (2 s), the fourth is refused
   const fx = await createFaultServer({ script: { putAttachment: [{ delayMs: 2000, times: 3 }, { status: 403 }] } });
   t.after(() => fx.close());
   const { report } = fixture();
   const attachments = Array.from({ length: 40 }, (_, i) => ({ id: `a${i}`, contentType: 'image/png', data: noise(5000, i + 1) }));
-  const { fetch, calls } = recordingFetch();
+  const { fetch, calls } = recordingFetch(base);
   const t0 = performance.now();
   const { err, at } = await settle(() => uploadReport({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, report, attachments, concurrency: 4, fetch }));
   assert.deepEqual([err.code, err.step, err.status], ['HTTP_STATUS', 'upload-attachment', 403]);
@@ -93,11 +95,12 @@ test('an abort during attachment uploads: ABORTED after every request settled; n
   assertClean(fx, calls, at);
 });
 
-test('a timeout while storage hangs: TIMEOUT after every request settled; nothing arrives later', async (t) => {
+for (const [transport, base] of [['fetch', globalThis.fetch], ['Node http', __uploadFetch]])
+test(`a timeout while storage hangs (${transport}): TIMEOUT after every request settled; nothing arrives later`, async (t) => {
   const fx = await createFaultServer({ script: { putAttachment: [{ delayMs: 5000, times: Infinity }] } });
   t.after(() => fx.close());
   const attachments = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, contentType: 'image/png', data: noise(1000, i + 3) }));
-  const { fetch, calls } = recordingFetch();
+  const { fetch, calls } = recordingFetch(base);
   const { err, at } = await settle(() => uploadReport({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, report: fixture().report, attachments, concurrency: 3, timeoutMs: 700, fetch }));
   assert.deepEqual([err.code, err.step], ['TIMEOUT', 'upload-attachment']);
   assertClean(fx, calls, at);

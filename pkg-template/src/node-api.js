@@ -4,7 +4,12 @@
 // takes the CI run's id from the environment when none is given.
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { brotliCompress, brotliCompressSync, constants } from 'node:zlib';
+import { setMaxListeners } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:zlib';
 import { uploadReport as uploadReportCore, shardGroupKeyFor as shardGroupKeyForCore } from '../wasm/shardwise.js';
 
 import { runIdFromEnv } from './runner/options.mjs';
@@ -38,8 +43,56 @@ const brotliOptions = (bytes, quality) => ({
   },
 });
 
+/**
+ * The upload's HTTP in Node when no `fetch` is given: `http`/`https` requests with keep-alive, the
+ * subset of `fetch` the exchange uses (method, headers, a Uint8Array or Blob body, signal; status,
+ * `headers.get`, `arrayBuffer()`). Node's `fetch` spends about 4x the CPU per request (its
+ * streams, Request and Response objects), and an upload of hundreds of attachments is bound by
+ * this thread (bench/upload.mjs). Failures reject as `fetch` does: `TypeError('fetch failed')`
+ * with the cause (a Blob that cannot be read: `NotReadableError`).
+ */
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+const signals = new WeakSet();
+function lightFetch(url, init = {}) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const agent = agents[u.protocol];
+    if (!agent) return reject(new TypeError(`fetch failed: unsupported protocol ${u.protocol}`));
+    const body = init.body;
+    const headers = { ...init.headers };
+    if (body !== undefined) headers['content-length'] = String(body instanceof Uint8Array ? body.byteLength : body.size);
+    const fail = (e) => reject(e?.name === 'AbortError' ? e : new TypeError('fetch failed', { cause: e }));
+    // the exchange's own signal, on every request in flight (64 and more): no leak warning
+    if (init.signal && !signals.has(init.signal)) { signals.add(init.signal); setMaxListeners(0, init.signal); }
+    const req = (u.protocol === 'https:' ? https : http).request(u, { method: init.method ?? 'GET', headers, agent, signal: init.signal }, (res) => {
+      const chunks = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('error', fail);
+      res.on('end', () => {
+        let bytes = Buffer.concat(chunks);
+        const encoding = res.headers['content-encoding'];
+        try {
+          if (encoding === 'br') bytes = brotliDecompressSync(bytes);
+          else if (encoding === 'gzip') bytes = gunzipSync(bytes);
+          else if (encoding === 'deflate') bytes = inflateSync(bytes);
+        } catch (e) { return fail(e); }
+        const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+        resolve({ status: res.statusCode, headers: { get: (name) => res.headers[name.toLowerCase()] ?? null }, arrayBuffer: async () => buffer });
+      });
+    });
+    req.on('error', fail);
+    if (body === undefined) req.end();
+    else if (body instanceof Uint8Array) req.end(body);
+    else pipeline(Readable.fromWeb(body.stream()), req).catch((e) => { req.destroy(); fail(e); });
+  });
+}
+
+/** Internal: the upload's own transport, for js-tests/exchange-stop.test.mjs. */
+export { lightFetch as __uploadFetch };
+
 export function uploadReport(opts) {
-  return uploadReportCore(opts !== null && typeof opts === 'object' ? { ...opts, __host: host } : opts);
+  if (opts === null || typeof opts !== 'object') return uploadReportCore(opts);
+  return uploadReportCore({ ...opts, fetch: opts.fetch ?? lightFetch, __host: host });
 }
 
 export function shardGroupKeyFor(opts) {

@@ -53,7 +53,7 @@ const brotliOptions = (bytes, quality) => ({
  */
 const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 const signals = new WeakSet();
-function lightFetch(url, init = {}) {
+function lightFetch(url, init = {}, redirects = 0) {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const agent = agents[u.protocol];
@@ -65,6 +65,14 @@ function lightFetch(url, init = {}) {
     // the exchange's own signal, on every request in flight (64 and more): no leak warning
     if (init.signal && !signals.has(init.signal)) { signals.add(init.signal); setMaxListeners(0, init.signal); }
     const req = (u.protocol === 'https:' ? https : http).request(u, { method: init.method ?? 'GET', headers, agent, signal: init.signal }, (res) => {
+      // redirects as fetch follows them (storage may answer 307 while a bucket's name spreads):
+      // the same request again (the body is bytes or a Blob: it can be sent again), 303 a GET
+      const location = res.headers.location;
+      if ([301, 302, 303, 307, 308].includes(res.statusCode) && location && redirects < 20) {
+        res.resume();
+        const next = res.statusCode === 303 ? { ...init, method: 'GET', body: undefined } : init;
+        return resolve(lightFetch(new URL(location, u), next, redirects + 1));
+      }
       const chunks = [];
       res.on('data', (d) => chunks.push(d));
       res.on('error', fail);

@@ -137,3 +137,38 @@ test('a file deleted during the upload: INVALID_INPUT at upload-attachment namin
   assert.match(e2.message, /"gone"/);
   assert.match(e2.message, /nope\.png/);
 });
+
+test('a process that configured fetch\'s path (a proxy dispatcher, a replaced globalThis.fetch) has the upload go through it; otherwise Node\'s own http', async (t) => {
+  const { svc } = await service(t);
+  const upload = () => uploadReport({ baseUrl: svc.baseUrl, accessToken: svc.accessToken, report: REPORT, attachments: [{ id: 'a', contentType: 'text/plain', data: log(20_000, 9) }] });
+  const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+  try { await fetch(`${svc.baseUrl}/`); } catch { /* only to load fetch's own dispatcher */ }
+  const plain = globalThis[DISPATCHER];
+  assert.equal(plain?.constructor?.name, 'Agent');
+  let dispatched = 0;
+  t.after(() => { globalThis[DISPATCHER] = plain; });
+
+  // nothing configured (fetch's own plain Agent, counted here): it sees no request of the upload
+  class Agent { dispatch(opts, handler) { dispatched++; return plain.dispatch(opts, handler); } }
+  globalThis[DISPATCHER] = new Agent();
+  await fetch(`${svc.baseUrl}/api/reports`).then((r) => r.arrayBuffer());
+  assert.equal(dispatched, 1, 'the counting Agent is fetch\'s');
+  await upload();
+  assert.equal(dispatched, 1, 'the upload went through Node\'s http, not fetch');
+  dispatched = 0;
+  class ProxyAgent { dispatch(opts, handler) { dispatched++; return plain.dispatch(opts, handler); } }
+  // what a proxy set-up does (undici's setGlobalDispatcher(new ProxyAgent(...))): every request through it
+  globalThis[DISPATCHER] = new ProxyAgent();
+  await upload();
+  assert.equal(dispatched, 5, 'start, report, attachments, one PUT, finish');
+  globalThis[DISPATCHER] = plain;
+
+  // an instrumented fetch installed after the package loaded
+  const seen = [];
+  const original = globalThis.fetch;
+  globalThis.fetch = (url, init) => { seen.push(new URL(url).pathname); return original(url, init); };
+  t.after(() => { globalThis.fetch = original; });
+  await upload();
+  assert.equal(seen.length, 5);
+  assert.ok(seen.includes('/api/upload/finish'), seen.join(' '));
+});

@@ -98,9 +98,24 @@ function lightFetch(url, init = {}, redirects = 0) {
 /** Internal: the upload's own transport, for js-tests/exchange-stop.test.mjs. */
 export { lightFetch as __uploadFetch };
 
+/**
+ * `fetch`'s path configured by the process, which the upload must keep to: a dispatcher other
+ * than undici's plain `Agent` set for it (a `ProxyAgent`, `EnvHttpProxyAgent`, `MockAgent`, by
+ * `setGlobalDispatcher`), `NODE_USE_ENV_PROXY` (Node's fetch then honours HTTP(S)_PROXY), or
+ * `globalThis.fetch` replaced since this module loaded (an instrumented fetch). Then the upload
+ * goes through `globalThis.fetch`; else through `lightFetch`.
+ */
+const loadedFetch = globalThis.fetch;
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+function fetchIsConfigured() {
+  const dispatcher = globalThis[GLOBAL_DISPATCHER];
+  return (dispatcher !== undefined && dispatcher?.constructor?.name !== 'Agent')
+    || !!process.env.NODE_USE_ENV_PROXY || globalThis.fetch !== loadedFetch;
+}
+
 export function uploadReport(opts) {
   if (opts === null || typeof opts !== 'object') return uploadReportCore(opts);
-  return uploadReportCore({ ...opts, fetch: opts.fetch ?? lightFetch, __host: host });
+  return uploadReportCore({ ...opts, fetch: opts.fetch ?? (fetchIsConfigured() ? globalThis.fetch : lightFetch), __host: host });
 }
 
 export function shardGroupKeyFor(opts) {

@@ -26,7 +26,9 @@ export interface ExchangeOptions {
   /**
    * A fetch implementation to use instead of `globalThis.fetch` (and, for `uploadReport` in
    * Node, instead of its own keep-alive `http`/`https` requests, which cost a quarter of the CPU
-   * of Node's fetch per request).
+   * of Node's fetch per request; those are not used when the process configured fetch's path:
+   * a proxy or mock dispatcher set by `setGlobalDispatcher`, `NODE_USE_ENV_PROXY`, or
+   * `globalThis.fetch` replaced after the package loaded).
    */
   fetch?: typeof globalThis.fetch;
   /** Progress callback. */

@@ -510,7 +510,7 @@ fn corrupt(what: &str) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -527,7 +527,8 @@ mod tests {
         s.into_bytes()
     }
 
-    fn noise(n: usize, seed: u64) -> Vec<u8> {
+    /// Bytes that do not compress (xorshift64), the same for the same seed.
+    pub(crate) fn noise(n: usize, seed: u64) -> Vec<u8> {
         let mut x = seed | 1;
         (0..n)
             .map(|_| {

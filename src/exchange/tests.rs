@@ -766,18 +766,7 @@ fn a_body_that_fails_to_decode_keeps_its_status_and_is_not_retried() {
     assert_eq!(h.net.count("/result"), 1);
 }
 
-/// Bytes that do not compress.
-fn noise(n: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed.max(1);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as u8
-        })
-        .collect()
-}
+use crate::codec::tests::noise;
 
 #[test]
 fn host_bodies_are_sent_as_they_are_and_again_on_a_retry() {

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.127 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.135 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -174,9 +174,11 @@ test('the .wasm stays within its size budget: 1.127 MB after wasm-opt -Oz', () =
   // to serde_json's writer and their input through planShards' reader: 31 KB at first).
   // 1,127,000 since attachment bodies that stay in JS (issue 21: the caller's bytes and files
   // sent by handle, Node's zlib for text started ahead and for the report, the 64 MiB in flight
-  // and the adaptive window): 1,113,788 -> 1,126,971 bytes. Every byte over it needs the same
-  // account.
+  // and the adaptive window): 1,113,788 -> 1,126,971 bytes. 1,135,000 since a report's text is
+  // checked piece by piece (issue 21: each top-level suite and test read, checked and dropped,
+  // not the whole report as one document: a 100,000-test report's check held 336 MB of wasm
+  // memory, now 142 MB): 1,124,035 -> 1,131,813 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_127_000, `shardwise_bg.wasm is ${size} bytes, over the 1,127,000-byte budget`);
+  assert.ok(size <= 1_135_000, `shardwise_bg.wasm is ${size} bytes, over the 1,135,000-byte budget`);
 });

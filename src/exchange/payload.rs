@@ -44,15 +44,13 @@ pub enum CheckedReport<'a> {
 pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
     match report {
         ReportInput::Document(json) => {
-            let doc = crate::from_json(json.as_bytes())
-                .map_err(|e| Error::invalid_input(format!("report is not valid JSON: {e}")))?;
-            report::ensure_valid(&doc)?;
+            report::ensure_valid_json(json.as_bytes())?;
             Ok(CheckedReport::Json(Cow::Borrowed(json.as_bytes())))
         }
         ReportInput::Bytes(b) => {
-            let input = report::read_json(b, DecompressOptions::default())?;
-            report::ensure_valid(&input.doc)?;
-            Ok(if input.compressed { CheckedReport::Encoded(Cow::Borrowed(b)) } else { CheckedReport::Json(Cow::Owned(input.json)) })
+            let (json, compressed) = report::read_json_text(b, DecompressOptions::default())?;
+            report::ensure_valid_json(&json)?;
+            Ok(if compressed { CheckedReport::Encoded(Cow::Borrowed(b)) } else { CheckedReport::Json(Cow::Owned(json)) })
         }
     }
 }

@@ -9,7 +9,7 @@ mod validate;
 pub use builder::{AttachmentInput, ReportBuilder, ReportInit, TestInput};
 pub use model::*;
 pub use normalize::normalize;
-pub use validate::{ensure_valid, issues, validate, validate_json, Issue, Rules};
+pub use validate::{ensure_valid, ensure_valid_json, issues, validate, validate_json, Issue, Rules};
 
 use crate::codec::{self, CompressOptions, DecompressOptions};
 use crate::error::{Error, ErrorCode, Result};
@@ -66,6 +66,19 @@ pub struct JsonInput {
 /// begin a Brotli stream of JSON that is damaged or truncated, `LIMIT_EXCEEDED` past
 /// `opts.max_output_bytes`, otherwise `INVALID_INPUT`. No message holds the bytes themselves.
 pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
+    let (json, doc, compressed) = read_json_with(bytes, opts, |j| crate::from_json::<serde_json::Value>(j))?;
+    Ok(JsonInput { json, doc, compressed })
+}
+
+/// [`read_json`] without the document: the JSON text (checked to be JSON, without building it)
+/// and whether the bytes were a Brotli stream. For readers that check a report piece by piece
+/// ([`validate::report_issues_json`]), so a large report is never held as one document.
+pub fn read_json_text(bytes: &[u8], opts: DecompressOptions) -> Result<(Vec<u8>, bool)> {
+    let (json, _, compressed) = read_json_with(bytes, opts, |j| crate::from_json::<serde::de::IgnoredAny>(j).map(drop))?;
+    Ok((json, compressed))
+}
+
+fn read_json_with<T>(bytes: &[u8], opts: DecompressOptions, parse: fn(&[u8]) -> serde_json::Result<T>) -> Result<(Vec<u8>, T, bool)> {
     if bytes.is_empty() {
         return Err(Error::invalid_input("the bytes are empty: neither Brotli-compressed JSON nor plain JSON"));
     }
@@ -74,8 +87,8 @@ pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
             if json.starts_with(BOM) {
                 json.drain(..BOM.len());
             }
-            match crate::from_json(&json) {
-                Ok(doc) => return Ok(JsonInput { json, doc, compressed: true }),
+            match parse(&json) {
+                Ok(doc) => return Ok((json, doc, true)),
                 Err(e) => BrotliMiss::Other(format!("it is a Brotli stream, but what it holds is not JSON: {e}")),
             }
         }
@@ -83,8 +96,8 @@ pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
     };
     let plain = strip_bom(bytes);
     let json_why = if matches!(first_json_byte(plain), Some(b'{' | b'[')) {
-        match crate::from_json(plain) {
-            Ok(doc) => return Ok(JsonInput { json: plain.to_vec(), doc, compressed: false }),
+        match parse(plain) {
+            Ok(doc) => return Ok((plain.to_vec(), doc, false)),
             Err(e) => format!("not JSON: {e}"),
         }
     } else {
@@ -168,8 +181,8 @@ fn strip_bom(data: &[u8]) -> &[u8] {
 /// what the service reads). The stricter rules are `validateReport`'s, not a reader's: a report
 /// another tool wrote (a file suite at line 0, say) still reads.
 pub fn decode_json(bytes: &[u8]) -> Result<Vec<u8>> {
-    let JsonInput { json, doc, .. } = read_json(bytes, DecompressOptions::default())?;
-    validate::to_result("the report", &issues(&doc, Rules::Schema), " (the published report schema's rules)")?;
+    let (json, _) = read_json_text(bytes, DecompressOptions::default())?;
+    validate::to_result("the report", &validate::report_issues_json(&json, Rules::Schema)?, " (the published report schema's rules)")?;
     Ok(json)
 }
 

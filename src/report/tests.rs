@@ -794,3 +794,73 @@ fn a_report_stays_readable_however_deep_its_tests_and_attempts_and_however_long_
     assert_eq!(suite.tests.as_ref().unwrap()[0].attempts.len(), 2);
     assert_eq!(crate::exchange::encode_report(&crate::exchange::ReportInput::Bytes(bytes)).map(|_| ()), Ok(()));
 }
+
+/// Every place in a document, as JSON pointers (the root excluded).
+fn pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                out.push(p.clone());
+                pointers(x, p, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let p = format!("{at}/{i}");
+                out.push(p.clone());
+                pointers(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// The piecewise check of a report's text (what uploadReport and decodeReport use, so a large
+    /// report is never one document in memory) finds exactly the problems the whole-document
+    /// check finds, on valid reports and on reports with one place broken (any value replaced
+    /// by a wrong kind, a key removed), under both rule sets; and text that is not an object is
+    /// refused alike.
+    #[test]
+    fn piecewise_check_finds_what_the_whole_document_check_finds(r in arb_report(), pick in any::<prop::sample::Index>(), kind in 0usize..7) {
+        let mut doc: serde_json::Value = serde_json::from_slice(&to_json(&r)).unwrap();
+        let mut places = Vec::new();
+        pointers(&doc, String::new(), &mut places);
+        if !places.is_empty() {
+            let at = pick.get(&places).clone();
+            let wrong = [json!(null), json!(1.5), json!("x"), json!([]), json!({}), json!(-1)];
+            if kind == 6 {
+                let (parent, key) = at.rsplit_once('/').unwrap();
+                if let Some(o) = doc.pointer_mut(parent).and_then(|p| p.as_object_mut()) {
+                    o.remove(&key.replace("~1", "/").replace("~0", "~"));
+                }
+            } else {
+                *doc.pointer_mut(&at).unwrap() = wrong[kind].clone();
+            }
+        }
+        let text = serde_json::to_vec(&doc).unwrap();
+        for rules in [Rules::Strict, Rules::Schema] {
+            let sorted = |list: Vec<Issue>| {
+                let mut s: Vec<String> = list.into_iter().map(|i| format!("{}: {}", i.path, i.message)).collect();
+                s.sort();
+                s
+            };
+            prop_assert_eq!(sorted(validate::report_issues_json(&text, rules).unwrap()), sorted(issues(&doc, rules)));
+        }
+    }
+}
+
+#[test]
+fn piecewise_check_of_what_is_not_a_report_object() {
+    for (text, why) in [("[1]", "a JSON object"), ("12", "a JSON object"), ("{\"a\":", "not valid JSON"), ("", "not valid JSON")] {
+        let e = validate::report_issues_json(text.as_bytes(), Rules::Strict).unwrap_err();
+        assert!(e.message.contains(why), "{text}: {}", e.message);
+    }
+    // suites or tests that are not arrays are problems of the report, as in the whole check
+    let text = br#"{"category":"x","commitId":"0123456789abcdef0123456789abcdef01234567","environments":[],"startTimestamp":1,"duration":1,"suites":{},"tests":3}"#;
+    let doc: serde_json::Value = serde_json::from_slice(text).unwrap();
+    assert_eq!(validate::report_issues_json(text, Rules::Strict).unwrap(), issues(&doc, Rules::Strict));
+    assert_eq!(validate::report_issues_json(text, Rules::Strict).unwrap().len(), 2);
+}

@@ -67,6 +67,179 @@ pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
 }
 
+/// [`ensure_valid`] of a report given as JSON text, without building the whole document
+/// ([`report_issues_json`]): what `uploadReport` checks, so a report of 100,000 tests is not
+/// held as one `serde_json::Value` (about 8 times its text) in wasm memory, which never shrinks.
+pub fn ensure_valid_json(json: &[u8]) -> Result<(), Error> {
+    to_result("report", &report_issues_json(json, Rules::Strict)?, "; validateReport(report) lists every problem")
+}
+
+/// The problems of a report given as JSON text under `rules`, as [`issues`] finds them, read
+/// piece by piece: the top level with its `suites` and `tests` left as raw text, then each
+/// top-level suite and test on its own, checked and dropped. The same problems as [`issues`]
+/// of the whole document (those of `unattributedErrors` and `sources` listed before the suites'
+/// rather than after). Text that is not a JSON object is checked as a whole document.
+pub fn report_issues_json(json: &[u8], rules: Rules) -> Result<Vec<Issue>, Error> {
+    let not_json = |e: serde_json::Error| Error::invalid_input(format!("report is not valid JSON: {e}"));
+    // 1. the top level, each `suites` / `tests` array skipped and kept as `[]`
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let top = serde::Deserializer::deserialize_map(&mut de, piecewise::Top).and_then(|doc| de.end().map(|()| doc));
+    let doc: Value = match top {
+        Ok(doc) => doc,
+        Err(_) => {
+            let doc: Value = crate::from_json(json).map_err(not_json)?;
+            if !doc.is_object() {
+                return Err(Error::invalid_input("report must be a report document (a JSON object)"));
+            }
+            return Ok(issues(&doc, rules));
+        }
+    };
+    let mut v = Validator::new(rules, doc.get("environments").and_then(Value::as_array).map_or(0, Vec::len));
+    let root = Path::Root("");
+    v.report(&doc, &root);
+    drop(doc);
+    // 2. each element of those arrays read, checked and dropped in turn
+    let mut de = serde_json::Deserializer::from_slice(json);
+    serde::Deserializer::deserialize_map(&mut de, piecewise::Items { v: &mut v, root: &root }).map_err(not_json)?;
+    Ok(v.issues)
+}
+
+/// The two reads of [`report_issues_json`].
+mod piecewise {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    use super::{Check, Path, Validator};
+
+    /// The arrays read piece by piece.
+    fn list(key: &str) -> Option<&'static str> {
+        match key {
+            "suites" => Some("suites"),
+            "tests" => Some("tests"),
+            _ => None,
+        }
+    }
+
+    /// The top-level object, `suites` and `tests` as `[]` when they are arrays.
+    pub(super) struct Top;
+
+    impl<'de> Visitor<'de> for Top {
+        type Value = Value;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a report object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut doc = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let value = match list(&key) {
+                    Some(_) => map.next_value_seed(Skipped)?,
+                    None => map.next_value::<Value>()?,
+                };
+                doc.insert(key, value);
+            }
+            Ok(Value::Object(doc))
+        }
+    }
+
+    /// An array skipped (as `[]`); anything else read whole, for the check to name.
+    struct Skipped;
+
+    impl<'de> DeserializeSeed<'de> for Skipped {
+        type Value = Value;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Skipped {
+        type Value = Value;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Value::Array(Vec::new()))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+            serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+        fn visit_bool<E>(self, b: bool) -> Result<Value, E> { Ok(Value::Bool(b)) }
+        fn visit_i64<E>(self, n: i64) -> Result<Value, E> { Ok(n.into()) }
+        fn visit_u64<E>(self, n: u64) -> Result<Value, E> { Ok(n.into()) }
+        fn visit_f64<E>(self, n: f64) -> Result<Value, E> { Ok(n.into()) }
+        fn visit_str<E>(self, s: &str) -> Result<Value, E> { Ok(Value::String(s.to_owned())) }
+        fn visit_unit<E>(self) -> Result<Value, E> { Ok(Value::Null) }
+        fn visit_none<E>(self) -> Result<Value, E> { Ok(Value::Null) }
+    }
+
+    /// Reads the top-level object again, checking each element of `suites` and `tests`.
+    pub(super) struct Items<'v, 'p> {
+        pub v: &'v mut Validator,
+        pub root: &'p Path<'p>,
+    }
+
+    impl<'de> Visitor<'de> for Items<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a report object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match list(&key) {
+                    Some(name) => map.next_value_seed(Each { v: &mut *self.v, path: Path::Key(self.root, name), name })?,
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    struct Each<'v, 'p> {
+        v: &'v mut Validator,
+        path: Path<'p>,
+        name: &'static str,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Each<'_, '_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Each<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let check: Check = if self.name == "suites" { Validator::suite } else { Validator::test };
+            let mut i = 0;
+            while let Some(item) = seq.next_element::<Value>()? {
+                check(self.v, &item, &Path::Index(&self.path, i));
+                i += 1;
+            }
+            Ok(())
+        }
+        // not an array: the first read kept it whole and the check named it
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> { Ok(()) }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> { Ok(()) }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> { Ok(()) }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> { Ok(()) }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> { Ok(()) }
+        fn visit_unit<E>(self) -> Result<(), E> { Ok(()) }
+        fn visit_none<E>(self) -> Result<(), E> { Ok(()) }
+    }
+}
+
 /// The problems of one attempt given to the builder as JSON (`addAttempt`), in a report of
 /// `environments` environments, under the strict rules, as it will be stored: a field whose
 /// value is `null` is an absent one (as the typed model reads it, and as JSON.stringify drops

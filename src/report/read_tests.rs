@@ -186,3 +186,25 @@ proptest! {
         prop_assert!(crate::exchange::decode_report(&bytes, None).is_ok());
     }
 }
+
+/// A large report's text is held once, in a buffer of its size: not one grown by doubling
+/// (up to twice the text, in wasm memory that never shrinks).
+#[test]
+fn brotli_json_is_decoded_into_a_buffer_of_its_size() {
+    // titles of random hex: the Brotli stream spans many of the reader's input steps
+    let noise = crate::codec::tests::noise(30 * 60_000, 5);
+    let mut text = String::from("{\"tests\":[");
+    for (i, r) in noise.chunks(30).enumerate() {
+        let hex: String = r.iter().map(|b| format!("{b:02x}")).collect();
+        text.push_str(&format!("{{\"title\":\"{i} {hex}\",\"attempts\":[]}},"));
+    }
+    text.push_str("{}]}");
+    let bytes = crate::codec::compress(text.as_bytes(), crate::codec::CompressOptions::default()).unwrap();
+    let (json, compressed) = read_json_text(&bytes, DecompressOptions::default()).unwrap();
+    assert!(compressed);
+    assert!(bytes.len() > 10 * 64 * 1024, "{} bytes of Brotli", bytes.len());
+    assert_eq!(json, text.as_bytes());
+    assert!(json.capacity() <= json.len() + 1, "capacity {} for {} bytes", json.capacity(), json.len());
+    // and the document reader gives the same text
+    assert_eq!(read_json(&bytes, DecompressOptions::default()).unwrap().json, json);
+}

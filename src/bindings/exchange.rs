@@ -240,8 +240,9 @@ impl Clock for JsClock {
 }
 
 /// The host's files and compressor: `{openFile(path) -> Promise<Blob>, compress(body, quality) ->
-/// Promise<Uint8Array>, compressSync(bytes, quality) -> Uint8Array}`, which the package's Node entry passes (browsers have neither: paths
-/// are refused, and text is compressed by the wasm encoder).
+/// Promise<Uint8Array>, compressSync(bytes, quality) -> Uint8Array}`, which the package's Node
+/// entry passes (browsers have neither: paths are refused, and text is compressed by the wasm
+/// encoder).
 struct JsFiles {
     open_file: Option<Function>,
     compress: Option<Function>,
@@ -252,7 +253,9 @@ struct JsFiles {
     early: RefCell<Vec<(u32, u32, Promise)>>,
 }
 
-
+fn compress_failed(e: JsValue) -> Error {
+    Error::invalid_input(format!("could not be compressed: {}", describe(&e)))
+}
 
 /// A host body's length: `byteLength` of bytes, `size` of a `Blob`.
 fn js_len(v: &JsValue) -> u64 {
@@ -281,6 +284,14 @@ impl JsFiles {
                 self.early.borrow_mut().push((h.handle, q, p));
             }
         }
+    }
+
+    /// Holds what the host compressor gave (it must be bytes).
+    fn hold_compressed(&self, out: JsValue) -> Result<Option<HostBody>, Error> {
+        if !out.is_instance_of::<Uint8Array>() {
+            return Err(Error::invalid_input("internal: the host compressor gave no bytes"));
+        }
+        Ok(Some(self.bodies.hold(out.clone(), js_len(&out))))
     }
 
     /// The bytes of `value` (a `Uint8Array`, or a `Blob` read through `arrayBuffer()`).
@@ -322,7 +333,7 @@ impl Files for JsFiles {
     }
     async fn compress(&self, body: HostBody, quality: u32) -> Result<Option<HostBody>, Error> {
         let Some(compress) = &self.compress else { return Ok(None) };
-        let fail = |e: JsValue| Error::invalid_input(format!("could not be compressed: {}", describe(&e)));
+        let fail = compress_failed;
         let early = {
             let mut early = self.early.borrow_mut();
             early.iter().position(|(h, q, _)| *h == body.handle && *q == quality).map(|i| early.swap_remove(i).2)
@@ -333,11 +344,7 @@ impl Files for JsFiles {
                 &compress.call2(&JsValue::UNDEFINED, &self.bodies.get(body)?, &JsValue::from_f64(quality as f64)).map_err(fail)?,
             ),
         };
-        let out = JsFuture::from(promise).await.map_err(fail)?;
-        if !out.is_instance_of::<Uint8Array>() {
-            return Err(Error::invalid_input("internal: the host compressor gave no bytes"));
-        }
-        Ok(Some(self.bodies.hold(out.clone(), js_len(&out))))
+        self.hold_compressed(JsFuture::from(promise).await.map_err(fail)?)
     }
     fn release(&self, body: HostBody) {
         self.bodies.release(body);
@@ -346,11 +353,8 @@ impl Files for JsFiles {
         let Some(compress) = &self.compress_sync else { return Ok(None) };
         let out = compress
             .call2(&JsValue::UNDEFINED, &Uint8Array::from(bytes), &JsValue::from_f64(quality as f64))
-            .map_err(|e| Error::invalid_input(format!("could not be compressed: {}", describe(&e))))?;
-        if !out.is_instance_of::<Uint8Array>() {
-            return Err(Error::invalid_input("internal: the host compressor gave no bytes"));
-        }
-        Ok(Some(self.bodies.hold(out.clone(), js_len(&out))))
+            .map_err(compress_failed)?;
+        self.hold_compressed(out)
     }
 }
 

@@ -288,33 +288,42 @@ pub(super) fn shard_lists_by_id(ids: &[&str], shard_of: &[u32], shards: usize) -
         } else {
             run.sort_unstable();
         }
-        let mut from = 0;
-        for i in 1..=run.len() {
-            if i < run.len() && run[i].key == run[from].key {
-                continue;
-            }
-            if i - from > 1 && run[from].count() == KEY_BYTES {
-                // the same 23 bytes: the second keys decide, and if those tie too, the rest
-                let tied = &mut run[from..i];
-                let depth = depth + 2 * KEY_BYTES;
-                let rest = |k: &Keyed| ids[k.at as usize].as_bytes().get(depth..).unwrap_or_default();
-                let order = |a: &Keyed, b: &Keyed| {
-                    let (x, y) = (&second[a.at as usize], &second[b.at as usize]);
-                    let full = key_count(x) == KEY_BYTES;
-                    x.cmp(y).then_with(|| if full { rest(a).cmp(rest(b)) } else { Ordering::Equal }).then(a.at.cmp(&b.at))
-                };
-                if tied.len() == 2 {
-                    if order(&tied[0], &tied[1]) == Ordering::Greater {
-                        tied.swap(0, 1);
-                    }
-                } else {
-                    sort_tied(tied, ids, &second, depth - 2 * KEY_BYTES);
+        let mut at = 0;
+        while let Some(range) = next_full_tie(run, at) {
+            at = range.end;
+            // the same 23 bytes: the second keys decide, and if those tie too, the rest
+            let tied = &mut run[range];
+            let depth = depth + 2 * KEY_BYTES;
+            let rest = |k: &Keyed| ids[k.at as usize].as_bytes().get(depth..).unwrap_or_default();
+            let order = |a: &Keyed, b: &Keyed| {
+                let (x, y) = (&second[a.at as usize], &second[b.at as usize]);
+                let full = key_count(x) == KEY_BYTES;
+                x.cmp(y).then_with(|| if full { rest(a).cmp(rest(b)) } else { Ordering::Equal }).then(a.at.cmp(&b.at))
+            };
+            if tied.len() == 2 {
+                if order(&tied[0], &tied[1]) == Ordering::Greater {
+                    tied.swap(0, 1);
                 }
+            } else {
+                sort_tied(tied, ids, &second, depth - 2 * KEY_BYTES);
             }
-            from = i;
         }
     }
     (keys.iter().map(|k| k.at).collect(), ends)
+}
+
+/// The first run, at or after `from`, of two or more equal keys that are full (ids alike over
+/// all 23 bytes, so later bytes decide), as a range of `run`, which is sorted.
+fn next_full_tie(run: &[Keyed], from: usize) -> Option<std::ops::Range<usize>> {
+    let mut start = from;
+    while start < run.len() {
+        let end = start + run[start..].iter().take_while(|k| k.key == run[start].key).count();
+        if end - start > 1 && run[start].count() == KEY_BYTES {
+            return Some(start..end);
+        }
+        start = end;
+    }
+    None
 }
 
 /// Sorts `run`, whose keys at `depth` are equal and full, by the ids' bytes from `depth + 23`,
@@ -330,15 +339,10 @@ fn sort_tied(run: &mut [Keyed], ids: &[&str], second: &[[u64; KEY_WORDS]], depth
             k.key = if depth_now == depth + KEY_BYTES { second[at] } else { radix_key(ids[at], depth_now) };
         }
         part.sort_unstable();
-        let mut first = 0;
-        for i in 1..=part.len() {
-            if i < part.len() && part[i].key == part[first].key {
-                continue;
-            }
-            if i - first > 1 && part[first].count() == KEY_BYTES {
-                todo.push((from + first, from + i, depth_now + KEY_BYTES));
-            }
-            first = i;
+        let mut at = 0;
+        while let Some(tie) = next_full_tie(part, at) {
+            at = tie.end;
+            todo.push((from + tie.start, from + tie.end, depth_now + KEY_BYTES));
         }
     }
 }

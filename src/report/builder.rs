@@ -752,13 +752,13 @@ impl ReportBuilder {
         Ok(())
     }
 
-    /// Registers an attachment's content; equal content gives one id (lowercase hex SHA-1).
     /// The time the attempts added so far kept the run busy, in ms (see
     /// [`crate::plan::recommend::TestsBusy`]); `None` before any attempt with a duration.
     pub fn tests_busy_ms(&self) -> Option<f64> {
         self.busy.ms()
     }
 
+    /// Registers an attachment's content; equal content gives one id (lowercase hex SHA-1).
     pub fn add_attachment(&mut self, input: AttachmentInput) -> Result<Attachment> {
         if input.name.is_empty() || input.content_type.is_empty() {
             return Err(Error::invalid_input("an attachment needs a name and a contentType"));

@@ -62,9 +62,13 @@ pub fn issues(doc: &Value, rules: Rules) -> Vec<Issue> {
 /// API that takes a report (the exchanges, `encodeReport`) makes before using it.
 pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     if !doc.is_object() {
-        return Err(Error::invalid_input("report must be a report document (a JSON object)"));
+        return Err(not_a_report_object());
     }
     to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
+}
+
+fn not_a_report_object() -> Error {
+    Error::invalid_input("report must be a report document (a JSON object)")
 }
 
 /// [`ensure_valid`] of a report given as JSON text, without building the whole document
@@ -89,7 +93,7 @@ pub fn report_issues_json(json: &[u8], rules: Rules) -> Result<Vec<Issue>, Error
         Err(_) => {
             let doc: Value = crate::from_json(json).map_err(not_json)?;
             if !doc.is_object() {
-                return Err(Error::invalid_input("report must be a report document (a JSON object)"));
+                return Err(not_a_report_object());
             }
             return Ok(issues(&doc, rules));
         }

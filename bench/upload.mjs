@@ -86,6 +86,20 @@ async function speedWorkload() {
 // ---------------------------------------------------------------------------------------------
 // A client: one upload in this process; prints one JSON line
 
+/**
+ * This process's peak RSS. On Linux the mm's own high-water mark (VmHWM): getrusage's maxRSS
+ * (`process.resourceUsage().maxRSS`) keeps, across exec, the high-water mark of the process
+ * forked from, so a child spawned by a parent holding 130 MB reports at least 130 MB.
+ */
+function peakRss() {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {}
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+
 async function client(args) {
   let report, attachments;
   if (args.workload === 'speed') ({ report, attachments } = await speedWorkload());
@@ -133,7 +147,7 @@ async function client(args) {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const elu = performance.eventLoopUtilization(elu0).utilization;
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRss();
   console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, elu, bytes, wasm, rssBefore, peak, jsonBytes }));
 }
 

@@ -6,6 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync } from 'node:zlib';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,4 +173,33 @@ test('a process that configured fetch\'s path (a proxy dispatcher, a replaced gl
   await upload();
   assert.equal(seen.length, 5);
   assert.ok(seen.includes('/api/upload/finish'), seen.join(' '));
+});
+
+test('a 100,000-test report given as its Brotli bytes: checked and sent without its text in wasm memory, stored byte for byte', async (t) => {
+  // as the runners and `shardwise upload` hand it over: the saved report.json.br
+  const { runRows, reportDocument } = await import('./helpers/reports.mjs');
+  const { encodeReport } = await import('shardwise');
+  const doc = reportDocument(runRows(100_000), 'large run');
+  const jsonBytes = Buffer.byteLength(JSON.stringify(doc));
+  const { svc, dataDir, dir } = await service(t);
+  const file = join(dir, 'report.json.br');
+  const br = encodeReport(doc);
+  writeFileSync(file, br);
+  // a fresh process (the service answers from this one): wasm memory never shrinks, so what it
+  // grew by is what the upload held
+  const child = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `
+    import { readFileSync } from 'node:fs';
+    import { uploadReport, __wasmMemoryBytes } from 'shardwise';
+    const report = new Uint8Array(readFileSync(${JSON.stringify(file)}));
+    const before = __wasmMemoryBytes();
+    const r = await uploadReport({ baseUrl: ${JSON.stringify(svc.baseUrl)}, accessToken: ${JSON.stringify(svc.accessToken)}, report });
+    console.log(JSON.stringify({ webUrl: r.webUrl, bytes: r.bytes, grew: __wasmMemoryBytes() - before }));
+  `], { cwd: join(import.meta.dirname, '..') });
+  const out = JSON.parse(child.stdout);
+  assert.equal(out.bytes, br.length);
+  const stored = new Store(dataDir).get(`reports/${out.webUrl.split('/').pop()}/report.json.br`).bytes;
+  assert.deepEqual(new Uint8Array(stored), br, 'stored as given');
+  // the decoder's window (4 MB), its tables and the bytes themselves, not the 39 MB of text
+  t.diagnostic(`wasm memory grew by ${out.grew} bytes for ${jsonBytes} bytes of JSON (${br.length} bytes of Brotli)`);
+  assert.ok(out.grew < jsonBytes / 4, `wasm memory grew by ${out.grew} bytes for ${jsonBytes} bytes of JSON`);
 });

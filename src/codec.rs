@@ -325,6 +325,10 @@ impl std::io::Write for CompressWriter {
     }
 }
 
+/// How many times its compressed size a decoder given its whole input expects the output to be
+/// ([`Decompressor::expect_input`]): below what Brotli quality 9 makes of report JSON (about 20).
+pub const EXPECTED_RATIO: usize = 8;
+
 /// A streaming decoder: `push` compressed chunks, then `finish` to check the stream is complete.
 pub struct Decompressor {
     state: StandardDecoderState,
@@ -350,6 +354,16 @@ impl Decompressor {
         }
     }
 
+    /// Sizes the decoder's ring buffer for `compressed` bytes of input: at first
+    /// [`EXPECTED_RATIO`] times their size (up to the stream's window), rather than from 32 KiB
+    /// doubled as the output grows, each time holding the old buffer and the new one (1.5 times
+    /// the window at the peak: 6 MB at lgwin 22, against 4 MB). For a decoder given the whole
+    /// input; before the first push.
+    pub fn expect_input(&mut self, compressed: usize) {
+        let size = compressed.saturating_mul(EXPECTED_RATIO).min(u32::MAX as usize) as u32;
+        self.state.set_initial_ring_buffer_size(size);
+    }
+
     /// Total bytes decoded so far.
     pub fn total_out(&self) -> usize {
         self.total_out
@@ -366,24 +380,14 @@ impl Decompressor {
     /// [`Pieces`]), decoding in place (no intermediate copy). Never makes room for more than one
     /// byte past the output limit.
     pub fn push_into(&mut self, chunk: &[u8], out: &mut impl DecodeInto) -> Result<()> {
-        match self.status {
-            DecodeStatus::Failed => {
-                return Err(Error::invalid_input("this Decompressor failed earlier: create a new one"))
-            }
-            DecodeStatus::Done if !chunk.is_empty() => {
-                self.status = DecodeStatus::Failed;
-                return Err(corrupt("there are bytes after the end of the Brotli stream"));
-            }
-            _ => {}
-        }
+        self.check_usable(!chunk.is_empty())?;
         let mut avail_in = chunk.len();
         let mut in_offset = 0usize;
         loop {
             // Room for typical report ratios, capped one byte past the limit so a bomb is
             // caught before its output is allocated.
             let wanted = chunk.len().saturating_mul(8);
-            let limit = (self.max_output_bytes - self.total_out).saturating_add(1);
-            let (out, start) = out.room(wanted, limit);
+            let (out, start) = out.room(wanted, self.room_left());
             let mut avail_out = out.len() - start;
             let mut out_offset = start;
             let mut total = 0usize;
@@ -398,32 +402,88 @@ impl Decompressor {
                 &mut self.state,
             );
             out.truncate(out_offset);
-            self.total_out += out_offset - start;
-            if self.total_out > self.max_output_bytes {
-                self.status = DecodeStatus::Failed;
-                return Err(Error::new(
-                    ErrorCode::LimitExceeded,
-                    format!(
-                        "decoded output exceeds maxOutputBytes ({} bytes); raise the limit if this input is trusted",
-                        self.max_output_bytes
-                    ),
-                ));
+            if !self.settle(out_offset - start, result, avail_in)? {
+                return Ok(());
             }
-            match result {
-                BrotliResult::NeedsMoreOutput => continue,
-                BrotliResult::NeedsMoreInput => return Ok(()),
-                BrotliResult::ResultSuccess => {
-                    self.status = DecodeStatus::Done;
-                    if avail_in != 0 {
-                        self.status = DecodeStatus::Failed;
-                        return Err(corrupt("there are bytes after the end of the Brotli stream"));
-                    }
-                    return Ok(());
-                }
-                BrotliResult::ResultFailure => {
+        }
+    }
+
+    /// Decodes from `input[*pos..]` into `out` until `out` is full, the input is used up or
+    /// the stream ends; advances `*pos` past the input used. Returns the bytes written, and the
+    /// failure found after them (bytes written before a failure are still output, as
+    /// [`Decompressor::push_into`] keeps them). What [`DecodeReader`] reads with: the output
+    /// held is `out`, whatever the stream's ratio.
+    pub fn decode_some(&mut self, input: &[u8], pos: &mut usize, out: &mut [u8]) -> (usize, Result<()>) {
+        if let Err(e) = self.check_usable(*pos < input.len()) {
+            return (0, Err(e));
+        }
+        if self.status == DecodeStatus::Done {
+            return (0, Ok(()));
+        }
+        let room = out.len().min(self.room_left());
+        let mut avail_in = input.len() - *pos;
+        let mut avail_out = room;
+        let mut written = 0usize;
+        let mut total = 0usize;
+        let result = codec_fns::decompress_stream(
+            &mut avail_in,
+            pos,
+            input,
+            &mut avail_out,
+            &mut written,
+            &mut out[..room],
+            &mut total,
+            &mut self.state,
+        );
+        (written, self.settle(written, result, avail_in).map(drop))
+    }
+
+    /// Fails a decoder that failed before, or that ended and is given more input.
+    fn check_usable(&mut self, more_input: bool) -> Result<()> {
+        match self.status {
+            DecodeStatus::Failed => Err(Error::invalid_input("this Decompressor failed earlier: create a new one")),
+            DecodeStatus::Done if more_input => {
+                self.status = DecodeStatus::Failed;
+                Err(corrupt("there are bytes after the end of the Brotli stream"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Room the output may take: one byte past the limit, so a bomb is caught before its
+    /// output is allocated.
+    fn room_left(&self) -> usize {
+        (self.max_output_bytes - self.total_out).saturating_add(1)
+    }
+
+    /// Counts `written` bytes of output and reads the decoder's `result` (`avail_in`: input
+    /// left unread). True when the decoder wants more room for output.
+    fn settle(&mut self, written: usize, result: BrotliResult, avail_in: usize) -> Result<bool> {
+        self.total_out += written;
+        if self.total_out > self.max_output_bytes {
+            self.status = DecodeStatus::Failed;
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "decoded output exceeds maxOutputBytes ({} bytes); raise the limit if this input is trusted",
+                    self.max_output_bytes
+                ),
+            ));
+        }
+        match result {
+            BrotliResult::NeedsMoreOutput => Ok(true),
+            BrotliResult::NeedsMoreInput => Ok(false),
+            BrotliResult::ResultSuccess => {
+                self.status = DecodeStatus::Done;
+                if avail_in != 0 {
                     self.status = DecodeStatus::Failed;
-                    return Err(corrupt("the input is not valid Brotli data"));
+                    return Err(corrupt("there are bytes after the end of the Brotli stream"));
                 }
+                Ok(false)
+            }
+            BrotliResult::ResultFailure => {
+                self.status = DecodeStatus::Failed;
+                Err(corrupt("the input is not valid Brotli data"))
             }
         }
     }
@@ -437,6 +497,56 @@ impl Decompressor {
             DecodeStatus::NeedsInput => {
                 self.status = DecodeStatus::Failed;
                 Err(corrupt("the Brotli stream is truncated: it ended before its last block"))
+            }
+        }
+    }
+}
+
+/// A Brotli stream read as it decodes (`std::io::Read`): each `read` decodes into the caller's
+/// buffer, so neither the output nor more than the decoder's window is ever held. The stream
+/// must be whole: its end is checked when the reader reaches it (a truncated stream, or bytes
+/// after its end, fail there). A failure is kept in [`DecodeReader::failure`] with its code; the
+/// `io::Error` a `read` returns carries only its message.
+pub struct DecodeReader<'a> {
+    d: Decompressor,
+    input: &'a [u8],
+    pos: usize,
+    failure: Option<Error>,
+}
+
+impl<'a> DecodeReader<'a> {
+    pub fn new(input: &'a [u8], opts: DecompressOptions) -> Self {
+        let mut d = Decompressor::new(opts);
+        d.expect_input(input.len());
+        DecodeReader { d, input, pos: 0, failure: None }
+    }
+
+    /// The decoder's failure, when a `read` failed.
+    pub fn failure(&self) -> Option<&Error> {
+        self.failure.as_ref()
+    }
+}
+
+impl std::io::Read for DecodeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(e) = &self.failure {
+            return Err(std::io::Error::other(e.message.clone()));
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let (n, step) = match self.d.decode_some(self.input, &mut self.pos, buf) {
+            // the input used up before the stream's end: `finish` names the truncation
+            (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput => (0, self.d.finish().map(drop)),
+            step => step,
+        };
+        match step {
+            Ok(()) => Ok(n),
+            Err(e) => {
+                let io = std::io::Error::other(e.message.clone());
+                self.failure = Some(e);
+                // what was decoded before the failure is read first; the next read fails
+                if n > 0 { Ok(n) } else { Err(io) }
             }
         }
     }
@@ -871,5 +981,62 @@ pub(crate) mod tests {
         fn random_input_never_panics(data in proptest::collection::vec(any::<u8>(), 0..2048)) {
             let _ = decompress(&data, DecompressOptions { max_output_bytes: 1 << 20 });
         }
+
+        /// A stream read as it decodes, in reads of any size, gives what `decompress` gives:
+        /// the same bytes, or the same failure (cut short, bytes after its end, past the limit).
+        #[test]
+        fn a_stream_read_as_it_decodes_is_decompress(
+            n in 0usize..30_000,
+            quality in 0u32..=11,
+            lgwin in MIN_LGWIN..=18u32,
+            read in prop_oneof![1usize..16, 16usize..70_000],
+            damage in prop_oneof![Just(0u8), 1u8..4],
+            at in any::<prop::sample::Index>(),
+            limit in prop_oneof![Just(DEFAULT_MAX_OUTPUT_BYTES), 0usize..200_000],
+        ) {
+            let data = report_like(n / 40);
+            let mut c = compress(&data, CompressOptions { quality: quality.min(9), lgwin }).unwrap();
+            match damage {
+                1 => c.truncate(at.index(c.len())),
+                2 => c.push(at.index(256) as u8),
+                3 => { let i = at.index(c.len()); c[i] ^= 0x5a; }
+                _ => {}
+            }
+            let opts = DecompressOptions { max_output_bytes: limit };
+            let whole = decompress(&c, opts);
+            let mut r = DecodeReader::new(&c, opts);
+            let mut got = Vec::new();
+            let mut buf = vec![0u8; read];
+            let streamed = loop {
+                match std::io::Read::read(&mut r, &mut buf) {
+                    Ok(0) => break Ok(got),
+                    Ok(k) => got.extend_from_slice(&buf[..k]),
+                    Err(_) => break Err(r.failure().cloned().expect("a failed read keeps its failure")),
+                }
+            };
+            match (whole, streamed) {
+                (Ok(a), Ok(b)) => prop_assert!(a == b, "{} bytes against {}", a.len(), b.len()),
+                (Err(a), Err(b)) => prop_assert_eq!((a.code, a.message), (b.code, b.message)),
+                (a, b) => prop_assert!(false, "decompress: {:?}; read: {:?}", a.map(|v| v.len()), b.map(|v| v.len())),
+            }
+        }
+    }
+
+    /// What a reader holds is the decoder's window and tables, not the output: 6 MB of output
+    /// at a 64 KiB window is read holding less than a tenth of it.
+    #[test]
+    fn a_stream_read_as_it_decodes_holds_its_window_not_its_output() {
+        let data = report_like(100_000);
+        assert!(data.len() > 6 << 20);
+        let c = compress(&data, CompressOptions { quality: 9, lgwin: 16 }).unwrap();
+        let (read, held) = crate::test_alloc::peak_heap(|| {
+            let mut r = DecodeReader::new(&c, DecompressOptions::default());
+            std::io::copy(&mut r, &mut std::io::sink()).unwrap()
+        });
+        assert_eq!(read, data.len() as u64);
+        assert!(held < data.len() / 10, "{held} bytes held to read {} bytes", data.len());
+        // the measure sees a whole output when there is one
+        let (_, held) = crate::test_alloc::peak_heap(|| decompress(&c, DecompressOptions::default()).unwrap());
+        assert!(held >= data.len(), "{held}");
     }
 }

@@ -21,6 +21,9 @@ pub mod bindings;
 
 pub use error::{Error, ErrorCode, Result, Step};
 
+#[cfg(test)]
+mod test_alloc;
+
 /// Reads JSON text. Every parse of the crate goes through this one reader (serde_json's for
 /// byte slices): each reader type, and `serde_json::from_value`, instantiates every
 /// `Deserialize` impl it reaches, and a second one added about 130 KB to the `.wasm` (a second

@@ -47,11 +47,11 @@ pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
             report::ensure_valid_json(json.as_bytes())?;
             Ok(CheckedReport::Json(Cow::Borrowed(json.as_bytes())))
         }
-        ReportInput::Bytes(b) => {
-            let (json, compressed) = report::read_json_text(b, DecompressOptions::default())?;
-            report::ensure_valid_json(&json)?;
-            Ok(if compressed { CheckedReport::Encoded(Cow::Borrowed(b)) } else { CheckedReport::Json(Cow::Owned(json)) })
-        }
+        ReportInput::Bytes(b) => Ok(if report::ensure_valid_bytes(b, DecompressOptions::default())? {
+            CheckedReport::Encoded(Cow::Borrowed(b))
+        } else {
+            CheckedReport::Json(Cow::Borrowed(report::strip_bom(b)))
+        }),
     }
 }
 

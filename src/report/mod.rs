@@ -4,6 +4,7 @@
 mod builder;
 mod model;
 mod normalize;
+mod split;
 mod validate;
 
 pub use builder::{AttachmentInput, ReportBuilder, ReportInit, TestInput};
@@ -66,38 +67,89 @@ pub struct JsonInput {
 /// begin a Brotli stream of JSON that is damaged or truncated, `LIMIT_EXCEEDED` past
 /// `opts.max_output_bytes`, otherwise `INVALID_INPUT`. No message holds the bytes themselves.
 pub fn read_json(bytes: &[u8], opts: DecompressOptions) -> Result<JsonInput> {
-    let (json, doc, compressed) = read_json_with(bytes, opts, |j| crate::from_json::<serde_json::Value>(j))?;
+    let ((json, doc), compressed) = read_json_with(bytes, opts, parse_text::<serde_json::Value>, |plain| {
+        crate::from_json::<serde_json::Value>(plain).map(|doc| (plain.to_vec(), doc))
+    })?;
     Ok(JsonInput { json, doc, compressed })
 }
 
 /// [`read_json`] without the document: the JSON text (checked to be JSON, without building it)
-/// and whether the bytes were a Brotli stream. For readers that check a report piece by piece
-/// ([`validate::report_issues_json`]), so a large report is never held as one document.
+/// and whether the bytes were a Brotli stream.
 pub fn read_json_text(bytes: &[u8], opts: DecompressOptions) -> Result<(Vec<u8>, bool)> {
-    let (json, _, compressed) = read_json_with(bytes, opts, |j| crate::from_json::<serde::de::IgnoredAny>(j).map(drop))?;
+    let ((json, _), compressed) = read_json_with(bytes, opts, parse_text::<serde::de::IgnoredAny>, |plain| {
+        crate::from_json::<serde::de::IgnoredAny>(plain).map(|_| (plain.to_vec(), serde::de::IgnoredAny))
+    })?;
     Ok((json, compressed))
 }
 
-fn read_json_with<T>(bytes: &[u8], opts: DecompressOptions, parse: fn(&[u8]) -> serde_json::Result<T>) -> Result<(Vec<u8>, T, bool)> {
+/// [`ensure_valid_json`] of report bytes read by [`read_json`]'s rule, without holding a
+/// Brotli report's text: the stream is decoded as it is checked, twice
+/// ([`validate::report_issues_split`]), so a 100,000-test report costs the decoder's window and
+/// one top-level suite or test at a time, not its 39 MB of text. Returns whether the bytes were
+/// a Brotli stream (then they are sent as they are). Bytes that are not a Brotli stream of a
+/// report object (plain JSON, a damaged stream, text that is not JSON) are read whole, as
+/// [`read_json`] reads them, for its errors; then those of [`ensure_valid_json`].
+pub fn ensure_valid_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<bool> {
+    use serde::de::IgnoredAny;
+    let streamed = validate::report_issues_split(
+        |text| {
+            let mut r = codec::DecodeReader::new(bytes, opts);
+            let mut buf = vec![0u8; STEP];
+            loop {
+                match std::io::Read::read(&mut r, &mut buf) {
+                    Ok(0) => return true,
+                    Ok(n) if text(&buf[..n]) => {}
+                    _ => return false,
+                }
+            }
+        },
+        Rules::Strict,
+    );
+    if let Some(issues) = streamed {
+        validate::to_result("report", &issues, "; validateReport(report) lists every problem")?;
+        return Ok(true);
+    }
+    let (checked, compressed) = read_json_with(
+        bytes,
+        opts,
+        |b, o| parse_text::<IgnoredAny>(b, o).map(|(json, _)| ensure_valid_json(&json)),
+        |text| crate::from_json::<IgnoredAny>(text).map(|_| ensure_valid_json(text)),
+    )?;
+    checked.map(|()| compressed)
+}
+
+/// Decodes `bytes` as a Brotli stream of JSON and parses its text.
+fn parse_text<T: serde::de::DeserializeOwned>(bytes: &[u8], opts: DecompressOptions) -> Result<(Vec<u8>, T), BrotliMiss> {
+    let mut json = decompress_json(bytes, opts)?;
+    if json.starts_with(BOM) {
+        json.drain(..BOM.len());
+    }
+    match crate::from_json::<T>(&json) {
+        Ok(doc) => Ok((json, doc)),
+        Err(e) => Err(BrotliMiss::Other(format!("it is a Brotli stream, but what it holds is not JSON: {e}"))),
+    }
+}
+
+/// The rule of [`read_json`]: `brotli` reads the bytes as a Brotli stream of JSON, else `plain`
+/// reads them (without a byte order mark) as JSON when they begin like it; else the error says
+/// what each reading found.
+fn read_json_with<T>(
+    bytes: &[u8],
+    opts: DecompressOptions,
+    brotli: impl FnOnce(&[u8], DecompressOptions) -> Result<T, BrotliMiss>,
+    plain: impl FnOnce(&[u8]) -> serde_json::Result<T>,
+) -> Result<(T, bool)> {
     if bytes.is_empty() {
         return Err(Error::invalid_input("the bytes are empty: neither Brotli-compressed JSON nor plain JSON"));
     }
-    let brotli_why = match decompress_json(bytes, opts) {
-        Ok(mut json) => {
-            if json.starts_with(BOM) {
-                json.drain(..BOM.len());
-            }
-            match parse(&json) {
-                Ok(doc) => return Ok((json, doc, true)),
-                Err(e) => BrotliMiss::Other(format!("it is a Brotli stream, but what it holds is not JSON: {e}")),
-            }
-        }
+    let brotli_why = match brotli(bytes, opts) {
+        Ok(read) => return Ok((read, true)),
         Err(miss) => miss,
     };
-    let plain = strip_bom(bytes);
-    let json_why = if matches!(first_json_byte(plain), Some(b'{' | b'[')) {
-        match parse(plain) {
-            Ok(doc) => return Ok((plain.to_vec(), doc, false)),
+    let text = strip_bom(bytes);
+    let json_why = if matches!(first_json_byte(text), Some(b'{' | b'[')) {
+        match plain(text) {
+            Ok(read) => return Ok((read, false)),
             Err(e) => format!("not JSON: {e}"),
         }
     } else {
@@ -114,6 +166,10 @@ fn read_json_with<T>(bytes: &[u8], opts: DecompressOptions, parse: fn(&[u8]) -> 
         )),
     })
 }
+
+/// Input fed to a Brotli decoder per step, so a stream whose output is not JSON stops after
+/// one step; also the buffer a streamed text is read through.
+const STEP: usize = 64 * 1024;
 
 /// Why bytes are not a Brotli stream of JSON.
 enum BrotliMiss {
@@ -156,9 +212,8 @@ impl codec::DecodeInto for Exact<'_> {
 /// One decode of `bytes`: into `keep` when given, else counted (the output dropped chunk by
 /// chunk once it began like JSON). Returns the output's length.
 fn decode_json_stream(bytes: &[u8], opts: DecompressOptions, keep: Option<&mut Vec<u8>>) -> Result<usize, BrotliMiss> {
-    /// Input fed per step, so a stream whose output is not JSON stops after one step.
-    const STEP: usize = 64 * 1024;
     let mut d = codec::Decompressor::new(opts);
+    d.expect_input(bytes.len());
     let mut scratch = Vec::new();
     let counting = keep.is_none();
     let out = keep.unwrap_or(&mut scratch);
@@ -206,7 +261,8 @@ fn first_json_byte(data: &[u8]) -> Option<u8> {
 /// The UTF-8 byte order mark, which some editors put before JSON: not part of the document.
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
-fn strip_bom(data: &[u8]) -> &[u8] {
+/// `data` without a leading UTF-8 byte order mark: the JSON text of plain JSON bytes.
+pub fn strip_bom(data: &[u8]) -> &[u8] {
     data.strip_prefix(BOM).unwrap_or(data)
 }
 

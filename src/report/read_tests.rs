@@ -208,3 +208,127 @@ fn brotli_json_is_decoded_into_a_buffer_of_its_size() {
     // and the document reader gives the same text
     assert_eq!(read_json(&bytes, DecompressOptions::default()).unwrap().json, json);
 }
+
+
+/// What the upload checked before report bytes were read as a stream: the text decoded whole
+/// ([`read_json_text`]), then checked ([`ensure_valid_json`]).
+fn checked_whole(bytes: &[u8], opts: DecompressOptions) -> Result<bool> {
+    let (json, compressed) = read_json_text(bytes, opts)?;
+    ensure_valid_json(&json)?;
+    Ok(compressed)
+}
+
+/// An error message without the line and column serde_json gives.
+fn without_place(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find(" at line ") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + " at line ".len()..];
+        let skip = tail.find(" column ").map(|c| c + " column ".len()).unwrap_or(0);
+        let digits = tail[skip..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(tail.len() - skip);
+        out.push_str(" at (place)");
+        rest = &tail[skip + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Report bytes as users hand them over, and as they break: Brotli at any setting or plain JSON
+/// (a byte order mark, whitespace), a report with a problem, JSON that is not an object, text
+/// that is not JSON, and the bytes cut short, with a byte changed or bytes after the end.
+fn report_bytes() -> impl Strategy<Value = (Vec<u8>, DecompressOptions)> {
+    (
+        0usize..600,
+        0u32..=9,
+        MIN_LGWIN..=MAX_LGWIN,
+        0u8..4,
+        0u8..6,
+        0u8..5,
+        any::<prop::sample::Index>(),
+        prop_oneof![Just(crate::codec::DEFAULT_MAX_OUTPUT_BYTES), 10usize..60_000],
+    )
+        .prop_map(|(n, quality, lgwin, form, content, damage, at, limit)| {
+            let mut json = match content {
+                0 => report_json(n),
+                1 => String::from_utf8(report_json(n)).unwrap().replacen("\"playwright\"", "7", 1).into_bytes(),
+                2 => String::from_utf8(report_json(n)).unwrap().replacen("\"duration\":", "\"duration\":-", 1).into_bytes(),
+                3 => b"[1,2,3]".to_vec(),
+                4 => b"not json at all".to_vec(),
+                _ => {
+                    let mut j = report_json(n);
+                    j.truncate(at.index(j.len()));
+                    j
+                }
+            };
+            match form {
+                1 => json.splice(0..0, BOM.iter().copied()).for_each(drop),
+                2 => json.splice(0..0, *b" \n\t").for_each(drop),
+                _ => {}
+            }
+            let mut bytes = if form == 3 { json } else { compress(&json, CompressOptions { quality, lgwin }).unwrap() };
+            if !bytes.is_empty() {
+                match damage {
+                    1 => bytes.truncate(at.index(bytes.len())),
+                    2 => bytes.push(at.index(256) as u8),
+                    3 => {
+                        let i = at.index(bytes.len());
+                        bytes[i] ^= 1 << (at.index(8) as u32);
+                    }
+                    _ => {}
+                }
+            }
+            (bytes, DecompressOptions { max_output_bytes: limit })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Report bytes checked as a stream ([`ensure_valid_bytes`], what `uploadReport` does) give
+    /// exactly what decoding the whole text then checking it gives: the same reading (Brotli or
+    /// plain), or the same error code and message. One exception: a damaged stream whose output
+    /// also passes `maxOutputBytes` may be found past the limit or damaged first, as the decoder
+    /// is given room for its output (a whole buffer, or a reader's).
+    #[test]
+    fn report_bytes_checked_as_a_stream_as_when_decoded_whole((bytes, opts) in report_bytes()) {
+        let whole = checked_whole(&bytes, opts);
+        let streamed = ensure_valid_bytes(&bytes, opts);
+        let both = |a: ErrorCode, b: ErrorCode| [a, b].contains(&ErrorCode::LimitExceeded) && [a, b].contains(&ErrorCode::BrotliCorrupt);
+        match (whole, streamed) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(a), Err(b)) if both(a.code, b.code) => {
+                let limited = DecompressOptions { max_output_bytes: crate::codec::DEFAULT_MAX_OUTPUT_BYTES };
+                prop_assert_eq!(checked_whole(&bytes, limited).map_err(|e| e.code), Err(ErrorCode::BrotliCorrupt));
+            }
+            // serde_json's stream reader places a control character that is a line break on
+            // the next line, column 0 (its slice reader: the end of the line): the rest is the same
+            (Err(a), Err(b)) => prop_assert_eq!((a.code, without_place(&a.message)), (b.code, without_place(&b.message))),
+            (a, b) => prop_assert!(false, "decoded whole: {:?}; as a stream: {:?}", a, b),
+        }
+    }
+}
+
+/// A large report given as Brotli bytes is checked holding the decoder and one top-level suite
+/// at a time, never its text: 20,000 tests (3.8 MB of JSON) at a 64 KiB window, checked holding
+/// less than a tenth of the text, and a problem in its last test still found.
+#[test]
+fn report_bytes_are_checked_without_holding_their_text() {
+    let json = report_json(20_000);
+    assert!(json.len() > 3 << 20);
+    let opts = CompressOptions { quality: 9, lgwin: 16 };
+    let bytes = compress(&json, opts).unwrap();
+    let (checked, held) = crate::test_alloc::peak_heap(|| ensure_valid_bytes(&bytes, DecompressOptions::default()));
+    assert_eq!(checked, Ok(true));
+    assert!(held < json.len() / 10, "{held} bytes held to check {} bytes of JSON", json.len());
+    // the measure sees the text when it is held
+    let (_, held) = crate::test_alloc::peak_heap(|| checked_whole(&bytes, DecompressOptions::default()));
+    assert!(held >= json.len(), "{held}");
+
+    let text = String::from_utf8(json).unwrap();
+    let last = text.rfind("\"environmentIdx\":0").unwrap();
+    let broken = format!("{}\"environmentIdx\":3{}", &text[..last], &text[last + "\"environmentIdx\":0".len()..]);
+    let e = ensure_valid_bytes(&compress(broken.as_bytes(), opts).unwrap(), DecompressOptions::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("environmentIdx"), "{}", e.message);
+}

@@ -852,6 +852,86 @@ proptest! {
     }
 }
 
+/// The split check of a text fed in chunks of `size` bytes.
+fn split_in_chunks(text: &[u8], size: usize, rules: Rules) -> Option<Vec<Issue>> {
+    validate::report_issues_split(|f| text.chunks(size).all(f), rules)
+}
+
+/// What the whole-document check says of `text`: its problems, or `None` when it is not a
+/// JSON object.
+fn whole_check(text: &[u8], rules: Rules) -> Option<Vec<Issue>> {
+    serde_json::from_slice::<serde_json::Value>(text).ok().filter(|d| d.is_object()).map(|d| issues(&d, rules))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// The split that reads a report as it is decoded: any report text, compact or with
+    /// whitespace everywhere, fed in chunks of any size (so strings, escapes, keys and elements
+    /// straddle them), is split and gets the whole-document check's problems, in order; a text
+    /// with one byte added, removed or changed is either not split (the caller then reads it
+    /// whole) or, when it is still a JSON object, gets that object's problems.
+    #[test]
+    fn the_split_check_in_chunks_of_any_size_is_the_whole_document_check(
+        r in arb_report(),
+        pretty in any::<bool>(),
+        size in prop_oneof![1usize..8, 8usize..400],
+        edit in 0u8..4,
+        at in any::<prop::sample::Index>(),
+        byte in prop::sample::select(b"{}[],:\"\\ \n0a".to_vec()),
+    ) {
+        let mut text = if pretty { serde_json::to_vec_pretty(&r).unwrap() } else { to_json(&r) };
+        let i = at.index(text.len());
+        match edit {
+            1 => text.insert(i, byte),
+            2 => { text.remove(i); }
+            3 => text[i] = byte,
+            _ => {}
+        }
+        for rules in [Rules::Strict, Rules::Schema] {
+            let split = split_in_chunks(&text, size, rules);
+            let whole = whole_check(&text, rules);
+            if edit == 0 {
+                prop_assert!(split.is_some(), "a valid report was not split");
+            }
+            if let Some(split) = split {
+                prop_assert_eq!(Some(split), whole);
+            }
+        }
+    }
+}
+
+/// Texts whose strings and keys look like the structure the split follows.
+#[test]
+fn the_split_check_follows_strings_escapes_and_keys() {
+    let head = r#""category":"x","commitId":"0123456789abcdef0123456789abcdef01234567","environments":[{"name":"a"}],"startTimestamp":1,"duration":1"#;
+    let texts = [
+        // brackets, commas, quotes and backslashes inside titles
+        format!(r#"{{{head},"tests":[{{"title":"a [b] {{c}}, \"d\" \\","attempts":[]}},{{"title":"\\\\","attempts":[{{"environmentIdx":3}}]}}]}}"#),
+        // a key written with escapes, and a key that only looks like the list's in a string
+        format!(r#"{{{head},"sui\u0074es":[{{"type":"file","title":"f","tests":[{{"title":"t","attempts":[{{"environmentIdx":2}}]}}]}}],"title":"\"suites\":[1]"}}"#),
+        // the same list twice (the last one is the document's), whitespace everywhere
+        format!("{{ {head} ,\n \"tests\" : [ {{\"title\":\"a\",\"attempts\":[]}} , 7 ] ,\r\n\t\"tests\":[ ] }} \n"),
+        // lists that are not arrays, and scalar elements
+        format!(r#"{{{head},"suites":"no","tests":[1,"x",null,true,[],{{}}]}}"#),
+    ];
+    for text in &texts {
+        for size in [1, 2, 3, 7, 64, text.len()] {
+            for rules in [Rules::Strict, Rules::Schema] {
+                let whole = whole_check(text.as_bytes(), rules);
+                assert!(whole.is_some(), "{text}");
+                assert_eq!(split_in_chunks(text.as_bytes(), size, rules), whole, "{text} in chunks of {size}");
+            }
+        }
+    }
+    // found problems where they are: environmentIdx 3 of 1 environment, in the second test
+    let found = split_in_chunks(texts[0].as_bytes(), 5, Rules::Strict).unwrap();
+    assert!(found.iter().any(|i| i.path == "tests[1].attempts[0].environmentIdx"), "{found:?}");
+    // not split: not an object, brackets that do not match, cut short, a byte order mark not whole
+    for text in ["[1]", "{\"tests\":[}]}", "{\"tests\":[1,", "\u{feff}x{}"] {
+        assert_eq!(split_in_chunks(text.as_bytes(), 2, Rules::Strict), None, "{text}");
+    }
+}
+
 #[test]
 fn piecewise_check_of_what_is_not_a_report_object() {
     for (text, why) in [("[1]", "a JSON object"), ("12", "a JSON object"), ("{\"a\":", "not valid JSON"), ("", "not valid JSON")] {

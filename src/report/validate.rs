@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::model::Report;
+use super::split::{self, Splitter};
 use crate::error::Error;
 use crate::limits;
 
@@ -67,7 +68,7 @@ pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
 }
 
-fn not_a_report_object() -> Error {
+pub(crate) fn not_a_report_object() -> Error {
     Error::invalid_input("report must be a report document (a JSON object)")
 }
 
@@ -84,47 +85,62 @@ pub fn ensure_valid_json(json: &[u8]) -> Result<(), Error> {
 /// of the whole document (those of `unattributedErrors` and `sources` listed before the suites'
 /// rather than after). Text that is not a JSON object is checked as a whole document.
 pub fn report_issues_json(json: &[u8], rules: Rules) -> Result<Vec<Issue>, Error> {
-    let not_json = |e: serde_json::Error| Error::invalid_input(format!("report is not valid JSON: {e}"));
-    // 1. the top level, each `suites` / `tests` array skipped and kept as `[]`
-    let mut de = serde_json::Deserializer::from_slice(json);
-    let top = serde::Deserializer::deserialize_map(&mut de, piecewise::Top).and_then(|doc| de.end().map(|()| doc));
-    let doc: Value = match top {
-        Ok(doc) => doc,
-        Err(_) => {
-            let doc: Value = crate::from_json(json).map_err(not_json)?;
-            if !doc.is_object() {
-                return Err(not_a_report_object());
-            }
-            return Ok(issues(&doc, rules));
-        }
-    };
+    if let Some(issues) = report_issues_split(|text| text(json), rules) {
+        return Ok(issues);
+    }
+    // not split: read whole, which names what is wrong
+    let doc: Value = crate::from_json(json).map_err(|e| Error::invalid_input(format!("report is not valid JSON: {e}")))?;
+    if !doc.is_object() {
+        return Err(not_a_report_object());
+    }
+    Ok(issues(&doc, rules))
+}
+
+/// [`report_issues_json`] of a text that `text` hands over chunk by chunk, from its start, to
+/// the function it is given (which returns false to stop); `text` returns false when it could
+/// not hand over all of it. Read twice: the top level (each element of `suites` and `tests` as
+/// `0`), then each of those elements on its own, checked and dropped ([`split`]). So a text that
+/// is decoded as it is read is never held whole. `None` when the text could not be split or a
+/// piece of it is not JSON: the caller then reads it whole for the exact error.
+pub(crate) fn report_issues_split(mut text: impl FnMut(&mut dyn FnMut(&[u8]) -> bool) -> bool, rules: Rules) -> Option<Vec<Issue>> {
+    // 1. the top level
+    let mut top = Splitter::new(None);
+    if !text(&mut |chunk| top.feed(chunk, &mut |_, _, _, _| true).is_ok()) {
+        return None;
+    }
+    let (skeleton, lists) = top.finish().ok()?;
+    let mut de = serde_json::Deserializer::from_slice(&skeleton);
+    let doc: Value = serde::Deserializer::deserialize_map(&mut de, piecewise::Top).and_then(|doc| de.end().map(|()| doc)).ok()?;
+    drop(skeleton);
     let mut v = Validator::new(rules, doc.get("environments").and_then(Value::as_array).map_or(0, Vec::len));
     let root = Path::Root("");
     v.report(&doc, &root);
     drop(doc);
-    // 2. each element of those arrays read, checked and dropped in turn
-    let mut de = serde_json::Deserializer::from_slice(json);
-    serde::Deserializer::deserialize_map(&mut de, piecewise::Items { v: &mut v, root: &root }).map_err(not_json)?;
-    Ok(v.issues)
+    // 2. each element of those lists (of a list given twice, read but not checked)
+    let mut items = Splitter::new(Some(lists));
+    let mut check = |name: &'static str, i: usize, bytes: &[u8], last: bool| {
+        let Ok(item) = crate::from_json::<Value>(bytes) else { return false };
+        if last {
+            let check: Check = if name == "suites" { Validator::suite } else { Validator::test };
+            check(&mut v, &item, &Path::Index(&Path::Key(&root, name), i));
+        }
+        true
+    };
+    if !text(&mut |chunk| items.feed(chunk, &mut check).is_ok()) {
+        return None;
+    }
+    items.finish().ok()?;
+    Some(v.issues)
 }
 
-/// The two reads of [`report_issues_json`].
+/// The top level of a report read from its skeleton ([`report_issues_split`]).
 mod piecewise {
     use std::fmt;
 
     use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde_json::{Map, Value};
 
-    use super::{Check, Path, Validator};
-
-    /// The arrays read piece by piece.
-    fn list(key: &str) -> Option<&'static str> {
-        match key {
-            "suites" => Some("suites"),
-            "tests" => Some("tests"),
-            _ => None,
-        }
-    }
+    use super::split::list;
 
     /// The top-level object, `suites` and `tests` as `[]` when they are arrays.
     pub(super) struct Top;
@@ -176,71 +192,6 @@ mod piecewise {
         fn visit_str<E>(self, s: &str) -> Result<Value, E> { Ok(Value::String(s.to_owned())) }
         fn visit_unit<E>(self) -> Result<Value, E> { Ok(Value::Null) }
         fn visit_none<E>(self) -> Result<Value, E> { Ok(Value::Null) }
-    }
-
-    /// Reads the top-level object again, checking each element of `suites` and `tests`.
-    pub(super) struct Items<'v, 'p> {
-        pub v: &'v mut Validator,
-        pub root: &'p Path<'p>,
-    }
-
-    impl<'de> Visitor<'de> for Items<'_, '_> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a report object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while let Some(key) = map.next_key::<String>()? {
-                match list(&key) {
-                    Some(name) => map.next_value_seed(Each { v: &mut *self.v, path: Path::Key(self.root, name), name })?,
-                    None => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-            }
-            Ok(())
-        }
-    }
-
-    struct Each<'v, 'p> {
-        v: &'v mut Validator,
-        path: Path<'p>,
-        name: &'static str,
-    }
-
-    impl<'de> DeserializeSeed<'de> for Each<'_, '_> {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for Each<'_, '_> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an array")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            let check: Check = if self.name == "suites" { Validator::suite } else { Validator::test };
-            let mut i = 0;
-            while let Some(item) = seq.next_element::<Value>()? {
-                check(self.v, &item, &Path::Index(&self.path, i));
-                i += 1;
-            }
-            Ok(())
-        }
-        // not an array: the first read kept it whole and the check named it
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(())
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> { Ok(()) }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> { Ok(()) }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> { Ok(()) }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> { Ok(()) }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> { Ok(()) }
-        fn visit_unit<E>(self) -> Result<(), E> { Ok(()) }
-        fn visit_none<E>(self) -> Result<(), E> { Ok(()) }
     }
 }
 

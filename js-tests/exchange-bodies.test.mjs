@@ -203,3 +203,30 @@ test('a 100,000-test report given as its Brotli bytes: checked and sent without 
   t.diagnostic(`wasm memory grew by ${out.grew} bytes for ${jsonBytes} bytes of JSON (${br.length} bytes of Brotli)`);
   assert.ok(out.grew < jsonBytes / 4, `wasm memory grew by ${out.grew} bytes for ${jsonBytes} bytes of JSON`);
 });
+
+test('report bytes as a view into a larger buffer, an ArrayBuffer, a DataView, Brotli or plain JSON: exactly their bytes are read and stored', async (t) => {
+  const { runRows, reportDocument } = await import('./helpers/reports.mjs');
+  const { encodeReport } = await import('shardwise');
+  const doc = reportDocument(runRows(5000), 'views');
+  const br = encodeReport(doc); // over 64 KiB: read in more than one step
+  assert.ok(br.length > 64 * 1024, `${br.length}`);
+  const json = new TextEncoder().encode(JSON.stringify(doc));
+  const { svc, dataDir } = await service(t);
+  const inside = (bytes) => {
+    const big = new Uint8Array(bytes.length + 5000).fill(0x7b); // `{`: wrong bytes around it
+    big.set(bytes, 3000);
+    return big.subarray(3000, 3000 + bytes.length);
+  };
+  const forms = [
+    ['a view into a larger buffer', inside(br), br],
+    ['an ArrayBuffer', br.slice().buffer, br],
+    ['a DataView', new DataView(inside(br).buffer, 3000, br.length), br],
+    ['plain JSON in a view', inside(json), null],
+  ];
+  for (const [what, report, expected] of forms) {
+    const r = await uploadReport({ baseUrl: svc.baseUrl, accessToken: svc.accessToken, report });
+    const stored = new Store(dataDir).get(`reports/${r.webUrl.split('/').pop()}/report.json.br`).bytes;
+    if (expected) assert.deepEqual(new Uint8Array(stored), expected, what);
+    else assert.deepEqual(JSON.parse(brotliDecompressSync(stored)), doc, what);
+  }
+});

@@ -502,28 +502,105 @@ impl Decompressor {
     }
 }
 
+/// Bytes held outside this memory (the host's: a caller's `Uint8Array` in wasm), read in steps
+/// by a [`DecodeReader`], so they are never copied in whole.
+pub trait HeldBytes {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Copies the bytes from `offset` into all of `buf` (`offset + buf.len() <= len()`).
+    fn copy_to(&self, offset: usize, buf: &mut [u8]);
+    /// All of the bytes, copied here.
+    fn to_vec(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.len()];
+        self.copy_to(0, &mut v);
+        v
+    }
+}
+
+/// Compressed bytes to read: here, or held by the host.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    Bytes(&'a [u8]),
+    Held(&'a dyn HeldBytes),
+}
+
+impl Input<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            Input::Bytes(b) => b.len(),
+            Input::Held(h) => h.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How much of held bytes a [`DecodeReader`] copies in per step.
+const HELD_STEP: usize = 64 * 1024;
+
 /// A Brotli stream read as it decodes (`std::io::Read`): each `read` decodes into the caller's
-/// buffer, so neither the output nor more than the decoder's window is ever held. The stream
-/// must be whole: its end is checked when the reader reaches it (a truncated stream, or bytes
-/// after its end, fail there). A failure is kept in [`DecodeReader::failure`] with its code; the
-/// `io::Error` a `read` returns carries only its message.
+/// buffer, so neither the output nor more than the decoder's window is ever held, and held
+/// input is copied in 64 KiB at a time. The stream must be whole: its end is checked when the
+/// reader reaches it (a truncated stream, or bytes after its end, fail there). A failure is kept
+/// in [`DecodeReader::failure`] with its code; the `io::Error` a `read` returns carries only its
+/// message.
 pub struct DecodeReader<'a> {
     d: Decompressor,
-    input: &'a [u8],
+    input: Input<'a>,
+    /// Held input: the step copied in, and where the next step starts.
+    step: Vec<u8>,
+    next: usize,
+    /// Where the decoder is in the input (a slice) or in the step (held input).
     pos: usize,
     failure: Option<Error>,
 }
 
 impl<'a> DecodeReader<'a> {
-    pub fn new(input: &'a [u8], opts: DecompressOptions) -> Self {
+    pub fn new(input: Input<'a>, opts: DecompressOptions) -> Self {
         let mut d = Decompressor::new(opts);
         d.expect_input(input.len());
-        DecodeReader { d, input, pos: 0, failure: None }
+        DecodeReader { d, input, step: Vec::new(), next: 0, pos: 0, failure: None }
     }
 
     /// The decoder's failure, when a `read` failed.
     pub fn failure(&self) -> Option<&Error> {
         self.failure.as_ref()
+    }
+
+    /// Held input not yet copied in.
+    fn held_left(&self) -> bool {
+        matches!(self.input, Input::Held(h) if self.next < h.len())
+    }
+
+    fn decode(&mut self, buf: &mut [u8]) -> (usize, Result<()>) {
+        loop {
+            let input = match self.input {
+                Input::Bytes(b) => b,
+                Input::Held(h) => {
+                    if self.pos == self.step.len() && self.next < h.len() {
+                        let n = HELD_STEP.min(h.len() - self.next);
+                        self.step.resize(n, 0);
+                        h.copy_to(self.next, &mut self.step);
+                        self.next += n;
+                        self.pos = 0;
+                    }
+                    &self.step[..]
+                }
+            };
+            return match self.d.decode_some(input, &mut self.pos, buf) {
+                (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput && self.held_left() => continue,
+                // the input used up before the stream's end: `finish` names the truncation
+                (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput => (0, self.d.finish().map(drop)),
+                (n, Ok(())) if self.d.status == DecodeStatus::Done && self.held_left() => {
+                    self.d.status = DecodeStatus::Failed;
+                    (n, Err(corrupt("there are bytes after the end of the Brotli stream")))
+                }
+                step => step,
+            };
+        }
     }
 }
 
@@ -535,11 +612,7 @@ impl std::io::Read for DecodeReader<'_> {
         if buf.is_empty() {
             return Ok(0);
         }
-        let (n, step) = match self.d.decode_some(self.input, &mut self.pos, buf) {
-            // the input used up before the stream's end: `finish` names the truncation
-            (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput => (0, self.d.finish().map(drop)),
-            step => step,
-        };
+        let (n, step) = self.decode(buf);
         match step {
             Ok(()) => Ok(n),
             Err(e) => {
@@ -993,6 +1066,7 @@ pub(crate) mod tests {
             damage in prop_oneof![Just(0u8), 1u8..4],
             at in any::<prop::sample::Index>(),
             limit in prop_oneof![Just(DEFAULT_MAX_OUTPUT_BYTES), 0usize..200_000],
+            held in any::<bool>(),
         ) {
             let data = report_like(n / 40);
             let mut c = compress(&data, CompressOptions { quality: quality.min(9), lgwin }).unwrap();
@@ -1004,7 +1078,8 @@ pub(crate) mod tests {
             }
             let opts = DecompressOptions { max_output_bytes: limit };
             let whole = decompress(&c, opts);
-            let mut r = DecodeReader::new(&c, opts);
+            let kept = Kept(c.clone());
+            let mut r = DecodeReader::new(if held { Input::Held(&kept) } else { Input::Bytes(&c) }, opts);
             let mut got = Vec::new();
             let mut buf = vec![0u8; read];
             let streamed = loop {
@@ -1022,6 +1097,46 @@ pub(crate) mod tests {
         }
     }
 
+    /// Bytes "held by the host" for tests: a vector read through [`HeldBytes`].
+    pub(crate) struct Kept(pub(crate) Vec<u8>);
+
+    impl HeldBytes for Kept {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn copy_to(&self, offset: usize, buf: &mut [u8]) {
+            buf.copy_from_slice(&self.0[offset..offset + buf.len()]);
+        }
+    }
+
+    /// Held input is read in 64 KiB steps: a stream over many steps reads as the same bytes
+    /// here do, and one that ends exactly at a step's end with bytes in the next step, or is cut
+    /// at a step's end, fails as they do.
+    #[test]
+    fn held_input_read_in_steps_is_the_bytes_read_here() {
+        let read = |input: Input| {
+            let mut r = DecodeReader::new(input, DecompressOptions::default());
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut r, &mut out).map(|_| out).map_err(|_| r.failure().cloned().unwrap())
+        };
+        let data = noise(300_000, 3);
+        let c = compress(&data, CompressOptions { quality: 0, lgwin: 22 }).unwrap();
+        assert!(c.len() > 4 * HELD_STEP);
+        assert_eq!(read(Input::Held(&Kept(c.clone()))).unwrap(), data);
+        assert_eq!(read(Input::Held(&Kept(c[..2 * HELD_STEP].to_vec()))).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        // a stream of exactly one step, then one byte more
+        let exact = (HELD_STEP - 64..HELD_STEP)
+            .map(|n| compress(&noise(n, 9), CompressOptions { quality: 0, lgwin: 22 }).unwrap())
+            .find(|c| c.len() == HELD_STEP)
+            .expect("a stream of exactly one step");
+        assert!(read(Input::Held(&Kept(exact.clone()))).is_ok());
+        let mut longer = exact;
+        longer.push(0);
+        let here = read(Input::Bytes(&longer)).unwrap_err();
+        assert_eq!(here.code, ErrorCode::BrotliCorrupt);
+        assert_eq!(read(Input::Held(&Kept(longer))).unwrap_err(), here);
+    }
+
     /// What a reader holds is the decoder's window and tables, not the output: 6 MB of output
     /// at a 64 KiB window is read holding less than a tenth of it.
     #[test]
@@ -1030,7 +1145,7 @@ pub(crate) mod tests {
         assert!(data.len() > 6 << 20);
         let c = compress(&data, CompressOptions { quality: 9, lgwin: 16 }).unwrap();
         let (read, held) = crate::test_alloc::peak_heap(|| {
-            let mut r = DecodeReader::new(&c, DecompressOptions::default());
+            let mut r = DecodeReader::new(Input::Bytes(&c), DecompressOptions::default());
             std::io::copy(&mut r, &mut std::io::sink()).unwrap()
         });
         assert_eq!(read, data.len() as u64);

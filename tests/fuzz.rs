@@ -216,7 +216,7 @@ fn t_report_decode(input: &[u8]) -> Checked {
     // whole text then checking it finds (serde_json places some errors a line apart when it
     // reads a stream: the messages are compared without their places)
     let opts = DecompressOptions::default();
-    let streamed = report::ensure_valid_bytes(input, opts).map_err(|e| (e.code, unplaced(&e.message)));
+    let streamed = report::ensure_valid_bytes(codec::Input::Bytes(input), opts).map_err(|e| (e.code, unplaced(&e.message)));
     let whole = report::read_json_text(input, opts).and_then(|(j, c)| report::ensure_valid_json(&j).map(|()| c)).map_err(|e| (e.code, unplaced(&e.message)));
     check!(streamed == whole, "report.upload-check-streamed-as-whole", "{streamed:?} vs {whole:?}");
     Ok(match (json, typed) {

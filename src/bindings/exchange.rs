@@ -26,9 +26,10 @@ use super::report::{parse, stringify};
 use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
 use crate::error::{Error, ErrorCode};
 use crate::exchange::{
-    self, Attachment, AttachmentData, Body, Clock, DurationsOptions, Env, Event, Files, HostBody, Progress, ReportInput,
+    self, Attachment, AttachmentData, Body, Clock, DurationsOptions, Env, Event, Files, HeldReport, HostBody, Progress, ReportInput,
     Request, Response, RetryPolicy, ShardGroupKeyInput, Transport, UploadOptions,
 };
+use crate::codec::HeldBytes;
 use crate::limits;
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -530,6 +531,30 @@ enum Done {
     Upload(crate::exchange::UploadResult),
 }
 
+/// `uploadReport`'s report option: as [`report_from_js`], except bytes stay where the caller
+/// has them, read in steps for the check and sent from there (never copied in whole).
+fn held_report_from_js(v: &JsValue, bodies: &HostBodies) -> JsResult<ReportInput> {
+    match super::u8_view(v) {
+        Some(view) if !v.is_undefined() && !v.is_null() => {
+            let body = bodies.hold(view.clone().into(), view.length() as u64);
+            Ok(ReportInput::Held(HeldReport { bytes: Rc::new(JsBytes(view)), body }))
+        }
+        _ => report_from_js(v),
+    }
+}
+
+/// A caller's bytes, read where they are.
+struct JsBytes(Uint8Array);
+
+impl HeldBytes for JsBytes {
+    fn len(&self) -> usize {
+        self.0.length() as usize
+    }
+    fn copy_to(&self, offset: usize, buf: &mut [u8]) {
+        self.0.subarray(offset as u32, (offset + buf.len()) as u32).copy_to(buf);
+    }
+}
+
 /// A report option: a document object, or encoded bytes (Brotli or JSON).
 fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
     if v.is_undefined() || v.is_null() {
@@ -668,7 +693,7 @@ async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
     let opts = UploadOptions {
         base_url: o.base_url,
         access_token: o.access_token,
-        report: report_from_js(&o.report)?,
+        report: held_report_from_js(&o.report, &edge.files.bodies)?,
         attachments,
         concurrency,
         timeout_ms: edge.timeout_ms,

@@ -7,8 +7,11 @@
 //! [`report::read_json`] (as `decodeReport`: the one rule for Brotli-or-JSON bytes). Nothing here re-states a rule of the format.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::rc::Rc;
 
-use crate::codec::DecompressOptions;
+use crate::codec::{DecompressOptions, HeldBytes, Input};
+use crate::exchange::HostBody;
 use crate::error::{Error, ErrorCode};
 use crate::report;
 
@@ -16,11 +19,34 @@ use crate::report;
 /// through as the service sent it, unknown fields included).
 pub type ReportDocument = serde_json::Value;
 
-/// A report to send: a document (its JSON text), or bytes already encoded (Brotli) or plain JSON.
+/// A report to send: a document (its JSON text), or bytes already encoded (Brotli) or plain JSON,
+/// here or held by the host.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReportInput {
     Document(String),
     Bytes(Vec<u8>),
+    /// The caller's bytes where they are (in wasm: their `Uint8Array`): read in steps for the
+    /// check, sent by handle.
+    Held(HeldReport),
+}
+
+/// Report bytes the host holds: read through `bytes`, sent as `body`.
+#[derive(Clone)]
+pub struct HeldReport {
+    pub bytes: Rc<dyn HeldBytes>,
+    pub body: HostBody,
+}
+
+impl fmt::Debug for HeldReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HeldReport").field("body", &self.body).finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for HeldReport {
+    fn eq(&self, other: &Self) -> bool {
+        self.body == other.body
+    }
 }
 
 /// Checks a report against the report format and returns the Brotli (quality 9) JSON bytes to
@@ -29,28 +55,41 @@ pub enum ReportInput {
 pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
     Ok(match check_report(report)? {
         CheckedReport::Encoded(b) => b.into_owned(),
+        CheckedReport::Held(_) => match report {
+            ReportInput::Held(h) => h.bytes.to_vec(),
+            _ => Vec::new(),
+        },
         CheckedReport::Json(json) => report::encode_json(&json),
     })
 }
 
-/// A report found valid: Brotli bytes to send as they are, or JSON text still to encode.
+/// A report found valid: Brotli bytes to send as they are (here, or the host's), or JSON text
+/// still to encode.
 #[derive(Debug)]
 pub enum CheckedReport<'a> {
     Encoded(Cow<'a, [u8]>),
+    Held(HostBody),
     Json(Cow<'a, [u8]>),
 }
 
 /// Checks a report against the report format (as [`encode_report`], without encoding it).
 pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
+    let opts = DecompressOptions::default();
     match report {
         ReportInput::Document(json) => {
             report::ensure_valid_json(json.as_bytes())?;
             Ok(CheckedReport::Json(Cow::Borrowed(json.as_bytes())))
         }
-        ReportInput::Bytes(b) => Ok(if report::ensure_valid_bytes(b, DecompressOptions::default())? {
+        ReportInput::Bytes(b) => Ok(if report::ensure_valid_bytes(Input::Bytes(b), opts)? {
             CheckedReport::Encoded(Cow::Borrowed(b))
         } else {
             CheckedReport::Json(Cow::Borrowed(report::strip_bom(b)))
+        }),
+        ReportInput::Held(h) => Ok(if report::ensure_valid_bytes(Input::Held(&*h.bytes), opts)? {
+            CheckedReport::Held(h.body)
+        } else {
+            // plain JSON, to encode here
+            CheckedReport::Json(Cow::Owned(report::strip_bom(&h.bytes.to_vec()).to_vec()))
         }),
     }
 }

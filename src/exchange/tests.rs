@@ -768,6 +768,49 @@ fn a_body_that_fails_to_decode_keeps_its_status_and_is_not_retried() {
 
 use crate::codec::tests::noise;
 
+/// Report bytes the caller holds (`uploadReport({report: Uint8Array})` in wasm): checked by
+/// reading them where they are, Brotli sent by handle (again on a retry, never released: the
+/// caller's), plain JSON encoded here; an invalid one refused before any request.
+#[test]
+fn a_report_held_by_the_host_is_checked_where_it_is_and_sent_by_handle() {
+    use std::rc::Rc;
+    let held = |h: &Harness, bytes: Vec<u8>| {
+        let body = h.net.host.hold(bytes.clone());
+        (ReportInput::Held(HeldReport { bytes: Rc::new(codec::tests::Kept(bytes)), body }), body)
+    };
+    let json = serde_json::to_vec(&report_with(json!([{"title": "a", "attempts": [{"environmentIdx": 0, "startTimestamp": 3, "duration": 5}]}]))).unwrap();
+    let br = codec::compress(&json, CompressOptions::default()).unwrap();
+
+    // Brotli: sent as it is, by handle, twice when the first PUT fails
+    let h = Harness::new(FakeNet::new(|r, n| (r.url.contains("store.test/report") && n == 0).then(|| status(503))));
+    let (report, body) = held(&h, br.clone());
+    let result = h.upload(&UploadOptions { report, ..upload_opts(vec![]) }).unwrap();
+    let log = h.net.log.borrow();
+    let puts: Vec<_> = log.iter().filter(|r| r.url.contains("store.test/report")).collect();
+    assert_eq!(puts.len(), 2);
+    assert!(puts.iter().all(|p| p.body.bytes() == br));
+    assert_eq!(h.net.host.sent.borrow().iter().filter(|&&s| s == body.handle).count(), 2);
+    assert!(!h.net.host.released.borrow().contains(&body.handle));
+    assert_eq!(result.bytes, br.len() as u64);
+    drop(log);
+
+    // plain JSON: encoded here, the same report arrives
+    let h = Harness::new(FakeNet::happy());
+    let (report, _) = held(&h, json.clone());
+    h.upload(&UploadOptions { report, ..upload_opts(vec![]) }).unwrap();
+    let put = h.net.log.borrow().iter().find(|r| r.url.contains("store.test/report")).cloned().unwrap();
+    assert_eq!(unbr(put.body.bytes()), json);
+
+    // invalid: refused, nothing sent
+    let bad = serde_json::to_vec(&report_with(json!([{"title": "a", "attempts": [{"environmentIdx": 4, "startTimestamp": 3}]}]))).unwrap();
+    let h = Harness::new(FakeNet::happy());
+    let (report, _) = held(&h, codec::compress(&bad, CompressOptions::default()).unwrap());
+    let e = h.upload(&UploadOptions { report, ..upload_opts(vec![]) }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.starts_with("report: ") && e.message.contains("tests[0].attempts[0].environmentIdx"), "{}", e.message);
+    assert!(h.net.log.borrow().is_empty());
+}
+
 #[test]
 fn host_bodies_are_sent_as_they_are_and_again_on_a_retry() {
     for compressor in [true, false] {

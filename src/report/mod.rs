@@ -82,18 +82,19 @@ pub fn read_json_text(bytes: &[u8], opts: DecompressOptions) -> Result<(Vec<u8>,
     Ok((json, compressed))
 }
 
-/// [`ensure_valid_json`] of report bytes read by [`read_json`]'s rule, without holding a
-/// Brotli report's text: the stream is decoded as it is checked, twice
+/// [`ensure_valid_json`] of report bytes (here or held by the host) read by [`read_json`]'s
+/// rule, without holding a Brotli report's text: the stream is decoded as it is checked, twice
 /// ([`validate::report_issues_split`]), so a 100,000-test report costs the decoder's window and
-/// one top-level suite or test at a time, not its 39 MB of text. Returns whether the bytes were
-/// a Brotli stream (then they are sent as they are). Bytes that are not a Brotli stream of a
-/// report object (plain JSON, a damaged stream, text that is not JSON) are read whole, as
-/// [`read_json`] reads them, for its errors; then those of [`ensure_valid_json`].
-pub fn ensure_valid_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<bool> {
+/// one top-level suite or test at a time, not its 39 MB of text (and held bytes are copied in 64
+/// KiB at a time). Returns whether the bytes were a Brotli stream (then they are sent as they
+/// are). Bytes that are not a Brotli stream of a report object (plain JSON, a damaged stream,
+/// text that is not JSON) are read whole, as [`read_json`] reads them, for its errors; then
+/// those of [`ensure_valid_json`].
+pub fn ensure_valid_bytes(input: codec::Input, opts: DecompressOptions) -> Result<bool> {
     use serde::de::IgnoredAny;
     let streamed = validate::report_issues_split(
         |text| {
-            let mut r = codec::DecodeReader::new(bytes, opts);
+            let mut r = codec::DecodeReader::new(input, opts);
             let mut buf = vec![0u8; STEP];
             loop {
                 match std::io::Read::read(&mut r, &mut buf) {
@@ -109,6 +110,14 @@ pub fn ensure_valid_bytes(bytes: &[u8], opts: DecompressOptions) -> Result<bool>
         validate::to_result("report", &issues, "; validateReport(report) lists every problem")?;
         return Ok(true);
     }
+    let held;
+    let bytes = match input {
+        codec::Input::Bytes(b) => b,
+        codec::Input::Held(h) => {
+            held = h.to_vec();
+            &held[..]
+        }
+    };
     let (checked, compressed) = read_json_with(
         bytes,
         opts,

@@ -293,7 +293,10 @@ proptest! {
     #[test]
     fn report_bytes_checked_as_a_stream_as_when_decoded_whole((bytes, opts) in report_bytes()) {
         let whole = checked_whole(&bytes, opts);
-        let streamed = ensure_valid_bytes(&bytes, opts);
+        let kept = crate::codec::tests::Kept(bytes.clone());
+        let streamed = ensure_valid_bytes(crate::codec::Input::Bytes(&bytes), opts);
+        let held = ensure_valid_bytes(crate::codec::Input::Held(&kept), opts);
+        prop_assert_eq!(&held, &streamed);
         let both = |a: ErrorCode, b: ErrorCode| [a, b].contains(&ErrorCode::LimitExceeded) && [a, b].contains(&ErrorCode::BrotliCorrupt);
         match (whole, streamed) {
             (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
@@ -318,7 +321,7 @@ fn report_bytes_are_checked_without_holding_their_text() {
     assert!(json.len() > 3 << 20);
     let opts = CompressOptions { quality: 9, lgwin: 16 };
     let bytes = compress(&json, opts).unwrap();
-    let (checked, held) = crate::test_alloc::peak_heap(|| ensure_valid_bytes(&bytes, DecompressOptions::default()));
+    let (checked, held) = crate::test_alloc::peak_heap(|| ensure_valid_bytes(crate::codec::Input::Bytes(&bytes), DecompressOptions::default()));
     assert_eq!(checked, Ok(true));
     assert!(held < json.len() / 10, "{held} bytes held to check {} bytes of JSON", json.len());
     // the measure sees the text when it is held
@@ -328,7 +331,7 @@ fn report_bytes_are_checked_without_holding_their_text() {
     let text = String::from_utf8(json).unwrap();
     let last = text.rfind("\"environmentIdx\":0").unwrap();
     let broken = format!("{}\"environmentIdx\":3{}", &text[..last], &text[last + "\"environmentIdx\":0".len()..]);
-    let e = ensure_valid_bytes(&compress(broken.as_bytes(), opts).unwrap(), DecompressOptions::default()).unwrap_err();
+    let e = ensure_valid_bytes(crate::codec::Input::Bytes(&compress(broken.as_bytes(), opts).unwrap()), DecompressOptions::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("environmentIdx"), "{}", e.message);
 }

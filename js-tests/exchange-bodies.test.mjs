@@ -15,6 +15,8 @@ import { uploadReport } from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { Store } from '../pkg-template/server/store.mjs';
 import { noise, rng } from './helpers/data.mjs';
+import { createFaultServer, tlsCertFile } from './helpers/fault-server.mjs';
+import { createHash } from 'node:crypto';
 
 const REPORT = {
   category: 'playwright', commitId: '0123456789abcdef0123456789abcdef01234567', startTimestamp: 1, duration: 1,
@@ -229,4 +231,50 @@ test('report bytes as a view into a larger buffer, an ArrayBuffer, a DataView, B
     if (expected) assert.deepEqual(new Uint8Array(stored), expected, what);
     else assert.deepEqual(JSON.parse(brotliDecompressSync(stored)), doc, what);
   }
+});
+
+test('over HTTPS, as the service is reached: Node\'s own https requests (keep-alive) store the report and attachments by bytes and by path; a certificate the process does not trust fails with one clear error', async (t) => {
+  const fx = await createFaultServer({ tls: true });
+  t.after(() => fx.close());
+  const dir = mkdtempSync(join(tmpdir(), 'shardwise-tls-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const video = noise(300_000, 21);
+  const text = log(50_000, 22);
+  writeFileSync(join(dir, 'video.webm'), video);
+  const sha1 = (b) => createHash('sha1').update(b).digest('hex');
+  const upload = (env) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', `
+    import https from 'node:https';
+    let requests = 0;
+    const request = https.request;
+    https.request = (...args) => { requests++; return request(...args); };
+    const { uploadReport } = await import('shardwise');
+    try {
+      const r = await uploadReport({
+        baseUrl: ${JSON.stringify(fx.baseUrl)}, accessToken: ${JSON.stringify(fx.accessToken)}, report: ${JSON.stringify(REPORT)},
+        attachments: [
+          { id: ${JSON.stringify(sha1(text))}, contentType: 'text/plain', data: new Uint8Array(Buffer.from(${JSON.stringify(Buffer.from(text).toString('base64'))}, 'base64')) },
+          { id: ${JSON.stringify(sha1(video))}, contentType: 'video/webm', path: ${JSON.stringify(join(dir, 'video.webm'))} },
+        ],
+      });
+      console.log(JSON.stringify({ attachments: r.attachments, requests }));
+    } catch (e) {
+      console.log(JSON.stringify({ code: e.code, step: e.step, message: e.message, requests }));
+    }
+  `], { cwd: join(import.meta.dirname, '..'), env: { ...process.env, ...env } });
+
+  const trusted = JSON.parse((await upload({ NODE_EXTRA_CA_CERTS: tlsCertFile })).stdout);
+  assert.deepEqual(trusted, { attachments: 2, requests: 6 }, 'start, the report, attachments, two PUTs, finish: each through https.request');
+  const put = (id) => fx.requestsTo('putAttachment').find((r) => r.path.endsWith(`/${id}`));
+  assert.deepEqual(new Uint8Array(brotliDecompressSync(put(sha1(text)).body)), text);
+  assert.deepEqual(new Uint8Array(put(sha1(video)).body), new Uint8Array(video));
+  assert.equal(fx.requestsTo('finish').length, 1);
+
+  fx.reset();
+  const untrusted = JSON.parse((await upload({ NODE_EXTRA_CA_CERTS: '' })).stdout);
+  t.diagnostic(JSON.stringify(untrusted));
+  assert.equal(untrusted.step, 'start');
+  assert.equal(untrusted.code, 'NETWORK');
+  assert.match(untrusted.message, /DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate\): the server's TLS certificate is not trusted here \(a private CA's certificate goes in NODE_EXTRA_CA_CERTS\)$/);
+  assert.ok(!untrusted.message.includes(fx.accessToken));
+  assert.equal(fx.requestsTo('finish').length, 0);
 });

@@ -26,8 +26,12 @@
  * Presigned URLs in JSON answers are rewritten to point at the proxy, so storage calls are scripted too.
  * `prefix: '/some/path'` serves everything under that path prefix (baseUrl includes it; presigned URLs too):
  * a request outside the prefix is answered 404 and recorded with route 'outsidePrefix'.
+ * `tls: true` serves HTTPS (baseUrl https://127.0.0.1:port) with the self-signed certificate of
+ * fixtures/tls/ (`tlsCertFile`: what a client trusts through NODE_EXTRA_CA_CERTS).
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import { createServer } from '../../pkg-template/server/index.mjs';
 
 export function routeOf(method, path) {
@@ -42,7 +46,10 @@ export function routeOf(method, path) {
 const errBody = (status) => JSON.stringify({ error: { code: 'injected', message: `injected status ${status}` } });
 
 /** Starts the real service (options passed through) and a proxy in front of it. */
-export async function createFaultServer({ script = {}, prefix = '', ...serviceOptions } = {}) {
+/** The certificate a `tls: true` fault server presents. */
+export const tlsCertFile = new URL('../fixtures/tls/cert.pem', import.meta.url).pathname;
+
+export async function createFaultServer({ script = {}, prefix = '', tls = false, ...serviceOptions } = {}) {
   const service = await createServer({ computeDelayMs: 0, ...serviceOptions });
   const steps = new Map();
   const requests = [];
@@ -78,7 +85,8 @@ export async function createFaultServer({ script = {}, prefix = '', ...serviceOp
     });
   }
 
-  const server = http.createServer(async (req, res) => {
+  const keys = tls ? { key: readFileSync(new URL('../fixtures/tls/key.pem', import.meta.url)), cert: readFileSync(tlsCertFile) } : null;
+  const server = (tls ? https.createServer.bind(null, keys) : http.createServer)(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks);
@@ -155,6 +163,6 @@ export async function createFaultServer({ script = {}, prefix = '', ...serviceOp
   };
   for (const [route, list] of Object.entries(script)) api.script(route, list);
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  baseUrl = `http://127.0.0.1:${server.address().port}${prefix}`;
+  baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}${prefix}`;
   return api;
 }

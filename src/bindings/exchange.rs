@@ -44,10 +44,20 @@ fn global(name: &str) -> JsValue {
 fn describe(e: &JsValue) -> String {
     let msg = get(e, "message").as_string().or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into());
     let cause = get(e, "cause");
-    match get(&cause, "code").as_string().or_else(|| get(&cause, "message").as_string()) {
-        Some(c) => format!("{msg} ({c})"),
-        None => msg,
+    let (code, why) = (get(&cause, "code").as_string(), get(&cause, "message").as_string());
+    match (code, why) {
+        (Some(code), why) if is_certificate_error(&code) => format!(
+            "{msg} ({code}{}): the server's TLS certificate is not trusted here (a private CA's certificate goes in NODE_EXTRA_CA_CERTS)",
+            why.map(|w| format!(": {w}")).unwrap_or_default()
+        ),
+        (Some(c), _) | (None, Some(c)) => format!("{msg} ({c})"),
+        (None, None) => msg,
     }
+}
+
+/// Node's codes for a TLS certificate that was not verified (OpenSSL's, and Node's own).
+fn is_certificate_error(code: &str) -> bool {
+    code.contains("CERT") || code.contains("SELF_SIGNED") || code.starts_with("UNABLE_TO_") || code.starts_with("ERR_TLS_")
 }
 
 /// Why the internal controller fired.

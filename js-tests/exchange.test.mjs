@@ -249,6 +249,7 @@ test('invalid inputs fail with INVALID_INPUT before anything is sent', async (t)
     ['invalid report bytes', () => uploadReport({ ...base, report: enc(JSON.stringify(badReport)) }), /category/],
     ['duplicate attachment id', () => uploadReport({ ...base, report, attachments: [attachments[0], { ...attachments[1], id: attachments[0].id }] }), /given twice/],
     ['attachment id of 257 characters', () => uploadReport({ ...base, report, attachments: [{ id: 'a'.repeat(257), contentType: 'text/plain', data: enc('x') }] }), /1 to 256 characters/],
+    ['attachment data as a string', () => uploadReport({ ...base, report, attachments: [{ id: 'a', contentType: 'text/plain', data: 'x' }] }), /^attachments\[0\]\.data must be bytes \(a Uint8Array, ArrayBuffer or typed array\)$/],
     ['attachment with data and path', () => uploadReport({ ...base, report, attachments: [{ id: 'a', contentType: 'text/plain', data: enc('x'), path: '/tmp/x' }] }), /exactly one of/],
     ['concurrency 0', () => uploadReport({ ...base, report, concurrency: 0 }), /concurrency/],
     ['misspelt option', () => uploadReport({ ...base, report, timeoutMS: 5 }), /unknown option `timeoutMS`/],

@@ -688,7 +688,11 @@ async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
             // the caller's bytes stay where they are: `fetch` sends them from there
             (false, None) => match super::u8_view(&a.data) {
                 Some(view) => AttachmentData::Host(edge.files.bodies.hold(view.clone().into(), view.length() as u64)),
-                None => return Err(js_error(Error::invalid_input(format!("attachments[{i}].data")))),
+                None => {
+                    return Err(js_error(Error::invalid_input(format!(
+                        "attachments[{i}].data must be bytes (a Uint8Array, ArrayBuffer or typed array)"
+                    ))))
+                }
             },
             (true, Some(p)) => AttachmentData::Path(p),
             _ => {

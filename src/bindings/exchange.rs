@@ -545,11 +545,11 @@ enum Done {
 /// has them, read in steps for the check and sent from there (never copied in whole).
 fn held_report_from_js(v: &JsValue, bodies: &HostBodies) -> JsResult<ReportInput> {
     match super::u8_view(v) {
-        Some(view) if !v.is_undefined() && !v.is_null() => {
+        Some(view) => {
             let body = bodies.hold(view.clone().into(), view.length() as u64);
             Ok(ReportInput::Held(HeldReport { bytes: Rc::new(JsBytes(view)), body }))
         }
-        _ => report_from_js(v),
+        None => report_from_js(v),
     }
 }
 

@@ -2,7 +2,7 @@
 // public API (`ReportBuilder` -> `encode()`), against a plain-JS baseline measured in the same run:
 // the same document as plain objects, `JSON.stringify`, Node's native zlib Brotli at quality 9.
 //
-// Each variant runs in its own child process so that its peak memory (maxRSS, minus the RSS of the
+// Each variant runs in its own child process so that its peak memory (VmHWM, minus the RSS of the
 // same process just before the work starts) is its own. Printed: median wall time of the runs,
 // peak memory, encoded size, and the ratios ours / baseline and ours-peak / encoded-JSON size.
 // Then, from one more run, where our time goes (add* calls vs encode()) and the codec's own
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { rng } from '../js-tests/helpers/data.mjs';
+import { peakRss } from './peak-rss.mjs';
 
 const TESTS = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -123,7 +124,7 @@ async function child(variant) {
   const t0 = performance.now();
   const out = work();
   const ms = performance.now() - t0;
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRss();
   const json = zlib.brotliDecompressSync(out);
   // The wasm linear memory never shrinks, so its size now is the core's peak. It is the same
   // instance the package initialized ('shardwise' resolves to pkg/): initSync returns it.

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
+import { peakRss } from './peak-rss.mjs';
 
 const TOKEN = 'bench-access-token-0123456789';
 const MB = (n) => (n / 1e6).toFixed(1);
@@ -85,20 +86,6 @@ async function speedWorkload() {
 
 // ---------------------------------------------------------------------------------------------
 // A client: one upload in this process; prints one JSON line
-
-/**
- * This process's peak RSS. On Linux the mm's own high-water mark (VmHWM): getrusage's maxRSS
- * (`process.resourceUsage().maxRSS`) keeps, across exec, the high-water mark of the process
- * forked from, so a child spawned by a parent holding 130 MB reports at least 130 MB.
- */
-function peakRss() {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  } catch {}
-  return process.resourceUsage().maxRSS * 1024;
-}
-
 
 async function client(args) {
   let report, attachments;

@@ -594,10 +594,8 @@ impl<'a> DecodeReader<'a> {
                 (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput && self.held_left() => continue,
                 // the input used up before the stream's end: `finish` names the truncation
                 (0, Ok(())) if self.d.status == DecodeStatus::NeedsInput => (0, self.d.finish().map(drop)),
-                (n, Ok(())) if self.d.status == DecodeStatus::Done && self.held_left() => {
-                    self.d.status = DecodeStatus::Failed;
-                    (n, Err(corrupt("there are bytes after the end of the Brotli stream")))
-                }
+                // ended, with held input left: as input given after the end
+                (n, Ok(())) if self.d.status == DecodeStatus::Done && self.held_left() => (n, self.d.check_usable(true)),
                 step => step,
             };
         }

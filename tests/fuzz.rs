@@ -217,7 +217,9 @@ fn t_report_decode(input: &[u8]) -> Checked {
     // reads a stream: the messages are compared without their places)
     let opts = DecompressOptions::default();
     let streamed = report::ensure_valid_bytes(codec::Input::Bytes(input), opts).map_err(|e| (e.code, unplaced(&e.message)));
-    let whole = report::read_json_text(input, opts).and_then(|(j, c)| report::ensure_valid_json(&j).map(|()| c)).map_err(|e| (e.code, unplaced(&e.message)));
+    let whole = report::read_json_text(input, opts)
+        .and_then(|(j, c)| report::ensure_valid_json(&j).map(|()| if c { report::ReportBytes::Brotli } else { report::ReportBytes::Json(j.into()) }))
+        .map_err(|e| (e.code, unplaced(&e.message)));
     check!(streamed == whole, "report.upload-check-streamed-as-whole", "{streamed:?} vs {whole:?}");
     Ok(match (json, typed) {
         (Ok(_), Ok(r)) => Outcome::ok(format!("typed:{:x}", typed_shape(&r))),

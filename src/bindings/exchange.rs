@@ -23,7 +23,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::report::{parse, stringify};
-use super::{bytes_from_js, from_js_required, js_error, to_js, JsResult};
+use super::{from_js_required, js_error, to_js, JsResult};
 use crate::error::{Error, ErrorCode};
 use crate::exchange::{
     self, Attachment, AttachmentData, Body, Clock, DurationsOptions, Env, Event, Files, HeldReport, HostBody, Progress, ReportInput,
@@ -94,6 +94,10 @@ impl HostBodies {
         let mut v = self.0.borrow_mut();
         v.push(Some(value));
         HostBody { handle: (v.len() - 1) as u32, len }
+    }
+    /// Holds a caller's bytes where they are.
+    fn hold_view(&self, view: &Uint8Array) -> HostBody {
+        self.hold(view.clone().into(), view.length() as u64)
     }
     fn get(&self, body: HostBody) -> Result<JsValue, Error> {
         self.0.borrow().get(body.handle as usize).cloned().flatten().ok_or_else(|| Error::invalid_input("internal: a released body"))
@@ -544,13 +548,10 @@ enum Done {
 /// `uploadReport`'s report option: as [`report_from_js`], except bytes stay where the caller
 /// has them, read in steps for the check and sent from there (never copied in whole).
 fn held_report_from_js(v: &JsValue, bodies: &HostBodies) -> JsResult<ReportInput> {
-    match super::u8_view(v) {
-        Some(view) => {
-            let body = bodies.hold(view.clone().into(), view.length() as u64);
-            Ok(ReportInput::Held(HeldReport { bytes: Rc::new(JsBytes(view)), body }))
-        }
-        None => report_from_js(v),
-    }
+    report_input(v, |view| {
+        let body = bodies.hold_view(&view);
+        ReportInput::Held(HeldReport { bytes: Rc::new(JsBytes(view)), body })
+    })
 }
 
 /// A caller's bytes, read where they are.
@@ -565,13 +566,19 @@ impl HeldBytes for JsBytes {
     }
 }
 
-/// A report option: a document object, or encoded bytes (Brotli or JSON).
+/// A report option: a document object, or encoded bytes (Brotli or JSON), copied here.
 fn report_from_js(v: &JsValue) -> JsResult<ReportInput> {
+    report_input(v, |view| ReportInput::Bytes(view.to_vec()))
+}
+
+/// A report option: bytes (a `Uint8Array`, `ArrayBuffer` or other view) as `bytes` takes them,
+/// else a document object.
+fn report_input(v: &JsValue, bytes: impl FnOnce(Uint8Array) -> ReportInput) -> JsResult<ReportInput> {
     if v.is_undefined() || v.is_null() {
         return Err(js_error(Error::invalid_input("report is required")));
     }
-    if v.is_instance_of::<Uint8Array>() || v.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::ArrayBuffer::is_view(v) {
-        return Ok(ReportInput::Bytes(bytes_from_js(v, "report")?));
+    if let Some(view) = super::u8_view(v) {
+        return Ok(bytes(view));
     }
     // JSON text is the fast way across for a large report (as the report bindings do)
     Ok(ReportInput::Document(stringify(v, "report")?))
@@ -687,7 +694,7 @@ async fn upload_exchange(opts: JsValue) -> JsResult<JsValue> {
         let data = match (a.data.is_undefined() || a.data.is_null(), a.path) {
             // the caller's bytes stay where they are: `fetch` sends them from there
             (false, None) => match super::u8_view(&a.data) {
-                Some(view) => AttachmentData::Host(edge.files.bodies.hold(view.clone().into(), view.length() as u64)),
+                Some(view) => AttachmentData::Host(edge.files.bodies.hold_view(&view)),
                 None => {
                     return Err(js_error(Error::invalid_input(format!(
                         "attachments[{i}].data must be bytes (a Uint8Array, ArrayBuffer or typed array)"

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use crate::codec::{DecompressOptions, HeldBytes, Input};
 use crate::exchange::HostBody;
 use crate::error::{Error, ErrorCode};
-use crate::report;
+use crate::report::{self, ReportBytes};
 
 /// A report document as JSON, as the exchanges return it (the annotated test list is passed
 /// through as the service sent it, unknown fields included).
@@ -55,10 +55,7 @@ impl PartialEq for HeldReport {
 pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
     Ok(match check_report(report)? {
         CheckedReport::Encoded(b) => b.into_owned(),
-        CheckedReport::Held(_) => match report {
-            ReportInput::Held(h) => h.bytes.to_vec(),
-            _ => Vec::new(),
-        },
+        CheckedReport::Held(h) => h.bytes.to_vec(),
         CheckedReport::Json(json) => report::encode_json(&json),
     })
 }
@@ -68,7 +65,7 @@ pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
 #[derive(Debug)]
 pub enum CheckedReport<'a> {
     Encoded(Cow<'a, [u8]>),
-    Held(HostBody),
+    Held(&'a HeldReport),
     Json(Cow<'a, [u8]>),
 }
 
@@ -80,16 +77,13 @@ pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
             report::ensure_valid_json(json.as_bytes())?;
             Ok(CheckedReport::Json(Cow::Borrowed(json.as_bytes())))
         }
-        ReportInput::Bytes(b) => Ok(if report::ensure_valid_bytes(Input::Bytes(b), opts)? {
-            CheckedReport::Encoded(Cow::Borrowed(b))
-        } else {
-            CheckedReport::Json(Cow::Borrowed(report::strip_bom(b)))
+        ReportInput::Bytes(b) => Ok(match report::ensure_valid_bytes(Input::Bytes(b), opts)? {
+            ReportBytes::Brotli => CheckedReport::Encoded(Cow::Borrowed(b)),
+            ReportBytes::Json(json) => CheckedReport::Json(json),
         }),
-        ReportInput::Held(h) => Ok(if report::ensure_valid_bytes(Input::Held(&*h.bytes), opts)? {
-            CheckedReport::Held(h.body)
-        } else {
-            // plain JSON, to encode here
-            CheckedReport::Json(Cow::Owned(report::strip_bom(&h.bytes.to_vec()).to_vec()))
+        ReportInput::Held(h) => Ok(match report::ensure_valid_bytes(Input::Held(&*h.bytes), opts)? {
+            ReportBytes::Brotli => CheckedReport::Held(h),
+            ReportBytes::Json(json) => CheckedReport::Json(json),
         }),
     }
 }

@@ -212,7 +212,7 @@ async fn report_body<'f, F: Files>(files: &'f F, report: CheckedReport<'_>) -> R
         CheckedReport::Encoded(b) => Body::Bytes(b.into_owned()),
         // the caller's bytes, sent from where they are (not released: the caller's, as their
         // attachments' bytes)
-        CheckedReport::Held(h) => Body::Host(h),
+        CheckedReport::Held(h) => Body::Host(h.body),
         CheckedReport::Json(json) => match files.compress_now(&json, codec::DEFAULT_QUALITY)? {
             Some(h) => {
                 held.body = Some(h);

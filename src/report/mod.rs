@@ -12,6 +12,8 @@ pub use model::*;
 pub use normalize::normalize;
 pub use validate::{ensure_valid, ensure_valid_json, issues, validate, validate_json, Issue, Rules};
 
+use std::borrow::Cow;
+
 use crate::codec::{self, CompressOptions, DecompressOptions};
 use crate::error::{Error, ErrorCode, Result};
 
@@ -82,15 +84,23 @@ pub fn read_json_text(bytes: &[u8], opts: DecompressOptions) -> Result<(Vec<u8>,
     Ok((json, compressed))
 }
 
+/// What valid report bytes were found to be ([`ensure_valid_bytes`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReportBytes<'a> {
+    /// A Brotli stream: sent as it is.
+    Brotli,
+    /// Plain JSON: its text (without a byte order mark), still to encode.
+    Json(Cow<'a, [u8]>),
+}
+
 /// [`ensure_valid_json`] of report bytes (here or held by the host) read by [`read_json`]'s
 /// rule, without holding a Brotli report's text: the stream is decoded as it is checked, twice
 /// ([`validate::report_issues_split`]), so a 100,000-test report costs the decoder's window and
 /// one top-level suite or test at a time, not its 39 MB of text (and held bytes are copied in 64
-/// KiB at a time). Returns whether the bytes were a Brotli stream (then they are sent as they
-/// are). Bytes that are not a Brotli stream of a report object (plain JSON, a damaged stream,
-/// text that is not JSON) are read whole, as [`read_json`] reads them, for its errors; then
-/// those of [`ensure_valid_json`].
-pub fn ensure_valid_bytes(input: codec::Input, opts: DecompressOptions) -> Result<bool> {
+/// KiB at a time). Bytes that are not a Brotli stream of a report object (plain JSON, a damaged
+/// stream, text that is not JSON) are read whole (held bytes copied here once), as
+/// [`read_json`] reads them, for its errors; then those of [`ensure_valid_json`].
+pub fn ensure_valid_bytes(input: codec::Input<'_>, opts: DecompressOptions) -> Result<ReportBytes<'_>> {
     use serde::de::IgnoredAny;
     let streamed = validate::report_issues_split(
         |text| {
@@ -108,9 +118,9 @@ pub fn ensure_valid_bytes(input: codec::Input, opts: DecompressOptions) -> Resul
     );
     if let Some(issues) = streamed {
         validate::to_result("report", &issues, "; validateReport(report) lists every problem")?;
-        return Ok(true);
+        return Ok(ReportBytes::Brotli);
     }
-    let held;
+    let mut held = Vec::new();
     let bytes = match input {
         codec::Input::Bytes(b) => b,
         codec::Input::Held(h) => {
@@ -124,7 +134,17 @@ pub fn ensure_valid_bytes(input: codec::Input, opts: DecompressOptions) -> Resul
         |b, o| parse_text::<IgnoredAny>(b, o).map(|(json, _)| ensure_valid_json(&json)),
         |text| crate::from_json::<IgnoredAny>(text).map(|_| ensure_valid_json(text)),
     )?;
-    checked.map(|()| compressed)
+    checked?;
+    if compressed {
+        return Ok(ReportBytes::Brotli);
+    }
+    Ok(ReportBytes::Json(match input {
+        codec::Input::Bytes(b) => Cow::Borrowed(strip_bom(b)),
+        codec::Input::Held(_) => {
+            held.drain(..held.len() - strip_bom(&held).len());
+            Cow::Owned(held)
+        }
+    }))
 }
 
 /// Decodes `bytes` as a Brotli stream of JSON and parses its text.
@@ -270,8 +290,7 @@ fn first_json_byte(data: &[u8]) -> Option<u8> {
 /// The UTF-8 byte order mark, which some editors put before JSON: not part of the document.
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
-/// `data` without a leading UTF-8 byte order mark: the JSON text of plain JSON bytes.
-pub fn strip_bom(data: &[u8]) -> &[u8] {
+fn strip_bom(data: &[u8]) -> &[u8] {
     data.strip_prefix(BOM).unwrap_or(data)
 }
 

@@ -68,7 +68,7 @@ pub fn ensure_valid(doc: &Value) -> Result<(), Error> {
     to_result("report", &validate_json(doc), "; validateReport(report) lists every problem")
 }
 
-pub(crate) fn not_a_report_object() -> Error {
+fn not_a_report_object() -> Error {
     Error::invalid_input("report must be a report document (a JSON object)")
 }
 
@@ -80,10 +80,10 @@ pub fn ensure_valid_json(json: &[u8]) -> Result<(), Error> {
 }
 
 /// The problems of a report given as JSON text under `rules`, as [`issues`] finds them, read
-/// piece by piece: the top level with its `suites` and `tests` left as raw text, then each
-/// top-level suite and test on its own, checked and dropped. The same problems as [`issues`]
-/// of the whole document (those of `unattributedErrors` and `sources` listed before the suites'
-/// rather than after). Text that is not a JSON object is checked as a whole document.
+/// piece by piece ([`report_issues_split`]): the top level, then each top-level suite and test
+/// on its own, checked and dropped. The same problems as [`issues`] of the whole document (those
+/// of `unattributedErrors` and `sources` listed before the suites' rather than after). Text that
+/// cannot be split (not an object, not JSON) is read as a whole document, which names why.
 pub fn report_issues_json(json: &[u8], rules: Rules) -> Result<Vec<Issue>, Error> {
     if let Some(issues) = report_issues_split(|text| text(json), rules) {
         return Ok(issues);

@@ -167,6 +167,25 @@ pub fn recommend_shards(opts: JsValue, max_shards: f64, budget_ratio: f64, budge
     super::report::parse(&serde_json::to_string(&recommend(plan, max_shards, budget)?).unwrap_or_default())
 }
 
+/// `shardCosts(report)`: the cost model of a report (`plan::cost::learn`): a past run's report
+/// teaches its files' costs and its fixed cost per shard; a durations document gives what its
+/// source gave, else the runner's defaults. The result's `workers`, `unit`,
+/// `perShardOverheadMs` and `costs` are `planShards` options.
+#[wasm_bindgen(js_name = shardCosts)]
+pub fn shard_costs(report: JsValue) -> JsResult<JsValue> {
+    let json = stringify(&report, "shardCosts report")?;
+    let view: crate::plan::from_report::ReportView = crate::from_json(json.as_bytes()).map_err(|e| {
+        crate::error::Error::invalid_input(format!("shardCosts takes a report (an object with `environments`): {e}"))
+    })?;
+    super::report::parse(&serde_json::to_string(&crate::plan::cost::learn(&view)).unwrap_or_default())
+}
+
+/// Where a report keeps its run's costs (a `sources` entry's `filePath`): `plan::cost::COSTS_SOURCE`.
+#[wasm_bindgen(js_name = "__costsSource")]
+pub fn costs_source() -> String {
+    crate::plan::cost::COSTS_SOURCE.to_owned()
+}
+
 /// `__fixedCostMs({report})`: the per-shard fixed cost a past run's report shows (its wall time
 /// outside any test), or `undefined`; `__recommendShards` takes the figures of several (their
 /// median). The report is read as `planShards` reads one.

@@ -161,11 +161,11 @@ impl ReportBuilder {
         to_js(&self.0.add_attachment(input)?)
     }
 
-    /// The time the attempts added so far kept the run busy, in ms (the span of the tests a
-    /// shard's last line compares with its wall time), or `undefined`.
-    #[wasm_bindgen(js_name = "__testsBusyMs")]
-    pub fn tests_busy_ms(&self) -> Option<f64> {
-        self.0.tests_busy_ms()
+    /// The durations of the attempts added so far, summed, in ms: what a shard's end line
+    /// compares with the tests' predicted time.
+    #[wasm_bindgen(js_name = "__attemptsMs")]
+    pub fn attempts_ms(&self) -> f64 {
+        self.0.attempts_ms() as f64
     }
 
     /// The attachments' contents for `uploadReport`: `[{id, contentType, data}]`, one per id.

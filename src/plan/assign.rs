@@ -75,7 +75,7 @@ pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     let total: u64 = weights.iter().copied().fold(0, u64::saturating_add);
     let largest = weights.iter().copied().max().unwrap_or(0);
     let slots = s.shard_count as u64 * s.workers as u64;
-    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms)
+    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms)
 }
 
 /// Assigns the groups (`weights[id]`) to `shard_count` shards.

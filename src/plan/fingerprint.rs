@@ -4,7 +4,8 @@
 //! The encoding (version 4): SHA-1 of
 //! 1. the header, compact JSON: `{"v":4,"shardCount":N,"unit":"test"|"file","defaultDurationMs":D,
 //!    "perShardOverheadMs":O,"workers":W,"files":[...],"groups":[...]}` with the distinct files and
-//!    groups sorted (bytewise UTF-8);
+//!    groups sorted (bytewise UTF-8), and `"costs":{"perWorkerMs":..,"perFileMs":..,"perTestMs":..,
+//!    "files":{..}}` last when any cost is set (so a plan without costs keeps its fingerprint);
 //! 2. then the 16 bytes (little-endian) of a [`Lanes`] digest of, per unit in canonical order
 //!    (see [`super::units`]), the 64-bit words: the id's [`hash128`] (two words), `file index |
 //!    group index << 32` (each `0xFFFFFFFF` when absent), `knownMs` (`u64::MAX` when unknown) and
@@ -73,6 +74,9 @@ struct Header<'a> {
     workers: u32,
     files: &'a [&'a str],
     groups: &'a [&'a str],
+    /// Only when a cost is set, so plans without costs keep their fingerprints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    costs: Option<&'a super::cost::Costs>,
 }
 
 /// `shard_of[i]`: the 1-based shard of canonical unit `i`.
@@ -86,6 +90,7 @@ pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> Stri
         workers: s.workers,
         files: &canon.files,
         groups: &canon.groups,
+        costs: (!s.costs.is_zero()).then_some(&s.costs),
     };
     let mut sha = sha1_smol::Sha1::new();
     // Serializing strings, integers and sequences cannot fail.

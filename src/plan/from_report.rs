@@ -41,6 +41,12 @@ pub const ID_SEPARATOR: &str = " › ";
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ReportView {
     environments: Vec<EnvironmentView>,
+    /// The runner (`jest`, `vitest`, `playwright`), for [`super::cost::learn`].
+    #[serde(default)]
+    category: Option<String>,
+    /// For the costs a runner recorded ([`super::cost::COSTS_SOURCE`]).
+    #[serde(default)]
+    sources: Option<Vec<SourceView>>,
     /// The run's wall time (for [`super::recommend::fixed_cost_of`]).
     #[serde(default)]
     pub(super) duration: Option<f64>,
@@ -48,6 +54,15 @@ pub struct ReportView {
     suites: Option<Vec<SuiteView>>,
     #[serde(default)]
     tests: Option<Vec<TestView>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SourceView {
+    #[serde(default)]
+    file_path: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -101,22 +116,41 @@ pub(super) struct AttemptView {
 }
 
 impl ReportView {
-    /// Every attempt of every test, in document order.
-    pub(super) fn attempts(&self) -> Vec<&AttemptView> {
-        fn suite<'a>(s: &'a SuiteView, out: &mut Vec<&'a AttemptView>) {
+    /// The report's `category` (its runner), if any.
+    pub fn category(&self) -> Option<&str> {
+        self.category.as_deref()
+    }
+
+    /// The text of the `sources` entry at `file_path`, if any (the last one given).
+    pub fn source_text(&self, file_path: &str) -> Option<&str> {
+        self.sources.iter().flatten().rev().find(|s| s.file_path.as_deref() == Some(file_path)).and_then(|s| s.text.as_deref())
+    }
+
+    /// Every attempt with its test's file (by the rule of this module) as `(file, start, duration,
+    /// parallelIndex)`; an absent start or duration is 0.
+    pub(super) fn attempts_with_files(&self) -> Vec<(Option<&str>, f64, f64, Option<f64>)> {
+        fn test<'a>(t: &'a TestView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<(Option<&'a str>, f64, f64, Option<f64>)>) {
+            let file = location_file(&t.location).or(file_suite).or(suite_file);
+            let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).unwrap_or(0.0);
+            for a in t.attempts.iter().flatten() {
+                out.push((file, num(a.start_timestamp), num(a.duration), a.parallel_index.filter(|p| p.is_finite() && *p >= 0.0)));
+            }
+        }
+        fn suite<'a>(s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<(Option<&'a str>, f64, f64, Option<f64>)>) {
+            let (file_suite, suite_file) = files_inside(s, file_suite, suite_file);
             for t in s.tests.iter().flatten() {
-                out.extend(t.attempts.iter().flatten());
+                test(t, file_suite, suite_file, out);
             }
             for c in s.suites.iter().flatten() {
-                suite(c, out);
+                suite(c, file_suite, suite_file, out);
             }
         }
         let mut out = Vec::new();
         for t in self.tests.iter().flatten() {
-            out.extend(t.attempts.iter().flatten());
+            test(t, None, None, &mut out);
         }
         for s in self.suites.iter().flatten() {
-            suite(s, &mut out);
+            suite(s, None, None, &mut out);
         }
         out
     }

@@ -16,6 +16,7 @@
 //! floating-point rounding or hash-map order can change a plan.
 
 mod assign;
+pub mod cost;
 mod estimate;
 mod fingerprint;
 pub mod from_report;
@@ -223,7 +224,12 @@ impl Core<'_> {
 }
 
 fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
-    let durations = estimate::resolve(&canon, settings.default_duration_ms);
+    let mut durations = estimate::resolve(&canon, settings.default_duration_ms);
+    if !settings.costs.is_zero() {
+        for (ms, extra) in durations.ms.iter_mut().zip(settings.costs.unit_extras(&canon)) {
+            *ms = ms.saturating_add(extra);
+        }
+    }
     let groups = groups::build(&canon, &durations.ms, settings.unit);
     let assignment = assign::assign(&groups.weights, settings);
 
@@ -243,6 +249,8 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let mut file_seen = vec![u32::MAX; canon.files.len()];
     let mut file_list: Vec<u32> = Vec::new();
     let mut file_ends = Vec::with_capacity(shards + 1);
+    // what every non-empty shard pays before its groups: its start and its workers' (cost.rs)
+    let fixed = settings.per_shard_overhead_ms.saturating_add(settings.costs.per_worker_ms);
     file_ends.push(0u32);
     let mut predicted_ms = Vec::with_capacity(shards);
     for (s, &cost) in assignment.costs.iter().enumerate() {
@@ -257,7 +265,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         }
         file_list[from..].sort_unstable();
         file_ends.push(file_list.len() as u32);
-        predicted_ms.push(if ids.is_empty() { 0 } else { settings.per_shard_overhead_ms.saturating_add(cost) });
+        predicted_ms.push(if ids.is_empty() { 0 } else { fixed.saturating_add(cost) });
     }
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups.weights, settings);

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cost::{Costs, CostsInput};
 use super::from_report::ReportView;
 use super::{Unit, DEFAULT_DURATION_MS, MAX_DURATION_MS, MAX_SHARDS, MAX_WORKERS};
 use crate::error::{Error, Result};
@@ -23,6 +24,8 @@ pub struct PlanInput<'a> {
     pub default_duration_ms: Option<f64>,
     pub per_shard_overhead_ms: Option<f64>,
     pub workers: Option<f64>,
+    /// What a shard pays beyond its tests' bodies ([`super::cost`]).
+    pub costs: Option<CostsInput>,
 }
 
 /// `opts.environment`: an environment's `name` or its index in `environments`.
@@ -45,7 +48,7 @@ pub enum UnitKind {
 }
 
 /// Checked planner settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     pub shard_count: u32,
     pub unit: UnitKind,
@@ -54,6 +57,8 @@ pub struct Settings {
     pub per_shard_overhead_ms: u64,
     /// Parallel workers inside one shard: wall time ~ `max(ceil(sum / workers), largest group)`.
     pub workers: u32,
+    /// Per worker, file and test ([`super::cost`]); all 0 by default.
+    pub costs: Costs,
 }
 
 impl Settings {
@@ -65,6 +70,7 @@ impl Settings {
             default_duration_ms: DEFAULT_DURATION_MS,
             per_shard_overhead_ms: 0,
             workers: 1,
+            costs: Costs::default(),
         }
     }
 }
@@ -84,8 +90,8 @@ fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Re
 }
 
 /// The options `planShards` declares, in the order of api.md.
-const OPTIONS: [&str; 8] =
-    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers"];
+const OPTIONS: [&str; 9] =
+    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs"];
 
 /// The first problem in `value` as the option it concerns, e.g. `units[3].durationMs: invalid
 /// type: string "5", expected f64`.
@@ -119,6 +125,7 @@ fn explain(value: &serde_json::Value) -> Option<String> {
             },
             "environment" => check::<Option<EnvironmentSelector>>(&text(v), "environment (a name or an index)"),
             "unit" => check::<Option<UnitKind>>(&text(v), "unit"),
+            "costs" => check::<Option<CostsInput>>(&text(v), "costs"),
             _ => check::<Option<f64>>(&text(v), key),
         };
         if problem.is_some() {
@@ -153,6 +160,7 @@ impl<'a> PlanInput<'a> {
             default_duration_ms: whole(self.default_duration_ms, "defaultDurationMs", DEFAULT_DURATION_MS, 1, MAX_DURATION_MS)?,
             per_shard_overhead_ms: whole(self.per_shard_overhead_ms, "perShardOverheadMs", 0, 0, MAX_DURATION_MS)?,
             workers: whole(self.workers, "workers", 1, 1, MAX_WORKERS as u64)? as u32,
+            costs: self.costs.as_ref().map(CostsInput::check).transpose()?.unwrap_or_default(),
         };
         let source = match (self.report, self.units) {
             (Some(_), Some(_)) => return Err(Error::invalid_input("pass either opts.report or opts.units, not both")),

@@ -3,10 +3,9 @@
 //! time grows by that cost per shard.
 //!
 //! - [`fixed_cost_of`] estimates the fixed cost from past runs' reports: a report's wall time
-//!   (`duration`) less the span of its tests (first attempt's start to last attempt's end), i.e.
-//!   the time the run spent outside any test. Without attempt timestamps, less the busiest
-//!   worker's test time (attempts grouped by `parallelIndex`). Over several reports (e.g. each
-//!   shard of a past run), the median ([`median_fixed_cost`]).
+//!   (`duration`) less what the cost model ([`super::cost`]) predicts for its tests, files and
+//!   workers. Over several reports (e.g. each shard of a past run), the median
+//!   ([`median_fixed_cost`]).
 //! - [`recommend`] plans the same input for 1, 2, ... `max_shards` shards with that cost per shard
 //!   and picks the count with the least predicted wall time whose machine time (every shard's
 //!   predicted time, summed) stays within the budget; ties go to fewer shards. Counts that would
@@ -15,67 +14,15 @@
 use serde::Serialize;
 
 use super::from_report::ReportView;
-use super::{checked_units, plan_units, PlanInput, MAX_SHARDS, MAX_WORKERS};
+use super::{checked_units, plan_units, PlanInput, MAX_SHARDS};
 use crate::error::{Error, Result};
 
-fn finite(v: Option<f64>) -> Option<f64> {
-    v.filter(|x| x.is_finite() && *x >= 0.0)
-}
-
-/// The time a run's tests kept it busy, gathered attempt by attempt: the span of the timed
-/// attempts (first start to last end) when every attempt with a duration has a start, else the
-/// busiest worker's sum of durations (attempts grouped by `parallelIndex`; none: one more group).
-/// [`fixed_cost_of`] reads a report's attempts into it; the report builder feeds it as attempts
-/// are added, so a runner's reporter has the figure at the end without reading the report back.
-#[derive(Debug, Clone, Default)]
-pub struct TestsBusy {
-    first: f64,
-    last: f64,
-    timed: usize,
-    with_duration: usize,
-    per_worker: Vec<f64>,
-}
-
-impl TestsBusy {
-    /// One attempt: its start timestamp, duration and `parallelIndex` (each `None` when absent).
-    pub fn add(&mut self, start: Option<f64>, duration: Option<f64>, parallel_index: Option<f64>) {
-        let Some(d) = finite(duration) else { return };
-        if self.with_duration == 0 {
-            (self.first, self.last) = (f64::INFINITY, 0.0);
-        }
-        self.with_duration += 1;
-        if let Some(s) = finite(start) {
-            self.timed += 1;
-            self.first = self.first.min(s);
-            self.last = self.last.max(s + d);
-        }
-        let slot = finite(parallel_index).map_or(0, |p| (p as usize).min(MAX_WORKERS as usize) + 1);
-        if self.per_worker.len() <= slot {
-            self.per_worker.resize(slot + 1, 0.0);
-        }
-        self.per_worker[slot] += d;
-    }
-
-    /// The busy time in ms; `None` without any attempt with a duration.
-    pub fn ms(&self) -> Option<f64> {
-        match self.with_duration {
-            0 => None,
-            n if n == self.timed => Some(self.last - self.first),
-            _ => Some(self.per_worker.iter().copied().fold(0.0, f64::max)),
-        }
-    }
-}
-
-/// One report's time outside its tests (its wall time less [`TestsBusy`]), in ms; `None` when
-/// the report has no wall time or no attempt with a duration.
+/// One report's fixed cost per shard: its wall time less what the cost model predicts for its
+/// tests and files ([`super::cost::learn`]); `None` when the report has no wall time or no timed
+/// attempt.
 pub fn fixed_cost_of(report: &ReportView) -> Option<u64> {
-    // a wall time of 0 is no wall time (a durations document, not a run)
-    let wall = finite(report.duration).filter(|w| *w > 0.0)?;
-    let mut busy = TestsBusy::default();
-    for a in report.attempts() {
-        busy.add(a.start_timestamp, a.duration, a.parallel_index);
-    }
-    Some((wall - busy.ms()?).max(0.0).round() as u64)
+    let learned = super::cost::learn(report);
+    learned.from_wall.then_some(learned.per_shard_overhead_ms)
 }
 
 /// The per-shard fixed cost from several reports' [`fixed_cost_of`]: their median (the lower
@@ -192,54 +139,27 @@ mod tests {
     }
 
     #[test]
-    fn fixed_cost_is_the_wall_time_outside_the_tests_span() {
-        // 10 s run; tests from t=3 s to t=9 s on two workers: 4 s outside them
-        let r = view(r#"{"duration":10000,"suites":[{"tests":[
-            {"attempts":[{"startTimestamp":3000,"duration":4000,"parallelIndex":0}]},
-            {"attempts":[{"startTimestamp":3500,"duration":5500,"parallelIndex":1}]}]}]}"#);
-        assert_eq!(fixed_cost_of(&r), Some(4000));
-    }
-
-    #[test]
-    fn without_timestamps_the_busiest_worker_is_the_tests_time() {
+    fn fixed_cost_is_the_wall_time_the_model_does_not_explain() {
+        // 10 s run; a 4 s and a 5.5 s test on two workers: the model says 5.5 s, 4.5 s outside
+        let r = view(r#"{"duration":10000,"suites":[{"title":"s","tests":[
+            {"title":"a","attempts":[{"startTimestamp":3000,"duration":4000,"parallelIndex":0}]},
+            {"title":"b","attempts":[{"startTimestamp":3500,"duration":5500,"parallelIndex":1}]}]}]}"#);
+        assert_eq!(fixed_cost_of(&r), Some(4500));
+        // untimed attempts (start 0, a test that never started) count by their durations alone
         let r = view(r#"{"duration":10000,"tests":[
-            {"attempts":[{"duration":3000,"parallelIndex":0},{"duration":2000,"parallelIndex":0}]},
-            {"attempts":[{"duration":4000,"parallelIndex":1}]}]}"#);
+            {"title":"a","attempts":[{"duration":3000,"parallelIndex":0},{"duration":2000,"parallelIndex":0}]},
+            {"title":"b","attempts":[{"startTimestamp":0,"duration":4000,"parallelIndex":1}]}]}"#);
         assert_eq!(fixed_cost_of(&r), Some(5000));
         // no duration at all: nothing to say
-        assert_eq!(fixed_cost_of(&view(r#"{"tests":[{"attempts":[{"duration":1}]}]}"#)), None);
-        assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"attempts":[]}]}"#)), None);
+        assert_eq!(fixed_cost_of(&view(r#"{"tests":[{"title":"a","attempts":[{"duration":1}]}]}"#)), None);
+        assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"title":"a","attempts":[]}]}"#)), None);
         // tests longer than the wall (clock skew): 0, never negative
-        assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"attempts":[{"duration":9}]}]}"#)), Some(0));
-    }
-
-    #[test]
-    fn the_builder_keeps_the_same_busy_time_as_a_report_read_back() {
-        use crate::report::{Environment, ReportBuilder, ReportInit, TestInput};
-        let init = ReportInit { category: "jest".into(), commit_id: "a".repeat(40), ..Default::default() };
-        for attempts in [
-            // timed on two workers; then one attempt without a duration (ignored)
-            &[r#"{"startTimestamp":3000,"duration":4000,"parallelIndex":0}"#, r#"{"startTimestamp":3500,"duration":5500,"parallelIndex":1}"#, r#"{"startTimestamp":9000}"#][..],
-            // untimed: the busiest worker
-            &[r#"{"startTimestamp":0,"duration":3000,"parallelIndex":0}"#, r#"{"startTimestamp":0,"duration":2000}"#][..],
-            &[][..],
-        ] {
-            let mut b = ReportBuilder::new(init.clone()).unwrap();
-            b.add_environment(Environment { name: "node".into(), ..Default::default() }).unwrap();
-            for (i, a) in attempts.iter().enumerate() {
-                let t = b.add_test(TestInput { title_path: vec![format!("t{i}")], ..Default::default() }).unwrap();
-                b.add_attempt_json(t, a).unwrap();
-            }
-            let mut doc: serde_json::Value = serde_json::from_slice(&b.to_json()).unwrap();
-            doc["duration"] = serde_json::json!(100_000);
-            let back = fixed_cost_of(&serde_json::from_value(doc).unwrap());
-            assert_eq!(back, b.tests_busy_ms().map(|busy| (100_000.0 - busy) as u64), "{attempts:?}");
-        }
+        assert_eq!(fixed_cost_of(&view(r#"{"duration":5,"tests":[{"title":"a","attempts":[{"duration":9}]}]}"#)), Some(0));
     }
 
     #[test]
     fn over_several_reports_the_median_so_one_slow_machine_does_not_decide() {
-        let r = |wall: u32| view(&format!(r#"{{"duration":{wall},"tests":[{{"attempts":[{{"duration":1000}}]}}]}}"#));
+        let r = |wall: u32| view(&format!(r#"{{"duration":{wall},"tests":[{{"title":"t","attempts":[{{"duration":1000}}]}}]}}"#));
         let each: Vec<Option<u64>> = [r(3000), r(3200), r(60000), view("{}")].iter().map(fixed_cost_of).collect();
         assert_eq!(each, vec![Some(2000), Some(2200), Some(59000), None]);
         assert_eq!(median_fixed_cost(&each.into_iter().flatten().collect::<Vec<_>>()), Some(2200));

@@ -108,6 +108,7 @@ fn arb_settings() -> impl Strategy<Value = Settings> {
             default_duration_ms,
             per_shard_overhead_ms,
             workers,
+            costs: Default::default(),
         })
 }
 

@@ -454,8 +454,8 @@ pub struct ReportBuilder {
     /// Smallest attempt start and largest attempt end, for the report's own timing.
     first_start: Option<u64>,
     last_end: Option<u64>,
-    /// The time the tests kept the run busy (the fixed cost's other half).
-    busy: crate::plan::recommend::TestsBusy,
+    /// The attempts' durations added so far, summed: the time the tests themselves took.
+    attempts_ms: u64,
     attachments: Vec<(Attachment, Vec<u8>)>,
     attachment_index: HashMap<String, usize>,
 }
@@ -492,7 +492,7 @@ impl ReportBuilder {
             packed: Vec::new(),
             first_start: None,
             last_end: None,
-            busy: Default::default(),
+            attempts_ms: 0,
             attachments: Vec::new(),
             attachment_index: HashMap::new(),
         };
@@ -741,7 +741,7 @@ impl ReportBuilder {
         }
         let end = attempt.start_timestamp + attempt.duration.unwrap_or(0);
         self.last_end = Some(self.last_end.map_or(end, |e| e.max(end)));
-        self.busy.add(Some(attempt.start_timestamp as f64), attempt.duration.map(|d| d as f64), attempt.parallel_index.map(f64::from));
+        self.attempts_ms = self.attempts_ms.saturating_add(attempt.duration.unwrap_or(0));
         self.attempts.push(AttemptRec { json: span, next: NONE });
         let test = &mut self.tests[handle];
         match test.last_attempt {
@@ -752,10 +752,10 @@ impl ReportBuilder {
         Ok(())
     }
 
-    /// The time the attempts added so far kept the run busy, in ms (see
-    /// [`crate::plan::recommend::TestsBusy`]); `None` before any attempt with a duration.
-    pub fn tests_busy_ms(&self) -> Option<f64> {
-        self.busy.ms()
+    /// The durations of the attempts added so far, summed, in ms: what the tests' bodies took
+    /// (a shard's end compares it with what its plan predicted for them).
+    pub fn attempts_ms(&self) -> u64 {
+        self.attempts_ms
     }
 
     /// Registers an attachment's content; equal content gives one id (lowercase hex SHA-1).

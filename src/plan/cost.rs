@@ -1,0 +1,490 @@
+//! What a shard costs beyond its tests' own time: the one cost model of the planner.
+//!
+//! A shard's predicted wall time is
+//!
+//! ```text
+//! perShardOverheadMs + perWorkerMs + makespan over `workers` of its groups,
+//! a group's weight = its tests' predicted durations + their files' costs
+//! ```
+//!
+//! - **per shard** (`perShardOverheadMs`): the runner's boot, config, global set-up and teardown,
+//!   paid once by every non-empty shard;
+//! - **per worker** (`costs.perWorkerMs`): a worker's start (a process, a browser); workers start
+//!   side by side, so a shard's wall pays it once;
+//! - **per file** (`costs.files[path]`, else `costs.perFileMs + costs.perTestMs × its tests`): the
+//!   time a file holds a worker beyond its tests' bodies: load, transform, collection, test
+//!   environment (jsdom), set-up files, `beforeAll` hooks, and the runner's own per-test overhead.
+//!   A file's cost is spread over its units (an integer share each, the remainder to the first
+//!   units in canonical order), so a file kept whole (`unit: 'file'`) carries exactly its cost;
+//!   a file whose tests are split over shards is charged by share (each shard that runs part of it
+//!   really loads it: the prediction is then a little low);
+//! - units without a file pay `perTestMs` each.
+//!
+//! [`learn`] reads these from a past run's report: the costs its reporter recorded (a `sources`
+//! entry at [`COSTS_SOURCE`], [`CostsRecord`]: what each file cost beyond its tests, from Jest's
+//! `perfStats`, Vitest's module durations), else the gaps between tests on each worker's timeline
+//! (attempts' `parallelIndex` and start times: Playwright); the fixed cost per shard is then the
+//! run's wall time less the model's prediction of that run. Without a run report (a durations
+//! document from the service, which predicts per test only), the record's model fields if a
+//! service gave them, else the documented defaults of the runner ([`defaults`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::from_report::ReportView;
+use super::options::{Settings, UnitKind};
+use super::units::{Canon, NONE};
+use super::{plan_units, MAX_DURATION_MS, MAX_WORKERS};
+use crate::error::{Error, Result};
+
+/// Where a report keeps its run's costs: a `sources` entry (report-format.md allows any file's
+/// text there, and the service keeps it without reading it) whose text is a [`CostsRecord`].
+pub const COSTS_SOURCE: &str = ".shardwise/costs.json";
+
+/// `planShards`' `opts.costs` as given (numbers are JavaScript numbers, checked by
+/// [`CostsInput::check`]).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CostsInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_worker_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_file_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_test_ms: Option<f64>,
+    /// Known files' costs (file as the units name it -> ms), in place of `perFileMs + perTestMs ×
+    /// tests` for those files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, f64>>,
+}
+
+/// The checked costs the planner runs on (all 0: tests' bodies only, the planner as before).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Costs {
+    pub per_worker_ms: u64,
+    pub per_file_ms: u64,
+    pub per_test_ms: u64,
+    pub files: BTreeMap<String, u64>,
+}
+
+fn ms_of(v: Option<f64>, name: &str) -> Result<u64> {
+    match v {
+        None => Ok(0),
+        Some(v) if v.is_finite() && (0.0..=MAX_DURATION_MS as f64).contains(&v) => Ok(v.round() as u64),
+        Some(v) => Err(Error::invalid_input(format!("{name} must be a number of ms from 0 to {MAX_DURATION_MS}, got {v}"))),
+    }
+}
+
+impl CostsInput {
+    pub fn check(&self) -> Result<Costs> {
+        let mut files = BTreeMap::new();
+        for (f, &ms) in self.files.iter().flatten() {
+            files.insert(f.clone(), ms_of(Some(ms), &format!("costs.files[{f:?}]"))?);
+        }
+        Ok(Costs {
+            per_worker_ms: ms_of(self.per_worker_ms, "costs.perWorkerMs")?,
+            per_file_ms: ms_of(self.per_file_ms, "costs.perFileMs")?,
+            per_test_ms: ms_of(self.per_test_ms, "costs.perTestMs")?,
+            files,
+        })
+    }
+}
+
+impl Costs {
+    pub fn is_zero(&self) -> bool {
+        self.per_worker_ms == 0 && self.per_file_ms == 0 && self.per_test_ms == 0 && self.files.values().all(|&v| v == 0)
+    }
+
+    /// The cost of a file of `tests` units that is not among the known files.
+    pub fn unknown_file_ms(&self, tests: u64) -> u64 {
+        self.per_file_ms.saturating_add(self.per_test_ms.saturating_mul(tests))
+    }
+
+    /// Per canonical unit, what it carries beyond its own duration: its share of its file's cost,
+    /// or `perTestMs` without a file (see the module's documentation).
+    pub(super) fn unit_extras(&self, canon: &Canon) -> Vec<u64> {
+        let mut per_file = vec![0u64; canon.files.len()];
+        for u in &canon.units {
+            if u.file != NONE {
+                per_file[u.file as usize] += 1;
+            }
+        }
+        let cost: Vec<u64> = canon
+            .files
+            .iter()
+            .zip(&per_file)
+            .map(|(name, &n)| self.files.get(*name).copied().unwrap_or_else(|| self.unknown_file_ms(n)))
+            .collect();
+        let mut seen = vec![0u64; canon.files.len()];
+        canon
+            .units
+            .iter()
+            .map(|u| {
+                if u.file == NONE {
+                    return self.per_test_ms;
+                }
+                let f = u.file as usize;
+                let (n, c) = (per_file[f], cost[f]);
+                let k = seen[f];
+                seen[f] += 1;
+                c / n + u64::from(k < c % n)
+            })
+            .collect()
+    }
+}
+
+/// The costs a runner's reporter records in its report ([`COSTS_SOURCE`]); a service that learns
+/// costs may give the model fields too. Every field is optional; unknown fields are ignored, so a
+/// newer record still reads.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CostsRecord {
+    /// `jest`, `vitest`, `playwright`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
+    /// The run's parallel workers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workers: Option<f64>,
+    /// Per file (as the report names it), the time it held a worker beyond its tests' bodies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_shard_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_worker_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_file_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_test_ms: Option<f64>,
+}
+
+/// A runner's documented defaults, used when no report teaches better: `(per shard, per worker,
+/// per file, per test)` in ms. Measured on this project's bench suites (`npm run bench:suites`,
+/// 2 cores): Jest's boot and a worker's module registry; Vitest's boot (Vite) and a worker's
+/// environment; Playwright's boot and a browser per worker. An unknown runner: none.
+pub fn defaults(runner: Option<&str>) -> (u64, u64, u64, u64) {
+    match runner {
+        Some("jest") => (1500, 300, 150, 2),
+        Some("vitest") => (1200, 300, 120, 1),
+        Some("playwright") => (1500, 1000, 100, 30),
+        _ => (0, 0, 0, 0),
+    }
+}
+
+/// What [`learn`] read from a report: the `planShards` options of its cost model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Learned {
+    /// The report's runner (its `category`), if it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
+    /// The run's parallel workers (its record, else its attempts' `parallelIndex`), if it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workers: Option<u32>,
+    /// The unit the runner shards by: `file` for Jest and Vitest (they cannot split a file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitKind>,
+    pub per_shard_overhead_ms: u64,
+    pub costs: Costs,
+    /// Files whose cost was measured (the others get `perFileMs + perTestMs × tests`).
+    pub measured_files: u32,
+    /// Whether the fixed cost per shard came from the run's wall time.
+    pub from_wall: bool,
+    /// Where the figures come from, for a person: `learned from the report (…)`, `the runner's
+    /// defaults (…)`.
+    pub source: String,
+}
+
+/// One timed attempt of a report with its file.
+struct Timed<'a> {
+    file: Option<&'a str>,
+    start: f64,
+    end: f64,
+    lane: u64,
+}
+
+/// Per file, the gaps on the workers' timelines before its tests: after a worker's first test,
+/// each gap between one test's end and the next's start goes to the next test's file (loading a
+/// file, its hooks, the runner's overhead between tests). The first gap of a worker is its start
+/// and the run's set-up: the fixed cost per shard takes it.
+fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> BTreeMap<&'a str, f64> {
+    let mut timed: Vec<Timed> = attempts
+        .iter()
+        .filter(|(_, s, d, p)| *s > 0.0 && *d >= 0.0 && p.is_some())
+        .map(|&(file, s, d, p)| Timed { file, start: s, end: s + d, lane: p.unwrap_or(0.0) as u64 })
+        .collect();
+    timed.sort_by(|a, b| a.lane.cmp(&b.lane).then(a.start.total_cmp(&b.start)));
+    let mut out: BTreeMap<&str, f64> = BTreeMap::new();
+    for lane in timed.chunk_by(|a, b| a.lane == b.lane) {
+        for pair in lane.windows(2) {
+            let gap = (pair[1].start - pair[0].end).max(0.0);
+            if let Some(f) = pair[1].file {
+                *out.entry(f).or_insert(0.0) += gap;
+            }
+        }
+        // a lane's first file still holds a worker while it loads: counted by the others' mean
+        if let Some(f) = lane.first().and_then(|t| t.file) {
+            out.entry(f).or_insert(0.0);
+        }
+    }
+    out
+}
+
+/// `overhead ≈ a + b × tests` over the measured files, least squares, both >= 0; `(mean, 0)` when
+/// the test counts do not vary.
+fn fit(points: &[(f64, f64)]) -> (f64, f64) {
+    let n = points.len() as f64;
+    if points.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx <= 0.0 {
+        return (my.max(0.0), 0.0);
+    }
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    if b < 0.0 || a < 0.0 {
+        // a negative slope or intercept is noise: the mean per file, or through the origin
+        return if b < 0.0 { (my.max(0.0), 0.0) } else { (0.0, my / mx.max(1.0)) };
+    }
+    (a, b)
+}
+
+/// The cost model of a report (see the module's documentation). Never fails: what the report
+/// does not say comes from the runner's defaults, and `source` says which.
+pub fn learn(report: &ReportView) -> Learned {
+    let runner = report.category().map(str::to_owned);
+    let record = report.source_text(COSTS_SOURCE).and_then(|t| crate::from_json::<CostsRecord>(t.as_bytes()).ok());
+    let attempts = report.attempts_with_files();
+    let unit = matches!(runner.as_deref(), Some("jest" | "vitest")).then_some(UnitKind::File);
+    let lanes = attempts.iter().filter_map(|a| a.3).filter(|p| p.is_finite() && *p >= 0.0).fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))));
+    let workers = record
+        .as_ref()
+        .and_then(|r| r.workers)
+        .filter(|w| w.is_finite() && *w >= 1.0)
+        .or(lanes.map(|p| p + 1.0))
+        .map(|w| (w.round() as u32).clamp(1, MAX_WORKERS));
+
+    // per file: its tests, and what it cost beyond them
+    let mut tests_of: BTreeMap<String, u64> = BTreeMap::new();
+    for (_, file) in super::from_report::test_ids(report) {
+        if let Some(f) = file {
+            *tests_of.entry(f).or_insert(0) += 1;
+        }
+    }
+    let measured: BTreeMap<String, f64> = match record.as_ref().and_then(|r| r.files.as_ref()) {
+        Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
+        None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+    };
+    let (d_shard, d_worker, d_file, d_test) = defaults(runner.as_deref());
+    let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
+    let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64);
+    let (per_file_ms, per_test_ms) = if points.is_empty() {
+        (num(record.as_ref().and_then(|r| r.per_file_ms)).unwrap_or(d_file), num(record.as_ref().and_then(|r| r.per_test_ms)).unwrap_or(d_test))
+    } else {
+        let (a, b) = fit(&points);
+        (a.round() as u64, b.round() as u64)
+    };
+    let per_worker_ms = num(record.as_ref().and_then(|r| r.per_worker_ms)).unwrap_or(if measured.is_empty() { d_worker } else { 0 });
+    let costs = Costs {
+        per_worker_ms,
+        per_file_ms,
+        per_test_ms,
+        files: measured.iter().map(|(f, &ms)| (f.clone(), ms.round() as u64)).collect(),
+    };
+
+    // the fixed cost per shard: the run's wall less what the model predicts for the run
+    let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
+    let mut from_wall = false;
+    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
+        (Some(wall), true) => {
+            let mut settings = Settings::new(1);
+            settings.workers = workers.unwrap_or(1);
+            settings.unit = unit.unwrap_or_default();
+            settings.costs = costs.clone();
+            let predicted = super::from_report::units_from_report(report, None)
+                .ok()
+                .and_then(|units| plan_units(&units, &settings).ok())
+                .map_or(0, |p| p.makespan_ms);
+            from_wall = true;
+            (wall - predicted as f64).max(0.0).round() as u64
+        }
+        _ => num(record.as_ref().and_then(|r| r.per_shard_ms)).unwrap_or(d_shard),
+    };
+
+    let name = runner.as_deref().unwrap_or("unknown runner");
+    let source = if from_wall || !measured.is_empty() {
+        format!(
+            "learned from a run: {} measured, {}",
+            match measured.len() {
+                0 => "no file cost".to_owned(),
+                1 => "1 file's cost".to_owned(),
+                n => format!("{n} files' costs"),
+            },
+            if from_wall { "start-up from its wall time" } else { "start-up from the record" }
+        )
+    } else if record.is_some() {
+        "given by the durations' source".to_owned()
+    } else {
+        format!("{name} defaults")
+    };
+    Learned {
+        runner,
+        workers,
+        unit,
+        per_shard_overhead_ms: per_shard,
+        costs,
+        measured_files: measured.len() as u32,
+        from_wall,
+        source,
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::plan::{Unit, UnitKind};
+
+    fn unit(id: &str, file: &str, ms: f64) -> Unit<'static> {
+        Unit { id: id.to_owned().into(), file: Some(file.to_owned().into()), group: None, duration_ms: Some(ms) }
+    }
+
+    fn view(json: &str) -> ReportView {
+        serde_json::from_str(json).unwrap()
+    }
+
+    /// The suite the issue saw on a Vitest date library: one file with one slow test, and many
+    /// files of tiny tests that each cost far more to load than to run.
+    fn date_library() -> Vec<Unit<'static>> {
+        let mut units = vec![unit("slow.test.ts", "slow.test.ts", 1400.0)];
+        for f in 0..120 {
+            units.push(unit(&format!("f{f:03}.test.ts"), &format!("f{f:03}.test.ts"), 2.0));
+        }
+        units
+    }
+
+    #[test]
+    fn a_file_kept_whole_carries_exactly_its_cost() {
+        let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
+        let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
+        s.costs = Costs { per_worker_ms: 400, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into() };
+        let p = plan_units(&units, &s).unwrap();
+        // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
+        assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
+        assert_eq!(p.makespan_ms, p.shards[0].predicted_ms);
+        // split by test, the shares of a.ts still add up to its cost
+        s.unit = UnitKind::Test;
+        assert_eq!(plan_units(&units, &s).unwrap().shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
+    }
+
+    #[test]
+    fn file_costs_balance_many_cheap_files_against_one_slow_test() {
+        let units = date_library();
+        let s = Settings { unit: UnitKind::File, ..Settings::new(3) };
+        // bodies only: the slow file alone on a shard, the 120 others split in two
+        let bodies = plan_units(&units, &s).unwrap();
+        assert_eq!(bodies.shards.iter().map(|x| x.units.len()).min(), Some(1));
+        // each file costs 60 ms to load: 120 x 60 = 7.2 s of the 8.8 s, spread over the three
+        let mut s = s;
+        s.costs.per_file_ms = 60;
+        let p = plan_units(&units, &s).unwrap();
+        let counts: Vec<usize> = p.shards.iter().map(|x| x.units.len()).collect();
+        // the slow file's shard takes 24 more files, the others 48 each
+        assert!(counts.iter().all(|&c| c >= 20), "{counts:?}");
+        let total: u64 = 1400 + 120 * 2 + 121 * 60;
+        assert!(p.makespan_ms <= total / 3 + 70, "{} for {}", p.makespan_ms, total);
+    }
+
+    #[test]
+    fn costs_change_the_fingerprint_and_no_costs_keep_it() {
+        let units = date_library();
+        let plain = plan_units(&units, &Settings::new(3)).unwrap();
+        let mut s = Settings::new(3);
+        s.costs = Costs::default();
+        assert_eq!(plan_units(&units, &s).unwrap().fingerprint, plain.fingerprint);
+        s.costs.per_test_ms = 1;
+        let with = plan_units(&units, &s).unwrap();
+        assert_ne!(with.fingerprint, plain.fingerprint);
+        s.costs.files.insert("f000.test.ts".into(), 7);
+        assert_ne!(plan_units(&units, &s).unwrap().fingerprint, with.fingerprint);
+    }
+
+    #[test]
+    fn costs_options_are_checked() {
+        let ok = crate::plan::PlanInput::from_json(r#"{"shardCount":2,"units":[{"id":"a"}],"costs":{"perFileMs":50.4,"files":{"a.ts":3}}}"#).unwrap();
+        assert_eq!(ok.costs.as_ref().unwrap().check().unwrap().per_file_ms, 50);
+        for (json, says) in [
+            (r#"{"shardCount":2,"units":[],"costs":{"perFileMs":-1}}"#, "costs.perFileMs must be a number of ms"),
+            (r#"{"shardCount":2,"units":[],"costs":{"files":{"a.ts":1e99}}}"#, "costs.files[\"a.ts\"]"),
+        ] {
+            let e = crate::plan::plan_shards(crate::plan::PlanInput::from_json(json).unwrap()).unwrap_err();
+            assert!(e.message.contains(says), "{}", e.message);
+        }
+        let e = crate::plan::PlanInput::from_json(r#"{"shardCount":2,"units":[],"costs":{"perFile":1}}"#).unwrap_err();
+        assert!(e.message.contains("costs: unknown field `perFile`"), "{}", e.message);
+    }
+
+    #[test]
+    fn learns_file_costs_a_reporter_recorded_and_the_rest_from_the_wall() {
+        // Jest: two workers; a.ts cost 900 ms beyond its tests, b.ts 300 ms; the run took 5 s
+        let record = r#"{\"runner\":\"jest\",\"workers\":2,\"files\":{\"a.ts\":900,\"b.ts\":300}}"#;
+        let r = view(&format!(
+            r#"{{"category":"jest","duration":5000,"environments":[{{"name":"jest"}}],
+            "sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],
+            "tests":[{{"title":"a1","location":{{"file":"a.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":10,"duration":1000}}]}},
+                     {{"title":"a2","location":{{"file":"a.ts","line":2,"column":1}},"attempts":[{{"startTimestamp":10,"duration":100}}]}},
+                     {{"title":"b1","location":{{"file":"b.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":10,"duration":500}}]}}]}}"#
+        ));
+        let l = learn(&r);
+        assert_eq!(l.runner.as_deref(), Some("jest"));
+        assert_eq!((l.workers, l.unit), (Some(2), Some(UnitKind::File)));
+        assert_eq!(l.costs.files, [("a.ts".to_owned(), 900), ("b.ts".to_owned(), 300)].into());
+        assert_eq!(l.measured_files, 2);
+        // a.ts: 1100 + 900 = 2000 on one worker, b.ts 800 on the other: the model says 2 s of 5 s
+        assert_eq!(l.per_shard_overhead_ms, 3000);
+        assert!(l.from_wall && l.source.starts_with("learned from a run: 2 files' costs"), "{}", l.source);
+        // a file never seen costs the fit of those two (2 tests 900, 1 test 300), through 0 as
+        // the line through both would cost a file of no tests -300 ms
+        assert_eq!((l.costs.per_file_ms, l.costs.per_test_ms), (0, 400));
+    }
+
+    #[test]
+    fn learns_file_costs_from_the_workers_timelines() {
+        // Playwright, two workers; on worker 0: a1 then a2 (20 ms between) then b1 (250 ms to load b)
+        let r = view(
+            r#"{"category":"playwright","duration":4000,"environments":[{"name":"chromium"}],"suites":[
+            {"type":"file","title":"a.spec.ts","tests":[
+              {"title":"a1","attempts":[{"startTimestamp":1000,"duration":500,"parallelIndex":0}]},
+              {"title":"a2","attempts":[{"startTimestamp":1520,"duration":500,"parallelIndex":0}]}]},
+            {"type":"file","title":"b.spec.ts","tests":[
+              {"title":"b1","attempts":[{"startTimestamp":2270,"duration":500,"parallelIndex":0}]},
+              {"title":"b2","attempts":[{"startTimestamp":1100,"duration":900,"parallelIndex":1}]}]}]}"#,
+        );
+        let l = learn(&r);
+        assert_eq!(l.workers, Some(2));
+        assert_eq!(l.unit, None);
+        assert_eq!(l.costs.files, [("a.spec.ts".to_owned(), 20), ("b.spec.ts".to_owned(), 250)].into());
+        assert!(l.from_wall);
+        // a timings document (no wall): the runner's defaults say the fixed cost
+        let doc = view(r#"{"category":"vitest","environments":[{"name":"default"}],"tests":[{"title":"t","attempts":[{"duration":5}]}]}"#);
+        let l = learn(&doc);
+        assert!(!l.from_wall);
+        let (shard, worker, file, test) = defaults(Some("vitest"));
+        assert_eq!((l.per_shard_overhead_ms, l.costs.per_worker_ms, l.costs.per_file_ms, l.costs.per_test_ms), (shard, worker, file, test));
+        assert_eq!(l.source, "vitest defaults");
+    }
+
+    #[test]
+    fn fit_is_least_squares_and_never_negative() {
+        let (a, b) = fit(&[(1.0, 110.0), (3.0, 130.0), (5.0, 150.0)]);
+        assert!((a - 100.0).abs() < 1e-9 && (b - 10.0).abs() < 1e-9);
+        assert_eq!(fit(&[(2.0, 50.0), (2.0, 70.0)]), (60.0, 0.0));
+        // falling with more tests: noise, the mean
+        assert_eq!(fit(&[(1.0, 300.0), (10.0, 100.0)]), (200.0, 0.0));
+        assert_eq!(fit(&[]), (0.0, 0.0));
+    }
+}

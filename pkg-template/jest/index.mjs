@@ -8,6 +8,8 @@ import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/
 import { AttachmentStore, endRun, reportPlace, runStart } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { ENVIRONMENT, recordFileResult } from './translate.mjs';
+import { RunCosts, jestFileCost } from '../src/runner/costs.mjs';
+import { reportPath } from '../src/runner/options.mjs';
 
 function jestVersion(rootDir) {
   try {
@@ -56,12 +58,14 @@ export default class ShardwiseJestReporter {
       name: ENVIRONMENT, systemData: { osName: os.type(), osVersion: os.release(), osArch: os.arch() },
     });
     this.ctx = { root, environmentIdx, store: new AttachmentStore(folder), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+    this.costs = new RunCosts('jest', this.globalConfig?.maxWorkers);
   }
 
   onTestResult(_test, testResult) {
     if (typeof testResult?.testFilePath === 'string') this.ran.add(testResult.testFilePath);
     if (!this.builder) return;
     guarded(this.ctx, 'a test file\'s results', () => recordFileResult(this.builder, this.ctx, testResult));
+    guarded(this.ctx, 'a test file\'s costs', () => this.costs.add(typeof testResult?.testFilePath === 'string' ? reportPath(this.ctx.root, testResult.testFilePath) : undefined, jestFileCost(testResult)));
   }
 
   // Jest 30 runs its summary reporter after every custom reporter's onRunComplete, so lines
@@ -74,7 +78,7 @@ export default class ShardwiseJestReporter {
     this.onExit = () => this.flush();
     process.once('exit', this.onExit);
     try {
-      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: (line) => held.push(line), ran: this.ran });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: (line) => held.push(line), ran: this.ran, costs: this.costs });
     } catch (e) {
       this.stop(e);
     }

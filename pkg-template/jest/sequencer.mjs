@@ -36,7 +36,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
-    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, record: planned.record, root: planned.root });
+    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, expected: planned.expected, record: planned.record, root: planned.root });
     return tests.filter((t) => planned.paths.has(t.path));
   }
 }

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { planShard, actualLines, testsSpanMs, ShardStop } from '../src/runner/plan.mjs';
+import { planShard, actualLines, attemptsMs, ShardStop } from '../src/runner/plan.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import { AttachmentStore, saveAndUpload, reportPlace, runStart, addShardPlan } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
+import { RunCosts } from '../src/runner/costs.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
   recordResult, compact, unitId,
@@ -59,7 +60,7 @@ export default class ShardwiseReporter {
       let planned;
       try {
         planned = await planShard({
-          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers,
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright',
         });
       } catch (e) {
         if (!(e instanceof ShardStop)) throw e;
@@ -73,7 +74,7 @@ export default class ShardwiseReporter {
       }
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
-      this.balanced = { shard, predictedMs: planned.shard.predictedMs, start: this.runStart(), record: planned.record, root, ran: new Set() };
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, expected: planned.expected, start: this.runStart(), record: planned.record, root, ran: new Set() };
       this.log(planned.line);
     } catch (e) {
       this.log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); Playwright shards natively`);
@@ -102,6 +103,7 @@ export default class ShardwiseReporter {
         return;
       }
       this.startTimestamp = this.runStart();
+      this.workers = config.workers;
       this.builder = new this.api.ReportBuilder(compact({
         category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(), title,
         testRunner: { name: 'playwright', version: config.version },
@@ -144,13 +146,16 @@ export default class ShardwiseReporter {
       try {
         report = this.builder.build();
         report.duration = Math.max(0, Date.now() - this.startTimestamp);
+        // no file: Rust reads Playwright's file costs from the workers' timelines
+        new RunCosts('playwright', this.workers).addTo(report);
       } catch (e) {
         this.fail(e);
       }
     }
     if (this.balanced) {
-      const { shard, predictedMs, start, record, ran } = this.balanced;
-      for (const line of actualLines(shard.current, shard.total, predictedMs, Date.now() - start, report && testsSpanMs(this.builder))) this.log(line);
+      const { shard, predictedMs, start, record, ran, expected } = this.balanced;
+      const actualMs = Date.now() - start;
+      for (const line of actualLines({ shardIndex: shard.current, shardCount: shard.total, predictedMs, actualMs, testsMs: report && attemptsMs(this.builder), expected })) this.log(line);
       if (this.folder) writeShardRecord(this.folder, record, ran);
       if (report) addShardPlan(report, { record, predictedMs, unit: 'test' });
     }

@@ -6,6 +6,7 @@ import { ReportBuilder as WasmReportBuilder, __testStatusCode } from '../wasm/sh
 export { compress, decompress, Compressor, Decompressor } from '../wasm/shardwise.js';
 export { encodeReport, decodeReport, validateReport, normalizeReport } from '../wasm/shardwise.js';
 export { fetchDurations, uploadReport, shardGroupKeyFor } from '../wasm/shardwise.js';
+export { shardCosts } from '../wasm/shardwise.js';
 export { ShardwiseError } from './errors.js';
 
 /**

@@ -31,7 +31,51 @@ export interface PlanOptions {
   perShardOverheadMs?: number;
   /** Parallel workers inside one shard (the same on every shard: it is part of the plan). Default 1. */
   workers?: number;
+  /** What a shard pays beyond its tests' own time (all 0 by default; `shardCosts` learns them from a run). */
+  costs?: ShardCostsOptions;
 }
+
+/**
+ * A shard's costs beyond its tests' bodies, in ms. A shard's predicted time is
+ * `perShardOverheadMs + perWorkerMs + makespan over workers of (tests + their files' costs)`.
+ */
+export interface ShardCostsOptions {
+  /** A worker's start (a process, a browser): once per non-empty shard, as workers start side by side. */
+  perWorkerMs?: number;
+  /** A file's cost (load, transform, environment, hooks) when `files` does not name it... */
+  perFileMs?: number;
+  /** ...plus this per test of it; also what a unit without a file pays. */
+  perTestMs?: number;
+  /** Measured files' costs, by file as the units name it, in place of `perFileMs + perTestMs * tests`. */
+  files?: Record<string, number>;
+}
+
+/** `shardCosts(report)`: the cost model a report teaches (see README "What a shard costs"). */
+export interface ShardCosts {
+  /** The report's runner (its `category`). */
+  runner?: string;
+  /** The run's parallel workers, when the report says. */
+  workers?: number;
+  /** `'file'` for Jest and Vitest, which cannot split a file. */
+  unit?: 'test' | 'file';
+  /** The fixed cost per shard: a run's wall time less the model's prediction of it, else the runner's default. */
+  perShardOverheadMs: number;
+  costs: Required<ShardCostsOptions>;
+  /** How many files' costs were measured. */
+  measuredFiles: number;
+  /** Whether `perShardOverheadMs` came from the run's wall time. */
+  fromWall: boolean;
+  /** Where the figures come from, for a person (`learned from a run: …`, `jest defaults`). */
+  source: string;
+}
+
+/**
+ * The cost model of a report: a past run's report teaches its files' costs (what its reporter
+ * recorded, else the gaps on its workers' timelines) and the fixed cost per shard (its wall time
+ * less what the model predicts for it); a durations document gives the runner's defaults. Its
+ * `workers`, `unit`, `perShardOverheadMs` and `costs` are `planShards` options.
+ */
+export declare function shardCosts(report: Report | object): ShardCosts;
 
 export interface Shard {
   /** 1-based, as in `--shard=i/n`. */

@@ -7,6 +7,8 @@ import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/
 import { AttachmentStore, endRun, reportPlace, runStart } from '../src/runner/report.mjs';
 import { recordNotes, guarded } from '../src/runner/record.mjs';
 import { environmentName, recordTestCase } from './translate.mjs';
+import { RunCosts, vitestFileCost } from '../src/runner/costs.mjs';
+import { reportPath } from '../src/runner/options.mjs';
 
 export default class ShardwiseVitestReporter {
   /** @param {import('../types/vitest').ShardwiseVitestOptions} [options] */
@@ -48,10 +50,14 @@ export default class ShardwiseVitestReporter {
       envIndex.set(name, this.builder.addEnvironment({ name, systemData }));
     }
     this.ctx = { root, envIndex, store: new AttachmentStore(folder), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root) };
+    this.costs = new RunCosts('vitest', config.fileParallelism === false ? 1 : config.maxWorkers);
   }
 
   onTestModuleEnd(testModule) {
     if (typeof testModule?.moduleId === 'string') this.ran.add(testModule.moduleId);
+    if (this.builder && typeof testModule?.moduleId === 'string') {
+      guarded(this.ctx, 'a test module\'s costs', () => this.costs.add(reportPath(this.ctx.root, testModule.moduleId), vitestFileCost(testModule)));
+    }
   }
 
   onTestCaseResult(testCase) {
@@ -62,7 +68,7 @@ export default class ShardwiseVitestReporter {
 
   async onTestRunEnd() {
     try {
-      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log, ran: this.ran });
+      await endRun({ builder: this.builder, start: this.start, api: this.api, store: this.ctx?.store, options: this.options, log: this.log, ran: this.ran, costs: this.costs });
     } catch (e) {
       this.stop(e);
     }

@@ -22,7 +22,8 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      return { durationOf: lookup(readTimingsFile(file, api.decodeReport)), source: `timings file ${options.timingsFile}` };
+      const report = readTimingsFile(file, api.decodeReport);
+      return { durationOf: lookup(report), source: `timings file ${options.timingsFile}`, costs: api.shardCosts(report) };
     }
     if (!canReachService(options))
       throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
@@ -36,7 +37,7 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
       report: list,
       ...(options.durationsTimeoutMs !== undefined ? { timeoutMs: options.durationsTimeoutMs } : {}),
     });
-    return { durationOf: lookup(report), source: 'service' };
+    return { durationOf: lookup(report), source: 'service', costs: api.shardCosts(report) };
   };
 }
 

@@ -73,7 +73,7 @@ export function testListFromSources({ api, units, category, commitId }) {
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @param {number} [p.workers] the runner's parallel workers (files run side by side)
- * @returns {Promise<{paths: Set<string>, predictedMs: number, record: object, root: string} | undefined>}
+ * @returns {Promise<{paths: Set<string>, predictedMs: number, expected: object, record: object, root: string} | undefined>}
  * @throws {ShardStop}
  */
 export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log }) {
@@ -102,10 +102,10 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       }
       return d;
     };
-    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options });
+    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
-    return { paths, predictedMs: planned.shard.predictedMs, record: planned.record, root };
+    return { paths, predictedMs: planned.shard.predictedMs, expected: planned.expected, record: planned.record, root };
   } catch (e) {
     if (e instanceof ShardStop) {
       log(e.line);

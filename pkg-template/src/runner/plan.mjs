@@ -5,12 +5,12 @@
 export const fmtMs = (ms) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`);
 
 /** The one line each shard prints (the tests parse `fingerprint <hex>` from it). */
-export function shardLine({ plan, shardIndex, shardCount, unitCount, unitLabel = 'tests', source, workers = 1 }) {
+export function shardLine({ plan, shardIndex, shardCount, unitCount, unitLabel = 'tests', source, workers = 1, costs }) {
   const shard = plan.shards.find((s) => s.index === shardIndex);
   const predicted = shard ? shard.predictedMs : 0;
   let line = `[shardwise] shard ${shardIndex}/${shardCount}: predicted ${fmtMs(predicted)}${workers > 1 ? ` over ${workers} workers` : ''}, `
     + `makespan ${fmtMs(plan.makespanMs)}, lower bound ${fmtMs(plan.lowerBoundMs)}, `
-    + `${plan.estimated} of ${unitCount} ${unitLabel} estimated (durations: ${source}), fingerprint ${plan.fingerprint}`;
+    + `${plan.estimated} of ${unitCount} ${unitLabel} estimated (durations: ${source}${costs ? `; costs: ${costs}` : ''}), fingerprint ${plan.fingerprint}`;
   if (!shard || shard.units.length === 0) {
     line += unitCount === 0
       ? ` -- this shard has nothing to run: no ${unitLabel} were selected`
@@ -54,7 +54,10 @@ export class SharedReason extends Error {}
  * @param {Array<{id: string, file?: string, group?: string}>} p.units units without durations
  * @param {number} p.shardIndex 1-based
  * @param {number} p.shardCount
- * @param {() => Promise<{durationOf: (unit: object) => number|undefined, source: string}>} p.getDurations
+ * @param {() => Promise<{durationOf: (unit: object) => number|undefined, source: string, costs?: object}>} p.getDurations
+ *   `costs`: the durations document's cost model (`shardCosts` of it)
+ * @param {string} [p.runner] `jest` | `vitest` | `playwright`: whose default costs apply when the
+ *   durations say none
  * @param {string} [p.unitLabel]
  * @param {number} [p.workers] the runner's parallel workers in one shard (the same on every shard:
  *   it is part of the plan): a shard's predicted time is then the makespan over them
@@ -62,13 +65,15 @@ export class SharedReason extends Error {}
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object}>}
  * @throws {ShardStop}
  */
-export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {} }) {
+export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner }) {
   workers = workerCount(workers);
   let source;
+  let costs;
   let withDurations = units;
   try {
     const d = await getDurations();
     source = d.source;
+    costs = d.costs;
     // a measured duration is known, also when it rounds to 0 ms (the planner reads 0 as
     // unknown): at least 1 ms, as the planner counts any measured test
     withDurations = units.map((u) => {
@@ -84,6 +89,9 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     }
     source = `none (${why}); estimates only, the same plan on every shard`;
   }
+  // what a shard pays beyond its tests' bodies (Rust plan::cost): from the durations, else the
+  // runner's documented defaults; the same on every shard, as the durations are
+  costs ??= api.shardCosts({ ...(runner ? { category: runner } : {}), environments: [] });
   // Only the fields api.md defines: the core rejects unknown keys.
   const coreUnits = withDurations.map(({ id, file, group, durationMs }) => {
     const u = { id };
@@ -92,19 +100,33 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     if (durationMs !== undefined) u.durationMs = durationMs;
     return u;
   });
-  const plan = api.planShards({ units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}) });
+  const plan = api.planShards({
+    units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
+    ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
+  });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
-  let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers });
+  let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
       + 'the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations';
   }
   if (shard.units.length === 0 && !options.allowEmptyShards)
     throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
+  const mine = new Set(shard.units);
+  // the tests' own predicted time on this shard (known durations only) and how many were
+  // estimated: the end of the shard tells stale durations from costs that were off
+  let bodiesMs = 0;
+  let estimated = 0;
+  for (const u of coreUnits) {
+    if (!mine.has(u.id)) continue;
+    if (u.durationMs === undefined) estimated += 1;
+    else bodiesMs += u.durationMs;
+  }
   return {
     plan,
     shard,
-    mine: new Set(shard.units),
+    mine,
+    expected: { bodiesMs, estimated, costs: costs.source },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
   };
@@ -121,32 +143,53 @@ export const STALE_MIN_MS = 1000;
 export const ESTIMATED_SHARE = 0.2;
 
 /**
- * The lines at the end of a balanced shard: what it took against the prediction, and, when the
- * report tells how long its tests took (`testsMs`: first test's start to last test's end), what
- * of it was start-up and set-up; then, when its tests took more than STALE_SHARE more or less
- * than predicted, one line saying the durations are stale and what to do.
+ * The lines at the end of a balanced shard: what it took against its predicted wall time, and
+ * what its tests' own time was against theirs; then, when it was off by more than STALE_SHARE
+ * (and STALE_MIN_MS), one line with the cause the figures show: durations that moved (its tests
+ * took more or less than predicted), or costs that were off (its tests took what was predicted,
+ * the rest did not), or no durations at all.
+ * @param {object} p
+ * @param {number} p.shardIndex
+ * @param {number} p.shardCount
+ * @param {number} p.predictedMs the plan's prediction of the shard's wall time
+ * @param {number} p.actualMs the shard's wall time
+ * @param {number} [p.testsMs] its tests' attempts' durations, summed (undefined: not reported)
+ * @param {{bodiesMs: number, estimated: number, costs?: string}} [p.expected] what planShard
+ *   expected of its tests (known durations summed, how many estimated) and where its costs came from
  */
-export function actualLines(shardIndex, shardCount, predictedMs, actualMs, testsMs) {
-  const head = `[shardwise] shard ${shardIndex}/${shardCount} took ${fmtMs(actualMs)}`;
-  if (testsMs === undefined) return [`${head} (predicted ${fmtMs(predictedMs)})`];
-  const lines = [`${head}: its tests ${fmtMs(testsMs)} (predicted ${fmtMs(predictedMs)}), start-up and set-up ${fmtMs(Math.max(0, actualMs - testsMs))}`];
-  const off = testsMs - predictedMs;
-  if (Math.abs(off) >= STALE_MIN_MS && Math.abs(off) > STALE_SHARE * predictedMs) {
-    const pct = predictedMs > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / predictedMs)}%` : 'no prediction';
-    lines.push(`[shardwise] shard ${shardIndex}/${shardCount}: its tests took ${fmtMs(testsMs)} against ${fmtMs(predictedMs)} predicted (${pct}): `
+export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, testsMs, expected }) {
+  const pct = (off, of) => (of > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / of)}%` : 'no prediction');
+  const far = (off, of) => Math.abs(off) >= STALE_MIN_MS && Math.abs(off) > STALE_SHARE * of;
+  const who = `[shardwise] shard ${shardIndex}/${shardCount}`;
+  let head = `${who} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)}, ${pct(actualMs - predictedMs, predictedMs)})`;
+  const known = expected && expected.estimated === 0 && expected.bodiesMs > 0;
+  if (testsMs !== undefined) {
+    head += `: its tests' own time ${fmtMs(testsMs)}${known ? ` (predicted ${fmtMs(expected.bodiesMs)})` : ''}, `
+      + `the rest ${fmtMs(Math.max(0, actualMs - testsMs))} start-up, files and workers`;
+  }
+  const lines = [head];
+  if (!far(actualMs - predictedMs, predictedMs) && !(known && testsMs !== undefined && far(testsMs - expected.bodiesMs, expected.bodiesMs))) return lines;
+  if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
+    lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
+      + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
+  } else if (known && testsMs !== undefined && far(testsMs - expected.bodiesMs, expected.bodiesMs)) {
+    lines.push(`${who}: its tests took ${fmtMs(testsMs)} against ${fmtMs(expected.bodiesMs)} predicted (${pct(testsMs - expected.bodiesMs, expected.bodiesMs)}): `
       + 'the durations it planned with are stale. Refresh the timings file from a recent full run (npx shardwise durations), '
       + 'or let the service see more runs of this suite; shards stay balanced only as far as the durations are right');
+  } else if (far(actualMs - predictedMs, predictedMs)) {
+    const defaults = /defaults/.test(expected?.costs ?? '');
+    lines.push(`${who}: its tests took what was predicted, the rest did not: the costs of start-up, files and workers `
+      + `(${expected?.costs ?? 'none'}) were off by ${pct(actualMs - predictedMs, predictedMs)}. `
+      + (defaults
+        ? 'A timings file that is a saved report of a full run on this kind of machine (report.json.br) teaches them'
+        : 'They were learned on a run of another size or machine; a timings file from a recent full run on this kind of machine teaches them again'));
   }
   return lines;
 }
 
-/**
- * The tests' span in a run (first attempt's start to last attempt's end, or the busiest worker's
- * test time), from the report builder, which keeps it as attempts are added; undefined if no
- * attempt had a duration.
- */
-export function testsSpanMs(builder) {
-  const ms = builder?.__testsBusyMs();
+/** The durations of the attempts a report builder has had, summed (its tests' own time). */
+export function attemptsMs(builder) {
+  const ms = builder?.__attemptsMs?.();
   return ms === undefined ? undefined : Math.round(ms);
 }
 
@@ -154,8 +197,8 @@ export function testsSpanMs(builder) {
 // one process: the shard's prediction and record (for shard.json) pass from one to the other here.
 const PREDICTION = Symbol.for('shardwise.prediction');
 
-/** @param {{index: number, count: number, predictedMs: number, record?: object, root?: string}} p */
+/** @param {{index: number, count: number, predictedMs: number, expected?: object, record?: object, root?: string}} p */
 export const setShardPrediction = (p) => { globalThis[PREDICTION] = p; };
 
-/** @returns {{index: number, count: number, predictedMs: number, record?: object, root?: string} | undefined} */
+/** @returns {{index: number, count: number, predictedMs: number, expected?: object, record?: object, root?: string} | undefined} */
 export const shardPrediction = () => globalThis[PREDICTION];

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'no
 import path from 'node:path';
 import { canReachService, relativePosix } from './options.mjs';
 import { writeShardRecord } from './shard-record.mjs';
-import { actualLines, shardPrediction, testsSpanMs } from './plan.mjs';
+import { actualLines, shardPrediction, attemptsMs } from './plan.mjs';
 import { plural } from './words.mjs';
 import { SHARD_PLAN_SOURCE } from '../../preview/summary.mjs';
 
@@ -149,12 +149,15 @@ export async function saveAndUpload({ api, report, store, options, log }) {
  * @param {{builder?: any, start?: number, api: any, store: AttachmentStore, options: object, log: (line: string) => void, ran?: Iterable<string>}} run
  *   `ran`: the absolute paths of the test files that ran
  */
-export async function endRun({ builder, start, api, store, options, log, ran = [] }) {
+export async function endRun({ builder, start, api, store, options, log, ran = [], costs }) {
   const p = shardPrediction();
   const report = builder?.build();
   if (report) report.duration = Date.now() - start;
+  costs?.addTo(report);
   if (report && p?.record) addShardPlan(report, { record: p.record, predictedMs: p.predictedMs, unit: 'file' });
-  if (p && start) for (const line of actualLines(p.index, p.count, p.predictedMs, Date.now() - start, report && testsSpanMs(builder))) log(line);
+  if (p && start) {
+    for (const line of actualLines({ shardIndex: p.index, shardCount: p.count, predictedMs: p.predictedMs, actualMs: Date.now() - start, testsMs: report && attemptsMs(builder), expected: p.expected })) log(line);
+  }
   if (p?.record && store) writeShardRecord(store.folder, p.record, [...ran].map((f) => relativePosix(p.root, f)));
   if (!report) return;
   await saveAndUpload({ api, report, store, options, log });

@@ -1,0 +1,66 @@
+// The costs a run's reporter records in its report, for planning the next runs (Rust
+// `plan::cost`, the one definition of the record and of how it is read): per file, the time it
+// held a worker beyond its tests' own time (load, transform, environment, set-up files, hooks),
+// as the runner measured it, and the run's workers. Playwright records no file: Rust reads its
+// files' costs from the gaps on each worker's timeline (attempts' `parallelIndex` and starts).
+import { __costsSource } from '../../wasm/shardwise.js';
+
+/** The `sources` entry's `filePath` (Rust `plan::cost::COSTS_SOURCE`). */
+export const COSTS_SOURCE = __costsSource();
+
+const ms = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** One run's costs, file by file as results arrive. */
+export class RunCosts {
+  /** @param {'jest'|'vitest'|'playwright'} runner @param {number} [workers] */
+  constructor(runner, workers) {
+    this.runner = runner;
+    this.workers = Number.isSafeInteger(workers) && workers >= 1 ? workers : undefined;
+    /** @type {Map<string, number>} report file -> ms */
+    this.files = new Map();
+  }
+
+  /** `file`: as the report names it (undefined: outside the repository, not recorded). */
+  add(file, cost) {
+    if (typeof file !== 'string' || ms(cost) === undefined) return;
+    this.files.set(file, (this.files.get(file) ?? 0) + Math.max(0, Math.round(cost)));
+  }
+
+  /** Adds the record to a built report's `sources` (in place; replaces an earlier one). */
+  addTo(report) {
+    if (!report) return report;
+    const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}) };
+    if (this.files.size) record.files = Object.fromEntries([...this.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    report.sources = [...(report.sources ?? []).filter((s) => s.filePath !== COSTS_SOURCE), { filePath: COSTS_SOURCE, text: JSON.stringify(record), contentType: 'application/json' }];
+    return report;
+  }
+}
+
+/**
+ * Jest: a test file's time on its worker (`perfStats`, from loading its environment to its end)
+ * less its tests' durations; undefined when Jest did not time it.
+ */
+export function jestFileCost(testResult) {
+  const p = testResult?.perfStats;
+  const end = ms(p?.end);
+  const from = [ms(p?.start), ms(p?.loadTestEnvironmentStart)].filter((v) => v !== undefined && v > 0);
+  if (end === undefined || !from.length) return undefined;
+  let bodies = 0;
+  for (const r of Array.isArray(testResult?.testResults) ? testResult.testResults : []) bodies += ms(r?.duration) ?? 0;
+  return Math.max(0, end - Math.min(...from) - bodies);
+}
+
+/**
+ * Vitest: a test module's environment set-up, preparation, collection (import) and set-up file
+ * durations, and its hooks (its duration less its tests'); undefined without a diagnostic.
+ */
+export function vitestFileCost(testModule) {
+  const d = typeof testModule?.diagnostic === 'function' ? testModule.diagnostic() : undefined;
+  if (!d) return undefined;
+  let cost = 0;
+  for (const k of ['environmentSetupDuration', 'prepareDuration', 'collectDuration', 'setupDuration']) cost += ms(d[k]) ?? 0;
+  let bodies = 0;
+  const tests = typeof testModule?.children?.allTests === 'function' ? testModule.children.allTests() : [];
+  for (const t of tests) bodies += ms(t?.diagnostic?.()?.duration) ?? 0;
+  return cost + Math.max(0, (ms(d.duration) ?? 0) - bodies);
+}

@@ -2,6 +2,9 @@
 // duration (it reads `--shard` from `ctx.config.shard`).
 //   test: { sequence: { sequencer: ShardwiseSequencer } }   (import ShardwiseSequencer from 'shardwise/vitest/sequencer')
 // Options come from the `shardwise/vitest` reporter entry in `reporters`, else SHARDWISE_* variables.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles } from '../src/runner/files.mjs';
@@ -28,8 +31,35 @@ export default class ShardwiseSequencer {
     return files.filter((f) => planned.paths.has(f.moduleId));
   }
 
-  /** Longest-first would need durations again; Vitest runs the shard's files in the given order. */
-  sort(files) { return files; }
+  /**
+   * Vitest's own order (its BaseSequencer: failed first, then longest first, from its results
+   * cache; files without results by size), so a balanced shard runs its files as Vitest would.
+   * Without Vitest's sequencer to hand, the files as given.
+   */
+  async sort(files) {
+    const Base = await vitestBaseSequencer(this.ctx.config?.root);
+    return Base ? new Base(this.ctx).sort(files) : files;
+  }
+}
+
+/**
+ * Vitest's BaseSequencer (exported by 'vitest/node'): the project's own Vitest, resolved from its
+ * root (a package manager may not let shardwise see it; found where Vitest's exports let
+ * `require.resolve` find it, as Vitest 5's do), else the one this package imports; undefined when
+ * neither loads.
+ */
+async function vitestBaseSequencer(root) {
+  const loads = [
+    () => import(pathToFileURL(createRequire(path.join(root ?? process.cwd(), 'package.json')).resolve('vitest/node')).href),
+    () => import('vitest/node'),
+  ];
+  for (const load of loads) {
+    try {
+      const { BaseSequencer } = await load();
+      if (typeof BaseSequencer === 'function') return BaseSequencer;
+    } catch { /* next */ }
+  }
+  return undefined;
 }
 
 /** Vitest's own split (contiguous slices of the path-sorted list), used when planning fails. */

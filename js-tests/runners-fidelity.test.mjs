@@ -1,0 +1,95 @@
+// What the runner ran, as the runner ran it, found wrong on real open-source suites; here the real
+// Jest and Vitest run the fixture projects fixtures/{jest,vitest}-fidelity as separate processes
+// (no service: reports are saved, shards balance from the unsharded run's report as a timings
+// file). For each runner:
+// - a balanced shard runs its files in the runner's own order: longest first from its cache.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, mkdirSync, existsSync, openSync, closeSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as api from 'shardwise';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURES = path.join(ROOT, 'js-tests', 'fixtures');
+const OUT = path.join(ROOT, 'js-tests', '.out', 'runners-fidelity');
+const SHARDS = 2;
+
+const RUNNERS = {
+  jest: {
+    ext: '.spec.cjs',
+    environment: 'jest',
+    argv: (shard) => [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', path.join(FIXTURES, 'jest-fidelity/jest.config.mjs'), ...(shard ? [`--shard=${shard}/${SHARDS}`] : [])],
+  },
+  vitest: {
+    ext: '.spec.js',
+    environment: 'default',
+    argv: (shard) => [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', path.join(FIXTURES, 'vitest-fidelity/vitest.config.mjs'), ...(shard ? [`--shard=${shard}/${SHARDS}`] : [])],
+  },
+};
+
+/** One run of a fixture project: its exit code, output, saved report and the order its files started in. */
+function run(name, label, { shard, timingsFile } = {}) {
+  const dir = path.join(OUT, name);
+  mkdirSync(dir, { recursive: true });
+  const output = path.join(dir, label);
+  const order = path.join(dir, `${label}.order`);
+  rmSync(output, { recursive: true, force: true });
+  rmSync(order, { force: true });
+  const env = { ...process.env, SW_OUTPUT: output, SW_ORDER: order, SW_CACHE: path.join(dir, 'cache'), FORCE_COLOR: '0', NO_COLOR: '1' };
+  for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k === 'GITHUB_RUN_ID') delete env[k];
+  if (timingsFile) env.SHARDWISE_TIMINGS_FILE = timingsFile;
+  const log = path.join(dir, `${label}.log`);
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, RUNNERS[name].argv(shard), { cwd: ROOT, env, stdio: ['ignore', fd, fd], timeout: 300_000 });
+  closeSync(fd);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const text = readFileSync(log, 'utf8');
+      const saved = path.join(output, ...(shard ? [`shard-${shard}-of-${SHARDS}`] : []), 'report.json.br');
+      resolve({
+        code: code ?? signal, text, saved,
+        report: existsSync(saved) ? api.decodeReport(new Uint8Array(readFileSync(saved))) : undefined,
+        order: existsSync(order) ? readFileSync(order, 'utf8').split('\n').filter(Boolean) : [],
+      });
+    });
+  });
+}
+
+for (const name of Object.keys(RUNNERS)) {
+  describe(`${name}: the report and the order are the runner's`, { concurrency: false }, () => {
+    const dir = path.join(FIXTURES, `${name}-fidelity`);
+    /** Nominal ms per fixture file, from its first line ("takes about Nms"). */
+    const nominal = new Map(readdirSync(dir).filter((f) => f.endsWith(RUNNERS[name].ext))
+      .map((f) => [f, Number(readFileSync(path.join(dir, f), 'utf8').match(/about (\d+)ms/)[1])]));
+    let full;
+    let shards;
+    before(async () => {
+      rmSync(path.join(OUT, name), { recursive: true, force: true }); // no cache from an earlier run
+      full = await run(name, 'full');
+      // one after the other: each run updates the runner's cache
+      shards = [];
+      for (let i = 1; i <= SHARDS; i++) shards.push(await run(name, `shard-${i}`, { shard: i, timingsFile: full.saved }));
+    });
+
+    test('every run passes and saves its report', () => {
+      for (const r of [full, ...shards]) {
+        assert.equal(r.code, 0, r.text);
+        assert.ok(r.report, r.text);
+        assert.deepEqual(api.validateReport(r.report), []);
+      }
+    });
+
+    test('a balanced shard runs its files longest first, as the runner orders them from its cache', () => {
+      const ran = [];
+      for (const r of shards) {
+        assert.ok(r.order.length >= 2, `shard ran ${r.order}: the order is not tested`);
+        const longestFirst = [...r.order].sort((a, b) => nominal.get(b) - nominal.get(a));
+        assert.deepEqual(r.order, longestFirst, r.text);
+        ran.push(...r.order);
+      }
+      assert.deepEqual(ran.sort(), [...nominal.keys()].sort(), 'the shards ran every file once');
+    });
+  });
+}

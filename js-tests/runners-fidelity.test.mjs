@@ -2,6 +2,8 @@
 // Jest and Vitest run the fixture projects fixtures/{jest,vitest}-fidelity as separate processes
 // (no service: reports are saved, shards balance from the unsharded run's report as a timings
 // file). For each runner:
+// - a test that never started (a declared skip, a todo, one that skips itself) has a start in the
+//   run, never 0, so the run's tests span what the run took;
 // - a balanced shard runs its files in the runner's own order: longest first from its cache.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +59,20 @@ function run(name, label, { shard, timingsFile } = {}) {
   });
 }
 
+/** Every test of a report: its file, title path and attempts. */
+function testsOf(report) {
+  const out = [];
+  const walk = (suite, file, titles) => {
+    for (const t of suite.tests ?? []) out.push({ file, titlePath: [...titles, t.title], attempts: t.attempts });
+    for (const s of suite.suites ?? []) walk(s, s.type === 'file' ? s.location?.file ?? s.title : file, s.type === 'file' ? titles : [...titles, s.title]);
+  };
+  walk({ suites: report.suites, tests: report.tests }, undefined, []);
+  return out;
+}
+
+/** "950ms" / "4.2s" (fmtMs) -> ms. */
+const ms = (s) => { const m = /^([\d.]+)(ms|s)$/.exec(s); assert.ok(m, `not a duration: ${s}`); return Number(m[1]) * (m[2] === 's' ? 1000 : 1); };
+
 for (const name of Object.keys(RUNNERS)) {
   describe(`${name}: the report and the order are the runner's`, { concurrency: false }, () => {
     const dir = path.join(FIXTURES, `${name}-fidelity`);
@@ -78,6 +94,27 @@ for (const name of Object.keys(RUNNERS)) {
         assert.equal(r.code, 0, r.text);
         assert.ok(r.report, r.text);
         assert.deepEqual(api.validateReport(r.report), []);
+      }
+    });
+
+    test('no attempt starts at 0: every test lies within the run, so the tests\' span is what they took', () => {
+      for (const r of [full, ...shards]) {
+        const { startTimestamp, duration } = r.report;
+        for (const t of testsOf(r.report)) {
+          for (const a of t.attempts) {
+            const where = `${t.titlePath.join(' > ')}: start ${a.startTimestamp}, run ${startTimestamp}..${startTimestamp + duration}`;
+            assert.ok(a.startTimestamp >= startTimestamp, where);
+            assert.ok(a.startTimestamp + (a.duration ?? 0) <= startTimestamp + duration, where);
+          }
+        }
+      }
+      // each balanced shard's closing line: its tests took no longer than the shard (one worker)
+      for (const [i, r] of shards.entries()) {
+        const line = r.text.match(new RegExp(`^\\[shardwise\\] shard ${i + 1}/${SHARDS} took .*$`, 'm'))?.[0];
+        const took = line?.match(/took ([\d.]+m?s)/)?.[1];
+        const tests = line?.match(/its tests\D*?([\d.]+m?s)/)?.[1];
+        assert.ok(took && tests, r.text);
+        assert.ok(ms(tests) <= ms(took), line);
       }
     });
 

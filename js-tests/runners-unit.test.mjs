@@ -171,6 +171,42 @@ test('Vitest test case -> builder calls', () => {
   assert.deepEqual(bad.attempts[0].errors, [{ message: 'no', stack: 'at x' }]);
 });
 
+describe('a test that never started has a start, never 0 (the year 1970)', () => {
+  test('Jest: a skipped test starts with its file; a file Jest could not run with its end, else now', () => {
+    const b = new FakeBuilder({ category: 'jest' });
+    const skipped = { ancestorTitles: [], title: 'skipped', status: 'pending', startAt: null, duration: null };
+    recordFileResult(b, { root: '/repo', environmentIdx: 0 }, {
+      testFilePath: '/repo/a.spec.js', perfStats: { start: 900, end: 2000 },
+      testResults: [{ ancestorTitles: [], title: 'ran', status: 'passed', duration: 20, startAt: 1000 }, skipped],
+    });
+    recordFileResult(b, { root: '/repo', environmentIdx: 0, now: () => 5000 }, { testFilePath: '/repo/b.spec.js', perfStats: { start: 0, end: 0 }, testResults: [skipped] });
+    recordFileResult(b, { root: '/repo', environmentIdx: 0 }, { testFilePath: '/repo/c.spec.js', perfStats: { start: 0, end: 3000 }, testResults: [skipped] });
+    assert.deepEqual(b.build().tests.map((t) => [t.file, t.titlePath.join(' > '), t.attempts.map((a) => a.startTimestamp)]), [
+      ['a.spec.js', 'ran', [1000]], ['a.spec.js', 'skipped', [900]], ['b.spec.js', 'skipped', [5000]], ['c.spec.js', 'skipped', [3000]],
+    ]);
+  });
+
+  test('Vitest: a declared skip or todo starts with its suite, else its module, else when its result arrived; one that skipped itself with its attempt', () => {
+    const module = { type: 'module', moduleId: '/repo/v/a.spec.js', task: { result: { startTime: 500 } } };
+    const suite = { type: 'suite', name: 'S', parent: module, task: { result: { startTime: 600 } } };
+    const mk = (name, parent, state, diag, extra = {}) => ({
+      type: 'test', name, parent, module, project: { name: '' }, options: {},
+      result: () => ({ state }), diagnostic: () => diag, logs: () => [], ...extra,
+    });
+    const b = new FakeBuilder({ category: 'vitest' });
+    const ctx = { root: '/repo', envIndex: new Map([['default', 0]]), now: () => 7000 };
+    recordTestCase(b, ctx, mk('ran', suite, 'passed', { duration: 20, startTime: 1000 }));
+    recordTestCase(b, ctx, mk('in suite', suite, 'skipped', undefined));
+    recordTestCase(b, ctx, mk('in module', module, 'skipped', undefined));
+    recordTestCase(b, ctx, mk('skips itself', module, 'skipped', undefined, { attempts: () => [{ state: 'skipped', startTime: 1100, duration: 0 }] }));
+    const lone = { type: 'module', moduleId: '/repo/v/b.spec.js' };
+    recordTestCase(b, ctx, mk('todo', lone, 'skipped', undefined, { module: lone }));
+    assert.deepEqual(b.build().tests.map((t) => [t.titlePath.join(' > '), t.attempts.map((a) => a.startTimestamp)]), [
+      ['S > ran', [1000]], ['S > in suite', [600]], ['in module', [500]], ['skips itself', [1100]], ['todo', [7000]],
+    ]);
+  });
+});
+
 describe('timings (a report document) -> durations', () => {
   const report = {
     environments: [{ name: 'chromium' }, { name: 'firefox' }],

@@ -1,6 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, text, list, wholeMs, position } from '../src/runner/record.mjs';
+import { addTest, addAttempt, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
@@ -19,6 +19,19 @@ export function titlePathOf(testCase) {
   const titles = [text(testCase.name)];
   for (let s = testCase.parent; s && s.type === 'suite'; s = s.parent) titles.unshift(text(s.name));
   return titles;
+}
+
+/**
+ * When the test started. One that never started (a declared skip or todo: Vitest gives it no
+ * diagnostic; one that skipped itself has only its attempt's start) starts with its suite, else
+ * its module (the runner's task behind each: not in Vitest's typed API, so read if there), else
+ * when its result arrived; never 0 (see `startedMs`).
+ */
+function startOf(ctx, testCase, diag) {
+  const attempts = typeof testCase.attempts === 'function' ? list(testCase.attempts()) : [];
+  return startedMs(diag?.startTime) ?? startedMs(attempts[0]?.startTime)
+    ?? startedMs(testCase.parent?.task?.result?.startTime) ?? startedMs(testCase.module?.task?.result?.startTime)
+    ?? wholeMs((ctx.now ?? Date.now)());
 }
 
 /** A console log list -> timed stdio entries (dts: ms since the previous entry). */
@@ -42,7 +55,7 @@ const STATES = { passed: 'passed', failed: 'failed', skipped: 'skipped' };
  * One finished test case -> `addTest` / `addAttempt` calls. Retries become failed attempts before
  * the final one. Returns false for tests that did not run to an end (pending). A value the report
  * format cannot hold is left out where it stands (see src/runner/record.mjs).
- * `ctx`: `{ root, envIndex: Map<projectName, number>, notes?, onOutsideRoot? }`.
+ * `ctx`: `{ root, envIndex: Map<projectName, number>, notes?, onOutsideRoot?, now? }`.
  */
 export function recordTestCase(builder, ctx, testCase) {
   const result = testCase.result?.() ?? {};
@@ -61,7 +74,7 @@ export function recordTestCase(builder, ctx, testCase) {
   const environmentIdx = ctx.envIndex.get(environmentName(testCase.project)) ?? 0;
   const status = typeof result.state === 'string' && Object.hasOwn(STATES, result.state) ? STATES[result.state] : 'skipped';
   const expectedStatus = status === 'skipped' ? 'skipped' : testCase.options?.fails ? 'failed' : 'passed';
-  const startTimestamp = wholeMs(diag?.startTime ?? 0) ?? 0;
+  const startTimestamp = startOf(ctx, testCase, diag);
   const errors = list(result.errors).map((e) => {
     const out = {};
     if (e?.message) out.message = text(e.message);

@@ -159,6 +159,17 @@ export function wholeMs(v) {
 }
 
 /**
+ * A start time as the runner gave it (ms since the epoch) when it is one: a whole number > 0,
+ * else undefined. 0 or none is no start: a test that never started (a skip, a todo) is given one
+ * by its reporter, since a start of 0 reads as the year 1970 and stretches the run's tests over
+ * decades.
+ */
+export function startedMs(v) {
+  const n = typeof v === 'number' ? wholeMs(v) : undefined;
+  return n > 0 ? n : undefined;
+}
+
+/**
  * A 1-based line or column as the runner gave it when it is a number >= 1 (the builder mends a
  * fraction or one out of range), else undefined: 0 is Playwright's "no location", and a value of
  * another type is none (comparing a Symbol or a BigInt would throw, or not cross as JSON).

@@ -2,6 +2,8 @@
 // Jest and Vitest run the fixture projects fixtures/{jest,vitest}-fidelity as separate processes
 // (no service: reports are saved, shards balance from the unsharded run's report as a timings
 // file). For each runner:
+// - the report keeps apart the tests the runner keeps apart (`test.each` without a placeholder in
+//   its title, a title written twice), and their durations are found again next run;
 // - a test that never started (a declared skip, a todo, one that skips itself) has a start in the
 //   run, never 0, so the run's tests span what the run took;
 // - a balanced shard runs its files in the runner's own order: longest first from its cache.
@@ -12,6 +14,8 @@ import { readFileSync, rmSync, mkdirSync, existsSync, openSync, closeSync, readd
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
+import { durationsByTest, testKey } from '../pkg/src/runner/timings.mjs';
+import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = path.join(ROOT, 'js-tests', 'fixtures');
@@ -76,6 +80,7 @@ const ms = (s) => { const m = /^([\d.]+)(ms|s)$/.exec(s); assert.ok(m, `not a du
 for (const name of Object.keys(RUNNERS)) {
   describe(`${name}: the report and the order are the runner's`, { concurrency: false }, () => {
     const dir = path.join(FIXTURES, `${name}-fidelity`);
+    const casesFile = path.relative(ROOT, path.join(dir, `a-cases${RUNNERS[name].ext}`)).split(path.sep).join('/');
     /** Nominal ms per fixture file, from its first line ("takes about Nms"). */
     const nominal = new Map(readdirSync(dir).filter((f) => f.endsWith(RUNNERS[name].ext))
       .map((f) => [f, Number(readFileSync(path.join(dir, f), 'utf8').match(/about (\d+)ms/)[1])]));
@@ -95,6 +100,32 @@ for (const name of Object.keys(RUNNERS)) {
         assert.ok(r.report, r.text);
         assert.deepEqual(api.validateReport(r.report), []);
       }
+    });
+
+    test('each test the runner ran is a test of the report, with one attempt: a repeated title path is numbered', () => {
+      const cases = testsOf(full.report).filter((t) => t.file === casesFile);
+      const expected = ['each > same title', 'each > same title [2]', 'each > same title [3]', 'twice', 'twice [2]', 'declared skip', 'todo',
+        ...(name === 'vitest' ? ['skips itself'] : [])];
+      assert.deepEqual(cases.map((t) => t.titlePath.join(' > ')).sort(), expected.sort());
+      for (const t of cases) assert.equal(t.attempts.length, 1, `${t.titlePath.join(' > ')}: ${JSON.stringify(t.attempts)}`);
+      const statuses = Object.fromEntries(cases.map((t) => [t.titlePath.join(' > '), t.attempts[0].status]));
+      assert.equal(statuses['each > same title [3]'], 'passed');
+      assert.equal(statuses['twice [2]'], 'passed');
+      assert.equal(statuses['declared skip'], 'skipped');
+    });
+
+    test('the numbered tests\' durations are found again: by the timings file, and under the names the test list reads from source', () => {
+      const durations = durationsByTest(full.report);
+      const env = RUNNERS[name].environment;
+      for (const titlePath of [['each', 'same title [3]'], ['twice'], ['twice [2]']])
+        assert.ok(durations.get(testKey(env, casesFile, titlePath)) >= 20, `${titlePath.join(' > ')}: ${durations.get(testKey(env, casesFile, titlePath))}`);
+      // the durations exchange's list (Rust discover over the source) names the tests as the report does
+      const listed = testListFromSources({ api, units: unitsFromFiles([{ path: path.join(ROOT, casesFile), environment: env }], ROOT), category: name, commitId: 'c'.repeat(40) });
+      const reported = new Set(testsOf(full.report).map((t) => JSON.stringify([t.file, ...t.titlePath])));
+      const fromSource = testsOf(listed.report).map((t) => JSON.stringify([t.file, ...t.titlePath]));
+      assert.ok(fromSource.includes(JSON.stringify([casesFile, 'twice [2]'])), fromSource.join('\n'));
+      for (const t of fromSource) assert.ok(reported.has(t), `${t} is asked for but not in the report`);
+      assert.equal(listed.unnamed, 1, 'the test.each call: titles made at run time');
     });
 
     test('no attempt starts at 0: every test lies within the run, so the tests\' span is what they took', () => {

@@ -18,7 +18,7 @@ import { planShard, shardLine, actualLines, ShardStop, SharedReason } from '../p
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
-import { addAttempt, recordNotes } from '../pkg/src/runner/record.mjs';
+import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
 import { ReportBuilder, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
 
@@ -204,6 +204,57 @@ describe('a test that never started has a start, never 0 (the year 1970)', () =>
     assert.deepEqual(b.build().tests.map((t) => [t.titlePath.join(' > '), t.attempts.map((a) => a.startTimestamp)]), [
       ['S > ran', [1000]], ['S > in suite', [600]], ['in module', [500]], ['skips itself', [1100]], ['todo', [7000]],
     ]);
+  });
+});
+
+describe('tests the runner keeps apart stay apart in the report', () => {
+  test('distinctTitles: the 2nd, 3rd, ... test of a title path is numbered, passing over a number in use', () => {
+    const distinct = distinctTitles();
+    const paths = [['t'], ['t'], ['d', 't'], ['d', 't'], ['d', 't [3]'], ['d', 't'], ['t']];
+    assert.deepEqual(paths.map((p) => distinct(p).join(' > ')), ['t', 't [2]', 'd > t', 'd > t [2]', 'd > t [3]', 'd > t [4]', 't [3]']);
+  });
+
+  test('Rust discover numbers the titles it reads as the reporters number them', async () => {
+    const shardwise = await import('shardwise');
+    const dir = tmp();
+    const source = "test('t', () => {}); test('t', () => {});\ndescribe('d', () => { test('t'); });\ndescribe('d', () => { test('t'); test('t [3]'); test('t'); });\ntest('t');";
+    writeFileSync(path.join(dir, 'a.spec.js'), source);
+    const listed = testListFromSources({ api: shardwise, units: unitsFromFiles([{ path: path.join(dir, 'a.spec.js'), environment: 'jest' }], dir), category: 'jest', commitId: 'c'.repeat(40) });
+    const fromSource = [];
+    const walk = (s, t) => { for (const x of s.tests ?? []) fromSource.push([...t, x.title]); for (const c of s.suites ?? []) walk(c, c.type === 'file' ? t : [...t, c.title]); };
+    for (const s of listed.report.suites) walk(s, []);
+    const distinct = distinctTitles();
+    const asReported = [['t'], ['t'], ['d', 't'], ['d', 't'], ['d', 't [3]'], ['d', 't'], ['t']].map((p) => distinct(p));
+    assert.deepEqual(fromSource.map((p) => p.join(' > ')).sort(), asReported.map((p) => p.join(' > ')).sort());
+    assert.equal(listed.tests, 7, 'seven tests asked for, none merged');
+  });
+
+  test('Jest: each entry of a file\'s testResults is a test (its retries are in retryReasons)', () => {
+    const b = new FakeBuilder({ category: 'jest' });
+    const each = (n) => ({ ancestorTitles: ['each'], title: 'same title', status: 'passed', duration: 20, startAt: 1000 + n * 20 });
+    const file = (f) => ({ testFilePath: `/repo/${f}`, perfStats: { start: 900, end: 2000 }, testResults: [each(0), each(1), { ...each(2), retryReasons: ['flaky'] }] });
+    recordFileResult(b, { root: '/repo', environmentIdx: 0 }, file('a.spec.js'));
+    recordFileResult(b, { root: '/repo', environmentIdx: 0 }, file('b.spec.js'));
+    assert.deepEqual(b.build().tests.map((t) => [t.file, t.titlePath.join(' > '), t.attempts.map((a) => a.status).join(',')]), [
+      ['a.spec.js', 'each > same title', 'passed'], ['a.spec.js', 'each > same title [2]', 'passed'], ['a.spec.js', 'each > same title [3]', 'failed,passed'],
+      ['b.spec.js', 'each > same title', 'passed'], ['b.spec.js', 'each > same title [2]', 'passed'], ['b.spec.js', 'each > same title [3]', 'failed,passed'],
+    ]);
+  });
+
+  test('Vitest: numbered in the module\'s declaration order, whatever order the results arrive in', () => {
+    const module = { type: 'module', moduleId: '/repo/v/a.spec.js' };
+    const suite = { type: 'suite', name: 'each', parent: module };
+    const mk = (id, name, parent) => ({
+      id, type: 'test', name, parent, module, project: { name: '' }, options: {},
+      result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 20, startTime: 1000 + Number(id.slice(1)) }), logs: () => [],
+    });
+    const tests = [mk('t1', 'same title', suite), mk('t2', 'same title', suite), mk('t3', 'same title', suite), mk('t4', 'same title', module)];
+    module.children = { *allTests() { yield* tests; } };
+    const b = new FakeBuilder({ category: 'vitest' });
+    const ctx = { root: '/repo', envIndex: new Map([['default', 0]]) };
+    for (const i of [2, 0, 3, 1]) recordTestCase(b, ctx, tests[i]);
+    const byTitle = Object.fromEntries(b.build().tests.map((t) => [t.titlePath.join(' > '), t.attempts.map((a) => a.startTimestamp)]));
+    assert.deepEqual(byTitle, { 'each > same title': [1001], 'each > same title [2]': [1002], 'each > same title [3]': [1003], 'same title': [1004] });
   });
 });
 

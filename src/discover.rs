@@ -5,7 +5,8 @@
 //! sequencers read each file's source and list the tests it declares: calls of `describe`,
 //! `test` and `it` (and their `only`, `skip`, `todo`, `concurrent`, ... forms, `fit`, `xit`,
 //! `xdescribe`, Vitest's `suite` and `skipIf(..)`/`runIf(..)`) whose title is a string literal,
-//! nested by the calls' brackets, exactly as the runners name them in their reports.
+//! nested by the calls' brackets, exactly as the runners name them in their reports (a second
+//! test of one title path numbered as the reporters number it: [`distinct_titles`]).
 //!
 //! This is a tokenizer, not a parser: it skips comments, strings, template literals and regular
 //! expression literals correctly, and otherwise only counts brackets. What it cannot name (a
@@ -13,10 +14,13 @@
 //! test inside such a `describe`) is counted in [`Discovered::unnamed`] and left to the planner's
 //! estimates. Never fails: any input gives a (possibly empty) list.
 
+use std::collections::{HashMap, HashSet};
+
 /// The tests one source file declares.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Discovered {
-    /// Title paths (suite titles, then the test's title), in source order, duplicates kept.
+    /// Title paths (suite titles, then the test's title), in source order; a title path seen
+    /// before is numbered as the reporters number it (see [`distinct_titles`]).
     pub tests: Vec<Vec<String>>,
     /// Test calls whose title path is not known before running (computed titles, `each`).
     pub unnamed: u32,
@@ -67,7 +71,35 @@ pub fn discover_tests(source: &str) -> Discovered {
         }
         i += 1;
     }
+    distinct_titles(&mut out.tests);
     out
+}
+
+/// Numbers each further test of a title path already listed, in source order: `t [2]`, `t [3]`,
+/// ... (a number a title of the file already uses is passed over). This is the rule by which the
+/// Jest and Vitest reporters keep apart in the report the tests a runner keeps apart; it is
+/// decided, and why, at `distinctTitles` in pkg-template/src/runner/record.mjs. Applying it here
+/// too makes the durations exchange ask for the names the reports use.
+fn distinct_titles(tests: &mut [Vec<String>]) {
+    let mut used: HashSet<Vec<String>> = HashSet::new();
+    let mut next: HashMap<Vec<String>, usize> = HashMap::new();
+    for path in tests.iter_mut() {
+        if used.insert(path.clone()) {
+            continue;
+        }
+        let key = path.clone();
+        let Some(title) = path.pop() else { continue };
+        let mut n = next.get(&key).copied().unwrap_or(2);
+        loop {
+            path.push(format!("{title} [{n}]"));
+            n += 1;
+            if used.insert(path.clone()) {
+                break;
+            }
+            path.pop();
+        }
+        next.insert(key, n);
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -513,6 +545,19 @@ mod tests {
             test.fails('fails', () => {}); it.failing('failing', () => {});
         "#;
         assert_eq!(titles(src), ["f", "x", "xt", "later", "c > y", "xd > z", "s > w", "s > v", "fails", "failing"]);
+    }
+
+    #[test]
+    fn a_title_path_seen_before_is_numbered_as_the_reporters_number_it() {
+        let src = r#"
+            test('t', () => {}); test('t', () => {});
+            describe('d', () => { test('t', () => {}); });
+            describe('d', () => { test('t', () => {}); test('t [3]', () => {}); test('t', () => {}); });
+            test('t', () => {});
+        "#;
+        // as `distinctTitles` (record.mjs) numbers them: per title path in order, passing over a
+        // number a title already uses
+        assert_eq!(titles(src), ["t", "t [2]", "d > t", "d > t [2]", "d > t [3]", "d > t [4]", "t [3]"]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, guarded, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
+import { addTest, addAttempt, distinctTitles, guarded, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
 export function reporterOptions(globalConfig) {
@@ -26,20 +26,23 @@ export const statusOf = (s) => (typeof s === 'string' && Object.hasOwn(STATUS, s
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
  * (`retryReasons`) become failed attempts before the final one. A value the report format cannot
  * hold is left out where it stands; a result of an unforeseen shape loses only itself (see
- * src/runner/record.mjs). `ctx`: `{ root, environmentIdx, notes?, onOutsideRoot?, now? }`.
+ * src/runner/record.mjs). Each entry of `testResults` is a distinct test (its retries are in
+ * `retryReasons`), kept apart by `distinctTitles`. `ctx`: `{ root, environmentIdx, notes?,
+ * onOutsideRoot?, now? }`.
  */
 export function recordFileResult(builder, ctx, testResult) {
   const file = testFile(ctx, typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined);
   // a test that never started (a skip, a todo: startAt null) starts with its file; a file Jest
   // could not run has no start (perfStats 0): then its end, else now, never 0 (the year 1970)
   const fileStart = startedMs(testResult?.perfStats?.start) ?? startedMs(testResult?.perfStats?.end) ?? wholeMs((ctx.now ?? Date.now)());
+  const distinct = distinctTitles();
   for (const r of list(testResult?.testResults)) {
-    guarded(ctx, 'a test result', () => recordTestResult(builder, ctx, file, fileStart, r));
+    guarded(ctx, 'a test result', () => recordTestResult(builder, ctx, file, fileStart, r, distinct));
   }
 }
 
-function recordTestResult(builder, ctx, file, fileStart, r) {
-  const test = { titlePath: [...list(r?.ancestorTitles).map(text), text(r?.title)], file };
+function recordTestResult(builder, ctx, file, fileStart, r, distinct) {
+  const test = { titlePath: distinct([...list(r?.ancestorTitles).map(text), text(r?.title)]), file };
   const line = position(r?.location?.line);
   if (line) {
     test.line = line;

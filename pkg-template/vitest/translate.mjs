@@ -1,6 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { testFile } from '../src/runner/options.mjs';
-import { addTest, addAttempt, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
+import { addTest, addAttempt, distinctTitles, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
@@ -19,6 +19,26 @@ export function titlePathOf(testCase) {
   const titles = [text(testCase.name)];
   for (let s = testCase.parent; s && s.type === 'suite'; s = s.parent) titles.unshift(text(s.name));
   return titles;
+}
+
+/**
+ * The test's title path in the report: `titlePathOf`, numbered by `distinctTitles` when an
+ * earlier test of its module has the same one. Counted over the module's tests in declaration
+ * order (the module's tree, complete before any result; results may arrive in another order),
+ * once per module and run (`ctx.distinct`).
+ */
+function distinctTitlePath(ctx, testCase) {
+  const module = testCase.module;
+  if (typeof module?.children?.allTests !== 'function') return titlePathOf(testCase);
+  ctx.distinct ??= new WeakMap();
+  let byId = ctx.distinct.get(module);
+  if (!byId?.has(testCase.id)) {
+    byId = new Map();
+    const distinct = distinctTitles();
+    for (const t of module.children.allTests()) byId.set(t.id, distinct(titlePathOf(t)));
+    ctx.distinct.set(module, byId);
+  }
+  return byId.get(testCase.id) ?? titlePathOf(testCase);
 }
 
 /**
@@ -55,14 +75,16 @@ const STATES = { passed: 'passed', failed: 'failed', skipped: 'skipped' };
  * One finished test case -> `addTest` / `addAttempt` calls. Retries become failed attempts before
  * the final one. Returns false for tests that did not run to an end (pending). A value the report
  * format cannot hold is left out where it stands (see src/runner/record.mjs).
- * `ctx`: `{ root, envIndex: Map<projectName, number>, notes?, onOutsideRoot?, now? }`.
+ * Each test case is a distinct test (its retries are in its diagnostic), kept apart by
+ * `distinctTitles`. `ctx`: `{ root, envIndex: Map<projectName, number>, notes?, onOutsideRoot?,
+ * now? }`.
  */
 export function recordTestCase(builder, ctx, testCase) {
   const result = testCase.result?.() ?? {};
   if (result.state === 'pending') return false;
   const diag = testCase.diagnostic?.();
   const moduleId = testCase.module?.moduleId;
-  const test = { titlePath: titlePathOf(testCase), file: testFile(ctx, typeof moduleId === 'string' ? moduleId : undefined) };
+  const test = { titlePath: distinctTitlePath(ctx, testCase), file: testFile(ctx, typeof moduleId === 'string' ? moduleId : undefined) };
   const line = position(testCase.location?.line);
   if (line) {
     test.line = line;

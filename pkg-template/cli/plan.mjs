@@ -8,6 +8,7 @@ import { readSaved } from '../src/runner/report.mjs';
 import { inFile } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
+import { fileUnitsFromReport } from '../src/runner/timings.mjs';
 import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
@@ -24,6 +25,16 @@ shard of a run can print to show they computed the same plan.
     is the sum of its attempts' durations (in one environment with --environment);
   - a JSON array of units [{"id": "...", "file"?: "...", "group"?: "...", "durationMs"?: n}].
 
+A report plans as its runner does (what 'shardwise plan' reads of it is printed under the table):
+  - what a shard pays beyond its tests (shardCosts): each file's cost (load, transform,
+    environment, hooks) as the run measured it, and the fixed cost per shard (the run's wall
+    time less what the model predicts for it); a durations document: the runner's defaults;
+  - its workers (the run's), unless --workers;
+  - a Jest or Vitest report by file (one unit a file, as their shards run), unless --unit.
+So 'shardwise plan <the timings file the shards used> --shards N' prints the plan and the
+fingerprint the shards printed, when the file lists every test file they ran (and --workers
+gives the shards' workers if the file's run had others).
+
 With --shards auto it plans every count from 1 to M, each shard paying a fixed cost (runner
 boot, browser launch, global set-up), prints per count the predicted wall time (the slowest
 shard) and machine time (all shards summed), and recommends the count with the least wall time
@@ -38,8 +49,9 @@ Options:
                         stays on one shard
   --environment <E>     use the predictions of environment E (a name, or an index when a whole
                         number); default: every environment's summed (report input only)
-  --workers <W>         parallel workers inside one shard (default 1)
-  --overhead <MS>       a fixed start-up cost of each shard, in ms (default 0)
+  --workers <W>         parallel workers inside one shard (default: the report's, else 1)
+  --overhead <MS>       a fixed start-up cost of each shard, in ms (default: the report's, else 0)
+  --bodies-only         plan the tests' own durations alone: no file, worker or start-up cost
   --default <MS>        the estimate for a unit when nothing is known (default 1000)
   --json                print the plan as JSON (the value planShards returns)
   --max-shards <M>      with --shards auto: the largest count to consider (default 16)
@@ -120,7 +132,7 @@ function fixedCost(overhead, reports) {
   const known = each.filter((x) => x !== undefined);
   if (!known.length)
     return { each: known, how: `none: ${reports.length ? 'no report given has a wall time and timed tests' : 'no report given'}; set it with --overhead` };
-  return { each: known, how: `${known.length === 1 ? 'the report\'s time outside its tests' : `the median of ${known.length} reports' time outside their tests`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
+  return { each: known, how: `${known.length === 1 ? 'the report\'s wall time less what the model predicts for its tests and files' : `the median of ${known.length} reports' wall time less what the model predicts for them`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
 }
 
 /** The table of `--shards auto`. */
@@ -150,7 +162,7 @@ export async function run(argv) {
     workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
     json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     'max-shards': { type: 'string' }, budget: { type: 'string' }, 'overhead-from': { type: 'string', multiple: true },
-    matrix: { type: 'boolean' },
+    matrix: { type: 'boolean' }, 'bodies-only': { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   required('plan', positionals[0], '<input> (a report, a saved report folder or a units file)');
@@ -173,18 +185,52 @@ export async function run(argv) {
   if (values.unit !== undefined) opts.unit = values.unit;
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
-  const { reportFile, content } = readInput(input);
-  if (auto) return recommendCount({ values, opts, reportFile, content });
+  let { reportFile, content } = readInput(input);
+  const read = content.report ? asTheRunnerPlans(content, opts, values) : undefined;
+  if (read) content = read.content;
+  if (auto) return recommendCount({ values, opts, reportFile, content, read });
   const plan = planOf(reportFile, { ...opts, ...content });
-  console.log(values.json ? JSON.stringify(plan, null, 2) : formatPlan(plan, content.report ? 'tests' : 'units'));
+  if (values.json) console.log(JSON.stringify(plan, null, 2));
+  else console.log(`${formatPlan(plan, read?.label ?? (content.report ? 'tests' : 'units'))}${read ? `\n${read.lines.join('\n')}` : ''}`);
   return 0;
 }
 
+/**
+ * A report planned as its runner plans it (see HELP): its costs, workers and unit, each unless a
+ * flag says otherwise (`opts` changed in place). Returns the content to plan (a Jest or Vitest
+ * report: its files as units, as the runners' sequencers make them), the unit label, and the
+ * lines saying what was read.
+ */
+function asTheRunnerPlans(content, opts, values) {
+  const learned = api.shardCosts(content.report);
+  const lines = [];
+  if (values['bodies-only']) {
+    lines.push('costs        none (--bodies-only): the tests\' own durations only');
+  } else {
+    opts.costs = learned.costs;
+    if (opts.perShardOverheadMs === undefined && !values.shards?.startsWith('auto')) opts.perShardOverheadMs = learned.perShardOverheadMs;
+    const c = learned.costs;
+    const measured = learned.measuredFiles ? `${plural(learned.measuredFiles, 'file')} measured, others ` : '';
+    lines.push(`costs        ${learned.source}: start-up ${fmtMs(opts.perShardOverheadMs ?? learned.perShardOverheadMs)} a shard`
+      + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`);
+  }
+  if (opts.workers === undefined && learned.workers > 1) {
+    opts.workers = learned.workers;
+    lines.push(`workers      ${learned.workers}, as the report's run had (--workers to change)`);
+  }
+  if (values.unit === undefined && learned.unit === 'file' && opts.environment === undefined) {
+    lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
+    return { content: { units: fileUnitsFromReport(content.report) }, label: 'units', lines };
+  }
+  return { content, lines };
+}
+
 /** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */
-function recommendCount({ values, opts, reportFile, content }) {
+function recommendCount({ values, opts, reportFile, content, read }) {
   const maxShards = number('plan', values, 'max-shards') ?? 16;
   const budget = budgetOf(values.budget ?? '1.5x');
-  const reports = [...(content.report ? [{ reportFile, report: content.report }] : []), ...(values['overhead-from'] ?? []).map((f) => {
+  const input = read ? readInput(reportFile).content : content;
+  const reports = [...(input.report ? [{ reportFile, report: input.report }] : []), ...(values['overhead-from'] ?? []).map((f) => {
     if (!existsSync(f)) throw new UsageError(`${f} does not exist`);
     const r = readInput(f);
     if (!r.content.report) throw inFile(r.reportFile, new api.ShardwiseError('a units list has no wall time: give a past run\'s report', { code: 'INVALID_INPUT' }));
@@ -200,7 +246,7 @@ function recommendCount({ values, opts, reportFile, content }) {
   if (values.matrix) {
     console.log(JSON.stringify({ shardIndex: Array.from({ length: r.shards }, (_, i) => i + 1), shardTotal: [r.shards] }));
   } else {
-    console.log(values.json ? JSON.stringify({ ...r, fixedCost: cost }, null, 2) : formatRecommendation(r, cost, budget));
+    console.log(values.json ? JSON.stringify({ ...r, fixedCost: cost }, null, 2) : `${formatRecommendation(r, cost, budget)}${read ? `\n${read.lines.join('\n')}` : ''}`);
   }
   return 0;
 }

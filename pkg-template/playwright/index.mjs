@@ -147,7 +147,7 @@ export default class ShardwiseReporter {
         report = this.builder.build();
         report.duration = Math.max(0, Date.now() - this.startTimestamp);
         // no file: Rust reads Playwright's file costs from the workers' timelines
-        new RunCosts('playwright', this.workers).addTo(report);
+        new RunCosts('playwright', this.workers).addTo(report, this.api.shardCosts);
       } catch (e) {
         this.fail(e);
       }

@@ -16,9 +16,62 @@ export function walkTests(report, fn) {
   visit(report.suites, report.tests, []);
 }
 
-/** Extracts {key -> {envName -> meanDuration}} from one result report. */
+// A run's costs (what its shards paid beyond its tests' bodies: the record its reporter saved in
+// `sources`, see the package's src/runner/costs.mjs and Rust plan::cost) are kept in the same
+// state, under keys no test has (they start with a NUL), per runner (the report's category): each
+// file's cost and the model's figures, each the same weighted mean as a test's duration. The
+// durations document then carries them back as a record of its own.
+/** Rust `plan::cost::COSTS_SOURCE` (js-tests check they agree). */
+export const COSTS_SOURCE = '.shardwise/costs.json';
+const MODEL = ['perShardMs', 'perWorkerMs', 'perFileMs', 'perTestMs', 'workers'];
+const costKey = (runner, name) => JSON.stringify(['\u0000costs', runner, name]);
+
+/** The costs record of a report, as state entries {key -> {'': value}}, into `out`. */
+function costsOf(report, out) {
+  const text = (report.sources ?? []).findLast?.((s) => s?.filePath === COSTS_SOURCE)?.text;
+  if (typeof text !== 'string' || typeof report.category !== 'string') return;
+  let record;
+  try { record = JSON.parse(text); } catch { return; }
+  if (record === null || typeof record !== 'object') return;
+  const put = (name, v) => { if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[costKey(report.category, name)] = { '': v }; };
+  for (const k of MODEL) put(k, record[k]);
+  if (record.files && typeof record.files === 'object') for (const [f, v] of Object.entries(record.files)) put(`file:${f}`, v);
+}
+
+/** The files of a report's tests: a test's location's, else its nearest `file` suite's title. */
+function filesOf(report) {
+  const files = new Set();
+  const visit = (suites, tests, file) => {
+    for (const t of tests ?? []) if (t.location?.file ?? file) files.add(t.location?.file ?? file);
+    for (const s of suites ?? []) visit(s.suites, s.tests, s.type === 'file' ? s.location?.file ?? s.title : file);
+  };
+  visit(report.suites, report.tests, undefined);
+  return files;
+}
+
+/** The costs record for a test list's runner and files, from the state; undefined without any. */
+function costsFor(testList, predictor, files) {
+  const runner = testList.category;
+  if (typeof runner !== 'string') return undefined;
+  const record = { runner };
+  let any = false;
+  for (const k of MODEL) {
+    const v = predictor.predict(costKey(runner, k), '');
+    if (v !== undefined) { record[k] = Math.round(v); any = true; }
+  }
+  const known = {};
+  for (const f of [...files].sort()) {
+    const v = predictor.predict(costKey(runner, `file:${f}`), '');
+    if (v !== undefined) known[f] = Math.round(v);
+  }
+  if (Object.keys(known).length) { record.files = known; any = true; }
+  return any ? record : undefined;
+}
+
+/** Extracts {key -> {envName -> meanDuration}} from one result report (and its costs record). */
 export function durationsOf(report) {
   const out = Object.create(null);
+  costsOf(report, out);
   const envs = report.environments ?? [];
   walkTests(report, (key, t) => {
     const sums = Object.create(null);
@@ -72,7 +125,7 @@ export class Predictor {
   get size() { return this.tests.size; }
 }
 
-/** Returns a copy of `testList` with attempts filled from the predictor. */
+/** Returns a copy of `testList` with attempts filled from the predictor, and its runner's costs. */
 export function annotate(testList, predictor) {
   const doc = structuredClone(testList);
   const envs = doc.environments ?? [];
@@ -83,5 +136,7 @@ export function annotate(testList, predictor) {
       if (p !== undefined) t.attempts.push({ environmentIdx, duration: Math.round(p), startTimestamp: 0 });
     });
   });
+  const costs = costsFor(doc, predictor, filesOf(doc));
+  if (costs) doc.sources = [...(doc.sources ?? []).filter((s) => s?.filePath !== COSTS_SOURCE), { filePath: COSTS_SOURCE, text: JSON.stringify(costs), contentType: 'application/json' }];
   return doc;
 }

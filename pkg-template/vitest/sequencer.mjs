@@ -27,7 +27,7 @@ export default class ShardwiseSequencer {
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);
-    setShardPrediction({ index, count, predictedMs: planned.predictedMs, record: planned.record, root: planned.root });
+    setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, record: planned.record, root: planned.root });
     return files.filter((f) => planned.paths.has(f.moduleId));
   }
 

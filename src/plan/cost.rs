@@ -317,18 +317,15 @@ pub fn learn(report: &ReportView) -> Learned {
     };
 
     let name = runner.as_deref().unwrap_or("unknown runner");
-    let source = if from_wall || !measured.is_empty() {
-        format!(
-            "learned from a run: {} measured, {}",
-            match measured.len() {
-                0 => "no file cost".to_owned(),
-                1 => "1 file's cost".to_owned(),
-                n => format!("{n} files' costs"),
-            },
-            if from_wall { "start-up from its wall time" } else { "start-up from the record" }
-        )
+    let files = match measured.len() {
+        0 => "no file's cost".to_owned(),
+        1 => "1 file's cost".to_owned(),
+        n => format!("{n} files' costs"),
+    };
+    let source = if from_wall {
+        format!("learned from a run: {files} measured, start-up from its wall time")
     } else if record.is_some() {
-        "given by the durations' source".to_owned()
+        format!("the durations' costs record: {files}, start-up {}", if record.as_ref().is_some_and(|r| r.per_shard_ms.is_some()) { "learned" } else { "default" })
     } else {
         format!("{name} defaults")
     };

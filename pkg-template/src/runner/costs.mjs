@@ -26,14 +26,33 @@ export class RunCosts {
     this.files.set(file, (this.files.get(file) ?? 0) + Math.max(0, Math.round(cost)));
   }
 
-  /** Adds the record to a built report's `sources` (in place; replaces an earlier one). */
-  addTo(report) {
+  /**
+   * Adds the record to a built report's `sources` (in place; replaces an earlier one). With
+   * `shardCosts` (the package's), the model the report teaches is added to the record (its fixed
+   * cost per shard, per worker, per file and per test; for Playwright, its files' costs read from
+   * the workers' timelines), so a service that keeps records, as `shardwise serve` does, can give
+   * them back with durations without reading the run again.
+   */
+  addTo(report, shardCosts) {
     if (!report) return report;
     const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}) };
-    if (this.files.size) record.files = Object.fromEntries([...this.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    report.sources = [...(report.sources ?? []).filter((s) => s.filePath !== COSTS_SOURCE), { filePath: COSTS_SOURCE, text: JSON.stringify(record), contentType: 'application/json' }];
+    if (this.files.size) record.files = sortedObject(this.files);
+    setSource(report, record);
+    const learned = shardCosts?.(report);
+    if (learned?.fromWall) {
+      const c = learned.costs;
+      Object.assign(record, { perShardMs: learned.perShardOverheadMs, perWorkerMs: c.perWorkerMs, perFileMs: c.perFileMs, perTestMs: c.perTestMs });
+      if (!record.files && Object.keys(c.files).length) record.files = c.files;
+      setSource(report, record);
+    }
     return report;
   }
+}
+
+const sortedObject = (map) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+function setSource(report, record) {
+  report.sources = [...(report.sources ?? []).filter((s) => s.filePath !== COSTS_SOURCE), { filePath: COSTS_SOURCE, text: JSON.stringify(record), contentType: 'application/json' }];
 }
 
 /**

@@ -153,7 +153,7 @@ export async function endRun({ builder, start, api, store, options, log, ran = [
   const p = shardPrediction();
   const report = builder?.build();
   if (report) report.duration = Date.now() - start;
-  costs?.addTo(report);
+  costs?.addTo(report, api.shardCosts);
   if (report && p?.record) addShardPlan(report, { record: p.record, predictedMs: p.predictedMs, unit: 'file' });
   if (p && start) {
     for (const line of actualLines({ shardIndex: p.index, shardCount: p.count, predictedMs: p.predictedMs, actualMs: Date.now() - start, testsMs: report && attemptsMs(builder), expected: p.expected })) log(line);

@@ -40,6 +40,15 @@ export function durationsByFile(report) {
   return map;
 }
 
+/**
+ * A report's files as planner units, as the Jest and Vitest sequencers make them (`files.mjs`):
+ * id and file the report's file, its prediction the sum of its tests' (at least 1 ms when
+ * measured, as `planShard` counts any measured unit).
+ */
+export function fileUnitsFromReport(report) {
+  return [...durationsByFile(report)].map(([file, ms]) => ({ id: file, file, durationMs: Math.max(1, Math.round(ms)) }));
+}
+
 /** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */
 export function readTimingsFile(file, decodeReport) {
   return decodeReport(new Uint8Array(readFileSync(file)));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { playwrightSuite, FakeBuilder, fakePlanShards } from './helpers/fakes.mjs';
+import { playwrightSuite, FakeBuilder } from './helpers/fakes.mjs';
 import {
   unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, environmentFor,
 } from '../pkg/playwright/translate.mjs';
@@ -19,6 +19,7 @@ import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
+import * as shardwise from 'shardwise';
 import { ReportBuilder, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
 
@@ -304,7 +305,8 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
 });
 
 describe('planShard: the shared flow and its one line', () => {
-  const api = { planShards: fakePlanShards };
+  // the package itself: the planner, not a stand-in for it
+  const api = shardwise;
   const units = unitsFromFiles(['/r/a.js', '/r/b.js', '/r/c.js', '/r/d.js'], '/r');
   const known = { 'a.js': 4000, 'b.js': 1000, 'c.js': 3000 };
   const getDurations = async () => ({ durationOf: (u) => known[u.file], source: 'timings file t.json' });
@@ -312,7 +314,8 @@ describe('planShard: the shared flow and its one line', () => {
   test('durations flow into the plan; the line names shard, times, estimates and fingerprint', async () => {
     const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
     const [line, note, ...rest] = p.line.split('\n');
-    assert.match(line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.0s, lower bound 4\.5s, 1 of 4 files estimated \(durations: timings file t\.json\), fingerprint [0-9a-f]+$/);
+    // d.js is estimated as the mean of the others (2667 ms): 10.7 s over two shards
+    assert.match(line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.7s, lower bound 5\.3s, 1 of 4 files estimated \(durations: timings file t\.json; costs: (?:unknown runner )?defaults\), fingerprint [0-9a-f]+$/);
     assert.equal(p.plan.estimated, 1);
     // over a fifth of the units estimated: a second line says the split is partly a guess
     assert.equal(note, '[shardwise] 1 of 4 files (25%) had no duration and were estimated: the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations');
@@ -323,14 +326,29 @@ describe('planShard: the shared flow and its one line', () => {
     assert.equal(none.line.split('\n').length, 1, 'none estimated: one line');
   });
 
-  test('the end of a shard: took, its tests and start-up; a stale-durations line only past 25% and 1 s', () => {
-    assert.deepEqual(actualLines(1, 2, 4000, 9000), ['[shardwise] shard 1/2 took 9.0s (predicted 4.0s)']);
-    assert.deepEqual(actualLines(1, 2, 4000, 9000, 4500), ['[shardwise] shard 1/2 took 9.0s: its tests 4.5s (predicted 4.0s), start-up and set-up 4.5s']);
-    const stale = actualLines(2, 3, 4000, 9000, 6000);
+  test('the end of a shard: its wall and its tests\' own time against their predictions, and one line naming the cause', () => {
+    const at = (actualMs, testsMs, expected, predictedMs = 4000) => actualLines({ shardIndex: 2, shardCount: 3, predictedMs, actualMs, testsMs, expected });
+    const known = { bodiesMs: 3000, estimated: 0, costs: 'learned from a run: 8 files\' costs measured, start-up from its wall time' };
+    assert.deepEqual(at(4200), ['[shardwise] shard 2/3 took 4.2s (predicted 4.0s, +5%)']);
+    assert.deepEqual(at(4200, 3100, known), ['[shardwise] shard 2/3 took 4.2s (predicted 4.0s, +5%): its tests\' own time 3.1s (predicted 3.0s), the rest 1.1s start-up, files and workers']);
+    // the tests took what was predicted, the rest did not: the costs, not the durations
+    const costs = at(9000, 3100, known);
+    assert.equal(costs.length, 2);
+    assert.match(costs[1], /^\[shardwise\] shard 2\/3: its tests took what was predicted, the rest did not: the costs of start-up, files and workers \(learned from a run: .*\) were off by \+125%\. They were learned on a run of another size or machine/);
+    assert.match(at(9000, 3100, { ...known, costs: 'jest defaults' })[1], /\(jest defaults\) were off by \+125%\. A timings file that is a saved report of a full run/);
+    // the tests took 2 s more: stale durations, said once
+    const stale = at(9000, 5000, known);
     assert.equal(stale.length, 2);
-    assert.match(stale[1], /^\[shardwise\] shard 2\/3: its tests took 6\.0s against 4\.0s predicted \(\+50%\): the durations it planned with are stale\. Refresh the timings file/);
-    assert.match(actualLines(2, 3, 4000, 9000, 2000)[1], /\(-50%\)/);
-    assert.equal(actualLines(2, 3, 1000, 3000, 1900).length, 1, '+90% but under 1 s: noise');
+    assert.match(stale[1], /^\[shardwise\] shard 2\/3: its tests took 5\.0s against 3\.0s predicted \(\+67%\): the durations it planned with are stale\. Refresh the timings file/);
+    assert.match(at(3000, 1000, known)[1], /\(-67%\)/);
+    // never the stale line without durations: the estimate is said to be one
+    const none = at(9000, 5000, { bodiesMs: 0, estimated: 4, costs: 'jest defaults' });
+    assert.equal(none.length, 2);
+    assert.match(none[1], /none of its tests had a duration, so its prediction was an estimate/);
+    assert.doesNotMatch(none.join('\n'), /stale/);
+    // under 1 s off, or under 25%: noise, one line
+    assert.equal(at(1900, 1800, { bodiesMs: 1000, estimated: 0 }, 1000).length, 1, '+90% but under 1 s');
+    assert.equal(at(4900, 3600, known).length, 1, '+22.5%');
   });
   test('every shard derives the same plan, and the shards are disjoint and complete', async () => {
     const parts = await Promise.all([1, 2, 3].map((i) => planShard({ api, units, shardIndex: i, shardCount: 3, getDurations })));
@@ -359,7 +377,7 @@ describe('planShard: the shared flow and its one line', () => {
     assert.deepEqual(p.record, { fingerprint: p.plan.fingerprint, shardIndex: 2, shardCount: 2, units: units.map((u) => u.id), assigned: [...p.mine] });
   });
   test('a shard with nothing to run says so, and stops unless allowEmptyShards', async () => {
-    const plan = fakePlanShards({ units: [{ id: 'x' }], shardCount: 2 });
+    const plan = shardwise.planShards({ units: [{ id: 'x' }], shardCount: 2 });
     const line = shardLine({ plan, shardIndex: 2, shardCount: 2, unitCount: 1, source: 's' });
     assert.match(line, /this shard has nothing to run/);
     const one = unitsFromFiles(['/r/a.js'], '/r');
@@ -530,7 +548,7 @@ test('Playwright reporter preprocess with a fake core: skipSharding, excludes th
     const excluded = [];
     let skipped = false;
     const lines = [];
-    const reporter = new PlaywrightReporter({ api: { planShards: fakePlanShards }, commitId: 'a'.repeat(40) });
+    const reporter = new PlaywrightReporter({ api: shardwise, commitId: 'a'.repeat(40) });
     reporter.log = (l) => lines.push(l);
     await reporter.preprocess({
       config: { shard: { current, total: 2 }, version: '1.65.1', projects: [{ name: 'p' }], configFile: path.join(dir, 'playwright.config.js') },
@@ -538,8 +556,9 @@ test('Playwright reporter preprocess with a fake core: skipSharding, excludes th
       testRun: { mode, skipSharding: () => { skipped = true; }, exclude: (t) => excluded.push(t.title) },
     });
     assert.ok(skipped);
+    // the line, and the note that every test was estimated
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0], /shard \d\/2: .*durations: none .* fingerprint /);
+    assert.match(lines[0], /shard \d\/2: .*durations: none .*; costs: playwright defaults\), fingerprint [0-9a-f]+\n\[shardwise\] 5 of 5 tests \(100%\) had no duration/);
     runs.push({ excluded, fp: lines[0].match(/fingerprint (\S+)/)[1] });
   }
   assert.equal(runs[0].fp, runs[1].fp);
@@ -571,21 +590,25 @@ describe('durationsSource: timings file, else the live exchange', async () => {
   test('a timings file is read with decodeReport, relative to the config directory', async () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 't.json'), JSON.stringify(annotated));
-    const api = { decodeReport: (b) => JSON.parse(new TextDecoder().decode(b)) };
+    const api = { decodeReport: (b) => JSON.parse(new TextDecoder().decode(b)), shardCosts: shardwise.shardCosts };
     const d = await durationsSource({ api, options: resolveOptions({ timingsFile: 't.json' }, {}), cwd: dir, testRunner: 'playwright', lookup })();
     assert.equal(d.durationOf(unit), 42);
     assert.equal(d.source, 'timings file t.json');
+    // the costs the file teaches (a durations document: its runner's defaults)
+    assert.deepEqual(d.costs, shardwise.shardCosts(annotated));
   });
   test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
     const calls = {};
     const api = {
       shardGroupKeyFor: (o) => { calls.key = o; return 'key-1'; },
       fetchDurations: async (o) => { calls.fetch = o; return annotated; },
+      shardCosts: (r) => { calls.costs = r; return { source: 'x' }; },
     };
     const options = resolveOptions({ baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40) }, {});
     const d = await durationsSource({ api, options, cwd: '/', testRunner: 'playwright', testList: () => ({ list: true }), lookup })();
     assert.equal(d.durationOf(unit), 42);
     assert.equal(d.source, 'service');
+    assert.equal(calls.costs, annotated, 'the costs of the document the service gave');
     assert.deepEqual(calls.key, { commitId: 'c'.repeat(40), testRunner: 'playwright' });
     assert.deepEqual(calls.fetch, { baseUrl: 'http://s', accessToken: 'tok', commitId: 'c'.repeat(40), shardGroupKey: 'key-1', report: { list: true } });
   });

@@ -75,36 +75,3 @@ export class FakeBuilder {
   }
   build() { return { category: this.init.category, commitId: this.init.commitId, environments: this.envs, tests: [...this.tests.values()] }; }
 }
-
-/** Greedy longest-first over groups; deterministic; fingerprint = sha1 of the assignment. */
-export function fakePlanShards(opts) {
-  const { units, shardCount, defaultDurationMs = 1000 } = opts;
-  // Like the core's deny_unknown_fields: only the fields api.md defines.
-  for (const k of Object.keys(opts)) if (!['units', 'shardCount', 'defaultDurationMs'].includes(k)) throw new TypeError(`unknown option ${k}`);
-  for (const u of units) for (const k of Object.keys(u)) if (!['id', 'file', 'group', 'durationMs'].includes(k)) throw new TypeError(`unknown unit field ${k}`);
-  const groups = new Map();
-  let estimated = 0;
-  for (const u of units) {
-    const k = u.group ?? `unit:${u.id}`;
-    if (!groups.has(k)) groups.set(k, { ms: 0, units: [] });
-    const g = groups.get(k);
-    if (u.durationMs === undefined) estimated++;
-    g.ms += u.durationMs ?? defaultDurationMs;
-    g.units.push(u);
-  }
-  const shards = Array.from({ length: shardCount }, (_, i) => ({ index: i + 1, predictedMs: 0, units: [], files: [] }));
-  const sorted = [...groups.entries()].sort((a, b) => b[1].ms - a[1].ms || (a[0] < b[0] ? -1 : 1));
-  for (const [, g] of sorted) {
-    const s = shards.reduce((m, x) => (x.predictedMs < m.predictedMs ? x : m));
-    s.predictedMs += g.ms;
-    for (const u of g.units) { s.units.push(u.id); if (u.file && !s.files.includes(u.file)) s.files.push(u.file); }
-  }
-  const total = shards.reduce((a, s) => a + s.predictedMs, 0);
-  return {
-    fingerprint: createHash('sha1').update(JSON.stringify(shards.map((s) => s.units))).digest('hex').slice(0, 16),
-    lowerBoundMs: Math.ceil(total / shardCount),
-    makespanMs: Math.max(...shards.map((s) => s.predictedMs)),
-    shards,
-    estimated,
-  };
-}

@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
-import { planFiles } from '../src/runner/files.mjs';
-import { setShardPrediction } from '../src/runner/plan.mjs';
+import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
+import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
 import { ENVIRONMENT, reporterOptions } from './translate.mjs';
 
 /** Jest's default sequencer, resolved from the project (Jest ships it), for `sort` and caching. */
@@ -36,7 +36,17 @@ export default class ShardwiseSequencer extends baseSequencer() {
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
-    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, expected: planned.expected, record: planned.record, root: planned.root });
+    setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });
     return tests.filter((t) => planned.paths.has(t.path));
+  }
+
+  /**
+   * A balanced shard runs its files longest first by its plan (what its prediction assumes:
+   * Jest's own order needs a cache a fresh CI machine lacks, and sorts by file size then); an
+   * unbalanced run, Jest's own order.
+   */
+  sort(tests) {
+    const order = shardPrediction()?.order;
+    return order ? inPlanOrder(tests, order, (t) => t.path) : super.sort(tests);
   }
 }

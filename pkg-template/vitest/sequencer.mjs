@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
-import { planFiles } from '../src/runner/files.mjs';
-import { setShardPrediction } from '../src/runner/plan.mjs';
+import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
+import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
 import { environmentName, reporterOptions } from './translate.mjs';
 
 export default class ShardwiseSequencer {
@@ -27,16 +27,20 @@ export default class ShardwiseSequencer {
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);
-    setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, record: planned.record, root: planned.root });
+    setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });
     return files.filter((f) => planned.paths.has(f.moduleId));
   }
 
   /**
-   * Vitest's own order (its BaseSequencer: failed first, then longest first, from its results
-   * cache; files without results by size), so a balanced shard runs its files as Vitest would.
-   * Without Vitest's sequencer to hand, the files as given.
+   * A balanced shard: its files longest first by its plan (what its prediction assumes; Vitest's
+   * own longest-first needs a results cache a fresh CI machine lacks, and sorts by size then).
+   * Otherwise Vitest's own order (its BaseSequencer: failed first, then longest first, from its
+   * results cache; files without results by size); without Vitest's sequencer to hand, the files
+   * as given.
    */
   async sort(files) {
+    const order = shardPrediction()?.order;
+    if (order && this.ctx.config?.shard) return inPlanOrder(files, order, (f) => f.moduleId);
     const Base = await vitestBaseSequencer(this.ctx.config?.root);
     return Base ? new Base(this.ctx).sort(files) : files;
   }

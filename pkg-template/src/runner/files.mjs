@@ -65,6 +65,16 @@ export function testListFromSources({ api, units, category, commitId }) {
 }
 
 /**
+ * A balanced shard's files in its plan's order, longest first (`order` of `planFiles`); files the
+ * plan did not order keep their place after them. `pathOf` reads a runner's test's path.
+ */
+export function inPlanOrder(items, order, pathOf) {
+  const rank = new Map(order.map((p, i) => [p, i]));
+  const at = (x) => rank.get(pathOf(x)) ?? order.length;
+  return items.map((x, i) => [at(x), i, x]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , x]) => x);
+}
+
+/**
  * Plans the files of one shard. When planning itself fails (for example an old build without
  * `planShards`: the same on every shard) it says so and returns `undefined`, and the caller shards
  * natively. A shard that must not run (durations only it could not have, nothing to run) says its
@@ -73,7 +83,8 @@ export function testListFromSources({ api, units, category, commitId }) {
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @param {number} [p.workers] the runner's parallel workers (files run side by side)
- * @returns {Promise<{paths: Set<string>, predictedMs: number, expected: object, record: object, root: string} | undefined>}
+ * @returns {Promise<{paths: Set<string>, order: string[], predictedMs: number, expected: object, record: object, root: string} | undefined>}
+ *   `order`: the shard's paths longest first (see `longestFirst`), for the sequencer's `sort`
  * @throws {ShardStop}
  */
 export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log }) {
@@ -105,7 +116,9 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
     const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
-    return { paths, predictedMs: planned.shard.predictedMs, expected: planned.expected, record: planned.record, root };
+    const pathOf = new Map(units.map((u) => [u.id, u.path]));
+    const order = planned.order.map((id) => pathOf.get(id));
+    return { paths, order, predictedMs: planned.shard.predictedMs, expected: planned.expected, record: planned.record, root };
   } catch (e) {
     if (e instanceof ShardStop) {
       log(e.line);

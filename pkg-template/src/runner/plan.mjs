@@ -126,10 +126,25 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
     plan,
     shard,
     mine,
+    order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
     expected: { bodiesMs, estimated, costs: costs.source },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
   };
+}
+
+/**
+ * The ids of a shard's units, longest first by their predicted time and their file's cost (an
+ * estimated unit: the mean of the known), ties by id: the order in which the planner's
+ * prediction (each group to the first free worker, longest first) assumes the runner runs them.
+ * An order only: what the shard runs is the plan's.
+ */
+export function longestFirst(units, costs = {}) {
+  const known = units.filter((u) => u.durationMs !== undefined);
+  const mean = known.length ? known.reduce((a, u) => a + u.durationMs, 0) / known.length : 0;
+  const fileMs = (f) => (f === undefined ? costs.perTestMs ?? 0 : costs.files?.[f] ?? costs.perFileMs ?? 0);
+  const weight = (u) => (u.durationMs ?? mean) + fileMs(u.file);
+  return units.map((u) => [weight(u), u.id]).sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)).map(([, id]) => id);
 }
 
 /** A runner's configured worker count as the planner takes it: a whole number >= 1, else 1. */
@@ -197,8 +212,8 @@ export function attemptsMs(builder) {
 // one process: the shard's prediction and record (for shard.json) pass from one to the other here.
 const PREDICTION = Symbol.for('shardwise.prediction');
 
-/** @param {{index: number, count: number, predictedMs: number, expected?: object, record?: object, root?: string}} p */
+/** @param {{index: number, count: number, predictedMs: number, expected?: object, order?: string[], record?: object, root?: string}} p `order`: the shard's files (absolute paths), longest first */
 export const setShardPrediction = (p) => { globalThis[PREDICTION] = p; };
 
-/** @returns {{index: number, count: number, predictedMs: number, expected?: object, record?: object, root?: string} | undefined} */
+/** @returns {{index: number, count: number, predictedMs: number, expected?: object, order?: string[], record?: object, root?: string} | undefined} */
 export const shardPrediction = () => globalThis[PREDICTION];

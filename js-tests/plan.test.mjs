@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { planShards, ReportBuilder, encodeReport, ShardwiseError } from 'shardwise';
+import { planShards, shardCosts, ReportBuilder, encodeReport, ShardwiseError } from 'shardwise';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'pkg', 'bin', 'shardwise.mjs');
@@ -144,7 +144,8 @@ test('shardwise plan prints a table of the plan, or the plan as JSON', (t) => {
   writeFileSync(br, encodeReport(report));
   const expected = planShards({ report, shardCount: 3, workers: 2, perShardOverheadMs: 1000 });
 
-  const table = cli(json, '--shards', '3', '--workers', '2', '--overhead', '1000');
+  // the tests' own durations only: the plan planShards makes of the report as given
+  const table = cli(json, '--shards', '3', '--workers', '2', '--overhead', '1000', '--bodies-only');
   assert.equal(table.status, 0, table.stderr);
   const lines = table.stdout.split('\n');
   assert.match(lines[0], /^shard\s+predicted\s+tests\s+files$/);
@@ -156,14 +157,23 @@ test('shardwise plan prints a table of the plan, or the plan as JSON', (t) => {
   assert.match(table.stdout, new RegExp(`estimated +${expected.estimated} of 5 tests`));
   assert.match(table.stdout, new RegExp(`fingerprint +${expected.fingerprint}$`, 'm'));
 
-  const fromBrotli = cli(br, '--shards', '3', '--workers', '2', '--overhead', '1000', '--json');
+  const fromBrotli = cli(br, '--shards', '3', '--workers', '2', '--overhead', '1000', '--json', '--bodies-only');
   assert.equal(fromBrotli.status, 0, fromBrotli.stderr);
   assert.deepEqual(JSON.parse(fromBrotli.stdout), expected);
 
-  const firefox = cli(json, '--shards', '2', '--environment', 'firefox', '--unit', 'file', '--json');
+  // as its runner plans: the costs the report teaches (shardCosts), said under the table
+  const learned = shardCosts(report);
+  const withCosts = cli(json, '--shards', '3', '--workers', '2', '--overhead', '1000');
+  assert.equal(withCosts.status, 0, withCosts.stderr);
+  const costed = planShards({ report, shardCount: 3, workers: 2, perShardOverheadMs: 1000, costs: learned.costs });
+  assert.match(withCosts.stdout, new RegExp(`fingerprint +${costed.fingerprint}$`, 'm'));
+  assert.notEqual(costed.fingerprint, expected.fingerprint);
+  assert.match(withCosts.stdout, new RegExp(`^costs +${learned.source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: start-up 1\\.0s a shard`, 'm'));
+
+  const firefox = cli(json, '--shards', '2', '--environment', 'firefox', '--unit', 'file', '--json', '--bodies-only');
   assert.equal(firefox.status, 0, firefox.stderr);
   assert.deepEqual(JSON.parse(firefox.stdout), planShards({ report, shardCount: 2, environment: 'firefox', unit: 'file' }));
-  const byIndex = cli(json, '--shards', '2', '--environment', '1', '--unit', 'file', '--json');
+  const byIndex = cli(json, '--shards', '2', '--environment', '1', '--unit', 'file', '--json', '--bodies-only');
   assert.equal(byIndex.stdout, firefox.stdout);
 
   const unitsFile = path.join(dir, 'units.json');

@@ -159,9 +159,13 @@ for (const [name, project] of Object.entries(PROJECTS)) {
         assert.equal(m[3], '2');
       }
       assert.equal(lines[0][4], lines[1][4], 'the same plan on both shards');
+      // what each shard pays beyond its tests, as the shards read it from the timings file
+      const learned = api.shardCosts(JSON.parse(readFileSync(path.join(dir, 'out', 'timings.json'), 'utf8')));
+      const fixed = learned.perShardOverheadMs + learned.costs.perWorkerMs;
+      const fileCosts = Object.values(learned.costs.files).reduce((a, c) => a + c, 0) + 6 * (learned.costs.perFileMs + 2 * learned.costs.perTestMs);
       for (const [i, r] of shards.entries()) {
         assert.ok(r.times.length > 0, `shard ${i + 1} ran nothing:\n${r.text}`);
-        const predicted = ms(lines[i][2]);
+        const predicted = ms(lines[i][2]) - fixed;
         // its files (each two tests of its nominal duration), longest first to the first free worker
         const files = [...new Set(r.times.map((t) => path.basename(t.file)[0]))].map((n) => 2 * nominal.get(n)).sort((a, b) => b - a);
         const free = [0, 0];
@@ -170,7 +174,9 @@ for (const [name, project] of Object.entries(PROJECTS)) {
         const took = Math.round(Math.max(...r.times.map((t) => t.end)) - Math.min(...r.times.map((t) => t.start)));
         const figures = `shard ${i + 1}: files ${files.join(', ')} ms; predicted ${predicted} ms, their makespan over 2 workers ${Math.max(...free)} ms, their sum ${sum} ms; took ${took} ms side by side`;
         console.log(`# ${name}: ${figures}`);
-        assert.equal(predicted, Math.max(...free), figures);
+        // the makespan of its files and their costs over the workers (the files' costs are a few
+        // hundred ms at most here), never their sum
+        assert.ok(predicted >= Math.max(...free) - 100 && predicted <= Math.max(...free) + fileCosts + 100, `${figures}; fixed ${fixed} ms, files' costs at most ${fileCosts} ms`);
         assert.ok(predicted < sum, figures);
       }
     });

@@ -202,7 +202,12 @@ export async function run(argv) {
  * lines saying what was read.
  */
 function asTheRunnerPlans(content, opts, values) {
-  const learned = api.shardCosts(content.report);
+  let learned;
+  try {
+    learned = api.shardCosts(content.report);
+  } catch {
+    return undefined; // not a report: planShards says what is wrong with it
+  }
   const lines = [];
   if (values['bodies-only']) {
     lines.push('costs        none (--bodies-only): the tests\' own durations only');

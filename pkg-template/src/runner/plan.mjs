@@ -117,17 +117,18 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
   // estimated: the end of the shard tells stale durations from costs that were off
   let bodiesMs = 0;
   let estimated = 0;
+  let knownCount = 0;
   for (const u of coreUnits) {
     if (!mine.has(u.id)) continue;
     if (u.durationMs === undefined) estimated += 1;
-    else bodiesMs += u.durationMs;
+    else { bodiesMs += u.durationMs; knownCount += 1; }
   }
   return {
     plan,
     shard,
     mine,
     order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
-    expected: { bodiesMs, estimated, costs: costs.source },
+    expected: { bodiesMs, knownCount, estimated, costs: costs.source },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
   };
@@ -169,26 +170,32 @@ export const ESTIMATED_SHARE = 0.2;
  * @param {number} p.predictedMs the plan's prediction of the shard's wall time
  * @param {number} p.actualMs the shard's wall time
  * @param {number} [p.testsMs] its tests' attempts' durations, summed (undefined: not reported)
- * @param {{bodiesMs: number, estimated: number, costs?: string}} [p.expected] what planShard
- *   expected of its tests (known durations summed, how many estimated) and where its costs came from
+ * @param {{bodiesMs: number, knownCount?: number, estimated: number, costs?: string}} [p.expected]
+ *   what planShard expected of its tests (known durations summed, how many known, how many
+ *   estimated) and where its costs came from
  */
 export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, testsMs, expected }) {
   const pct = (off, of) => (of > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / of)}%` : 'no prediction');
   const far = (off, of) => Math.abs(off) >= STALE_MIN_MS && Math.abs(off) > STALE_SHARE * of;
   const who = `[shardwise] shard ${shardIndex}/${shardCount}`;
   let head = `${who} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)}, ${pct(actualMs - predictedMs, predictedMs)})`;
-  const known = expected && expected.estimated === 0 && expected.bodiesMs > 0;
+  // the tests' predicted time: the known durations, and each estimated test at their mean (as
+  // the planner estimates, near enough to tell a moved suite from a noisy one)
+  const known = expected && expected.bodiesMs > 0;
+  const knownCount = known ? expected.knownCount ?? 1 : 0;
+  const testsPredicted = known ? Math.round(expected.bodiesMs + (expected.estimated * expected.bodiesMs) / Math.max(1, knownCount)) : undefined;
   if (testsMs !== undefined) {
-    head += `: its tests' own time ${fmtMs(testsMs)}${known ? ` (predicted ${fmtMs(expected.bodiesMs)})` : ''}, `
+    head += `: its tests' own time ${fmtMs(testsMs)}${known ? ` (predicted ${fmtMs(testsPredicted)})` : ''}, `
       + `the rest ${fmtMs(Math.max(0, actualMs - testsMs))} start-up, files and workers`;
   }
   const lines = [head];
-  if (!far(actualMs - predictedMs, predictedMs) && !(known && testsMs !== undefined && far(testsMs - expected.bodiesMs, expected.bodiesMs))) return lines;
+  const stale = known && testsMs !== undefined && far(testsMs - testsPredicted, testsPredicted);
+  if (!far(actualMs - predictedMs, predictedMs) && !stale) return lines;
   if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
     lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
       + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
-  } else if (known && testsMs !== undefined && far(testsMs - expected.bodiesMs, expected.bodiesMs)) {
-    lines.push(`${who}: its tests took ${fmtMs(testsMs)} against ${fmtMs(expected.bodiesMs)} predicted (${pct(testsMs - expected.bodiesMs, expected.bodiesMs)}): `
+  } else if (stale) {
+    lines.push(`${who}: its tests took ${fmtMs(testsMs)} against ${fmtMs(testsPredicted)} predicted (${pct(testsMs - testsPredicted, testsPredicted)}): `
       + 'the durations it planned with are stale. Refresh the timings file from a recent full run (npx shardwise durations), '
       + 'or let the service see more runs of this suite; shards stay balanced only as far as the durations are right');
   } else if (far(actualMs - predictedMs, predictedMs)) {

@@ -6,10 +6,13 @@
 //   its title, a title written twice), and their durations are found again next run;
 // - a test that never started (a declared skip, a todo, one that skips itself) has a start in the
 //   run, never 0, so the run's tests span what the run took;
-// - a balanced shard runs its files in the runner's own order: longest first from its cache.
+// - a balanced shard runs its files longest first;
+// - the run's report records what each file cost beyond its tests (the costs record), the shards
+//   plan with what it teaches and say so, and `shardwise plan` on the same timings file prints the
+//   shards' plan and fingerprint.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, mkdirSync, existsSync, openSync, closeSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +150,29 @@ for (const name of Object.keys(RUNNERS)) {
         assert.ok(took && tests, r.text);
         assert.ok(ms(tests) <= ms(took), line);
       }
+    });
+
+    test('the run records each file\'s cost beyond its tests; the shards plan with them, and plan prints their fingerprint again', () => {
+      const costs = full.report.sources?.find((x) => x.filePath === '.shardwise/costs.json');
+      assert.ok(costs, 'the costs record is in the report\'s sources');
+      const record = JSON.parse(costs.text);
+      assert.equal(record.runner, name);
+      assert.deepEqual(Object.keys(record.files).sort(), [...nominal.keys()].map((f) => path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/')).sort());
+      for (const ms of Object.values(record.files)) assert.ok(Number.isInteger(ms) && ms >= 0 && ms < 30_000, `a file's cost ${ms} ms`);
+      assert.ok(record.perShardMs >= 0, 'the fixed cost per shard the run teaches');
+      const learned = api.shardCosts(full.report);
+      assert.equal(learned.measuredFiles, nominal.size);
+      assert.ok(learned.fromWall);
+      const fingerprints = shards.map((r) => {
+        assert.match(r.text, new RegExp(`costs: learned from a run: ${nominal.size} files' costs measured, start-up from its wall time\\), fingerprint`), r.text);
+        return r.text.match(/fingerprint ([0-9a-f]{40})/)[1];
+      });
+      assert.equal(fingerprints[0], fingerprints[1]);
+      // the README's way to see the shards' plan again: plan the timings file they used
+      const plan = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', full.saved, '--shards', String(SHARDS), '--workers', '1'], { encoding: 'utf8' });
+      assert.equal(plan.status, 0, plan.stderr);
+      assert.match(plan.stdout, new RegExp(`^fingerprint +${fingerprints[0]}$`, 'm'), plan.stdout);
+      assert.match(plan.stdout, /^unit +file: /m);
     });
 
     test('a balanced shard runs its files longest first, as the runner orders them from its cache', () => {

@@ -484,4 +484,46 @@ mod tests {
         assert_eq!(fit(&[(1.0, 300.0), (10.0, 100.0)]), (200.0, 0.0));
         assert_eq!(fit(&[]), (0.0, 0.0));
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Files kept whole, one worker: each shard's prediction is exactly its fixed costs, its
+        /// tests' durations and its files' costs (measured, else per file and per test), whatever
+        /// the sizes; every unit is on one shard; and costs of 0 are the plan without costs.
+        #[test]
+        fn a_shard_pays_exactly_its_tests_and_its_files(
+            sizes in proptest::collection::vec((0usize..12, 1u64..5000), 1..60),
+            measured in proptest::collection::vec(0u64..3000, 0..20),
+            shards in 1u32..7,
+            fixed in 0u64..3000,
+            (per_worker, per_file, per_test) in (0u64..2000, 0u64..500, 0u64..50),
+        ) {
+            let units: Vec<Unit> = sizes.iter().enumerate().map(|(i, &(f, ms))| unit(&format!("t{i}"), &format!("d/f{f}.ts"), ms as f64)).collect();
+            let files: BTreeMap<String, u64> = measured.iter().enumerate().map(|(f, &ms)| (format!("d/f{f}.ts"), ms)).collect();
+            let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: fixed, ..Settings::new(shards) };
+            let plain = plan_units(&units, &s).unwrap();
+            s.costs = Costs::default();
+            prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
+            s.costs = Costs { per_worker_ms: per_worker, per_file_ms: per_file, per_test_ms: per_test, files: files.clone() };
+            let p = plan_units(&units, &s).unwrap();
+            let mut seen = 0;
+            for shard in &p.shards {
+                seen += shard.units.len();
+                if shard.units.is_empty() {
+                    prop_assert_eq!(shard.predicted_ms, 0);
+                    continue;
+                }
+                let bodies: u64 = units.iter().filter(|u| shard.units.iter().any(|id| *id == u.id)).map(|u| u.duration_ms.unwrap() as u64).sum();
+                let file_costs: u64 = shard.files.iter().map(|f| {
+                    let n = units.iter().filter(|u| u.file.as_deref() == Some(f.as_str())).count() as u64;
+                    files.get(f).copied().unwrap_or(per_file + per_test * n)
+                }).sum();
+                prop_assert_eq!(shard.predicted_ms, fixed + per_worker + bodies + file_costs);
+            }
+            prop_assert_eq!(seen, units.len());
+        }
+    }
 }

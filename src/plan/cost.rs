@@ -23,8 +23,10 @@
 //! [`learn`] reads these from a past run's report: the costs its reporter recorded (a `sources`
 //! entry at [`COSTS_SOURCE`], [`CostsRecord`]: what each file cost beyond its tests, from Jest's
 //! `perfStats`, Vitest's module durations), else the gaps between tests on each worker's timeline
-//! (attempts' `parallelIndex` and start times: Playwright); the fixed cost per shard is then the
-//! run's wall time less the model's prediction of that run. Without a run report (a durations
+//! (attempts' `parallelIndex` and start times: Playwright). They are fitted to the run (scaled,
+//! by at most 1.5x, until the model's makespan of the run is the time its workers were busy: a
+//! runner's figures, taken on a busy machine, may overlap), and the fixed cost per shard is the
+//! rest of the run's wall time ([`calibrate`]). Without a run report (a durations
 //! document from the service, which predicts per test only), the record's model fields if a
 //! service gave them, else the documented defaults of the runner ([`defaults`]).
 
@@ -232,6 +234,70 @@ fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> 
     out
 }
 
+fn costs_with(costs: &mut Costs) -> &mut Costs {
+    costs
+}
+
+/// The greatest factor [`calibrate`] scales the measured files' costs by.
+const MAX_SCALE: f64 = 1.5;
+
+/// `costs` scaled by `k` (the files' costs, per file and per test; not per worker).
+fn scaled(costs: &Costs, k: f64) -> Costs {
+    let x = |v: u64| (v as f64 * k).round() as u64;
+    Costs {
+        per_worker_ms: costs.per_worker_ms,
+        per_file_ms: x(costs.per_file_ms),
+        per_test_ms: x(costs.per_test_ms),
+        files: costs.files.iter().map(|(f, &v)| (f.clone(), x(v))).collect(),
+    }
+}
+
+/// Fits the model to the run and returns its fixed cost per shard. A runner's own figures of a
+/// file's cost are taken on a busy machine and may overlap (Vitest's collection includes waiting
+/// for the server that transforms for every worker), so they are scaled (by at most
+/// [`MAX_SCALE`]) until the model's makespan of the run's tests over its workers is the time its
+/// workers were busy: from its first test's start, less the cost of that test's file (which
+/// loaded before it), to its last test's end. The fixed cost is the rest of the wall time. Without
+/// timed tests, the wall time less the model's makespan as measured.
+fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64) -> u64 {
+    let makespan = |settings: &mut Settings, c: Costs| {
+        settings.costs = c;
+        plan_units(units, settings).map_or(0.0, |p| p.makespan_ms as f64)
+    };
+    let timed: Vec<_> = attempts.iter().filter(|a| a.1 > 0.0).collect();
+    let (Some(first), Some(end)) = (
+        timed.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+        timed.iter().map(|a| a.1 + a.2).max_by(f64::total_cmp),
+    ) else {
+        return (wall - makespan(settings, costs.clone())).max(0.0).round() as u64;
+    };
+    let first_file = first.0.and_then(|f| costs.files.get(f).copied()).unwrap_or(costs.per_file_ms) as f64;
+    // model makespan less the busy span, at scale k (rises with k: the files' costs are on every lane)
+    let span = end - first.1;
+    let mut off = |k: f64| makespan(settings, scaled(costs, k)) - (span + k * first_file);
+    let (mut lo, mut hi) = (0.0, MAX_SCALE);
+    let k = if off(1.0).abs() < 1.0 {
+        1.0
+    } else if off(hi) < 0.0 {
+        hi
+    } else if off(lo) > 0.0 {
+        lo
+    } else {
+        for _ in 0..16 {
+            let mid = (lo + hi) / 2.0;
+            if off(mid) > 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        (lo + hi) / 2.0
+    };
+    *costs = scaled(costs, k);
+    settings.costs = costs.clone();
+    (wall - (span + k * first_file)).max(0.0).round() as u64
+}
+
 /// `overhead ≈ a + b × tests` over the measured files, least squares, both >= 0; `(mean, 0)` when
 /// the test counts do not vary.
 fn fit(points: &[(f64, f64)]) -> (f64, f64) {
@@ -297,21 +363,20 @@ pub fn learn(report: &ReportView) -> Learned {
         files: measured.iter().map(|(f, &ms)| (f.clone(), ms.round() as u64)).collect(),
     };
 
-    // the fixed cost per shard: the run's wall less what the model predicts for the run
+    // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
     let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
     let mut from_wall = false;
+    let mut costs = costs;
     let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
         (Some(wall), true) => {
             let mut settings = Settings::new(1);
             settings.workers = workers.unwrap_or(1);
             settings.unit = unit.unwrap_or_default();
-            settings.costs = costs.clone();
-            let predicted = super::from_report::units_from_report(report, None)
-                .ok()
-                .and_then(|units| plan_units(&units, &settings).ok())
-                .map_or(0, |p| p.makespan_ms);
             from_wall = true;
-            (wall - predicted as f64).max(0.0).round() as u64
+            match super::from_report::units_from_report(report, None) {
+                Ok(units) => calibrate(&units, &mut settings, costs_with(&mut costs), &attempts, wall),
+                Err(_) => wall.round() as u64,
+            }
         }
         _ => num(record.as_ref().and_then(|r| r.per_shard_ms)).unwrap_or(d_shard),
     };
@@ -427,21 +492,24 @@ mod tests {
 
     #[test]
     fn learns_file_costs_a_reporter_recorded_and_the_rest_from_the_wall() {
-        // Jest: two workers; a.ts cost 900 ms beyond its tests, b.ts 300 ms; the run took 5 s
+        // Jest: two workers; a.ts cost 900 ms beyond its tests, b.ts 300 ms; the run took 5 s:
+        // 1 s of start-up, then a.ts loads (900) and runs a1 and a2 on one worker, b.ts loads (300)
+        // and runs b1 on the other, and 2 s after the last test
         let record = r#"{\"runner\":\"jest\",\"workers\":2,\"files\":{\"a.ts\":900,\"b.ts\":300}}"#;
         let r = view(&format!(
             r#"{{"category":"jest","duration":5000,"environments":[{{"name":"jest"}}],
             "sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],
-            "tests":[{{"title":"a1","location":{{"file":"a.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":10,"duration":1000}}]}},
-                     {{"title":"a2","location":{{"file":"a.ts","line":2,"column":1}},"attempts":[{{"startTimestamp":10,"duration":100}}]}},
-                     {{"title":"b1","location":{{"file":"b.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":10,"duration":500}}]}}]}}"#
+            "tests":[{{"title":"a1","location":{{"file":"a.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":1900,"duration":1000}}]}},
+                     {{"title":"a2","location":{{"file":"a.ts","line":2,"column":1}},"attempts":[{{"startTimestamp":2900,"duration":100}}]}},
+                     {{"title":"b1","location":{{"file":"b.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":1300,"duration":500}}]}}]}}"#
         ));
         let l = learn(&r);
         assert_eq!(l.runner.as_deref(), Some("jest"));
         assert_eq!((l.workers, l.unit), (Some(2), Some(UnitKind::File)));
         assert_eq!(l.costs.files, [("a.ts".to_owned(), 900), ("b.ts".to_owned(), 300)].into());
         assert_eq!(l.measured_files, 2);
-        // a.ts: 1100 + 900 = 2000 on one worker, b.ts 800 on the other: the model says 2 s of 5 s
+        // the workers were busy from 1000 (b.ts began loading) to 3000, as the model says (a.ts:
+        // 1100 + 900 on one worker): the files' costs stand, and 3 s of the 5 s are outside
         assert_eq!(l.per_shard_overhead_ms, 3000);
         assert!(l.from_wall && l.source.starts_with("learned from a run: 2 files' costs"), "{}", l.source);
         // a file never seen costs the fit of those two (2 tests 900, 1 test 300), through 0 as
@@ -451,21 +519,27 @@ mod tests {
 
     #[test]
     fn learns_file_costs_from_the_workers_timelines() {
-        // Playwright, two workers; on worker 0: a1 then a2 (20 ms between) then b1 (250 ms to load b)
+        // Playwright, two workers; on worker 0: a1 then a2 (20 ms between), on worker 1: b1 then
+        // b2 (250 ms between: b's hooks)
         let r = view(
             r#"{"category":"playwright","duration":4000,"environments":[{"name":"chromium"}],"suites":[
             {"type":"file","title":"a.spec.ts","tests":[
               {"title":"a1","attempts":[{"startTimestamp":1000,"duration":500,"parallelIndex":0}]},
               {"title":"a2","attempts":[{"startTimestamp":1520,"duration":500,"parallelIndex":0}]}]},
             {"type":"file","title":"b.spec.ts","tests":[
-              {"title":"b1","attempts":[{"startTimestamp":2270,"duration":500,"parallelIndex":0}]},
-              {"title":"b2","attempts":[{"startTimestamp":1100,"duration":900,"parallelIndex":1}]}]}]}"#,
+              {"title":"b1","attempts":[{"startTimestamp":1100,"duration":500,"parallelIndex":1}]},
+              {"title":"b2","attempts":[{"startTimestamp":1850,"duration":900,"parallelIndex":1}]}]}]}"#,
         );
         let l = learn(&r);
         assert_eq!(l.workers, Some(2));
         assert_eq!(l.unit, None);
-        assert_eq!(l.costs.files, [("a.spec.ts".to_owned(), 20), ("b.spec.ts".to_owned(), 250)].into());
+        // the gaps, scaled by what the run took against the model's ideal split of its tests
+        // (which puts a test of b beside a's: 1535 ms against 1750 busy), at most 1.5x
+        let (a, b) = (l.costs.files["a.spec.ts"], l.costs.files["b.spec.ts"]);
+        assert!((20..=30).contains(&a) && (250..=375).contains(&b), "{a} {b}");
+        assert!((b as f64 / a as f64 - 12.5).abs() < 0.6, "the ratio of the gaps stands: {a} {b}");
         assert!(l.from_wall);
+        assert_eq!(l.per_shard_overhead_ms, 4000 - 1750 - a);
         // a timings document (no wall): the runner's defaults say the fixed cost
         let doc = view(r#"{"category":"vitest","environments":[{"name":"default"}],"tests":[{"title":"t","attempts":[{"duration":5}]}]}"#);
         let l = learn(&doc);

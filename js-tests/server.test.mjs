@@ -76,6 +76,27 @@ test('predictions: weighted per environment, shared per shard group, survive a r
   await srv.close();
 });
 
+test('costs: the runs\' costs records are kept per runner and given back with durations, for the list\'s files, across a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sw-test-'));
+  let srv = await createServer({ dataDir, computeDelayMs: 0 });
+  const withCosts = (record) => ({ ...report({ t1: [{ duration: 100, startTimestamp: 5 }], t2: [] }),
+    sources: [{ filePath: '.shardwise/costs.json', text: JSON.stringify(record), contentType: 'application/json' }] });
+  // none yet: no record in the durations document
+  assert.equal(parse(await durations(srv, 'c0', 'run-0')).sources, undefined);
+  await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 1000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 300, 'gone.test.js': 50 } }));
+  await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 2000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 500 } }));
+  // another runner's record is its own
+  await upload(srv, { ...withCosts({ perShardMs: 9000, files: { 'a.test.js': 9000 } }), category: 'other' });
+  const costsOf = (doc) => JSON.parse(doc.sources.find((x) => x.filePath === '.shardwise/costs.json').text);
+  const got = costsOf(parse(await durations(srv, 'c1', 'run-1')));
+  // the same weighted means as a test's duration: 1000 then 2000 -> 1500; only the list's files
+  assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, files: { 'a.test.js': 400 } });
+  await srv.close();
+  srv = await createServer({ dataDir, computeDelayMs: 0 });
+  assert.deepEqual(costsOf(parse(await durations(srv, 'c2', 'run-2'))), got);
+  await srv.close();
+});
+
 test('validation: every rule answers a 4xx with a JSON error body', async (t) => {
   const srv = await createServer({ computeDelayMs: 0 });
   t.after(() => srv.close());

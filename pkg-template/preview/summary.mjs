@@ -1,5 +1,6 @@
 // The figures the report preview shows, computed from a decoded report (report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
+import { SHARD_PLAN_SOURCE } from '../src/sources.mjs';
 
 /**
  * Every test of the report with its title path (suite titles, without the file), in document
@@ -248,7 +249,8 @@ export function compareReports(head, base, { top = 20 } = {}) {
  * fingerprint, predictedMs, units, unit}` (`units`: how many of the plan's units this shard was
  * to run; `unit`: "test" or "file"). Written by the reporters (src/runner/report.mjs), read here.
  */
-export const SHARD_PLAN_SOURCE = '.shardwise/shard.json';
+
+export { SHARD_PLAN_SOURCE };
 
 /** The plan a shard's report carries, or undefined. */
 export function shardPlanOf(report) {

@@ -5,6 +5,8 @@
 // The state behind it is kept per test and environment and updated once per finished report
 // (Predictor): [p, n (reports seen), v (exponentially weighted variance: the spread), last (seq of the
 // newest report that ran it)], so it grows with the tests, not with tests x runs.
+import { COSTS_SOURCE } from '../src/sources.mjs';
+
 export const ALPHA = 0.5;
 
 /** Calls fn(identityKey, test) for every test of a report. */
@@ -21,8 +23,6 @@ export function walkTests(report, fn) {
 // state, under keys no test has (they start with a NUL), per runner (the report's category): each
 // file's cost and the model's figures, each the same weighted mean as a test's duration. The
 // durations document then carries them back as a record of its own.
-/** Rust `plan::cost::COSTS_SOURCE` (js-tests check they agree). */
-export const COSTS_SOURCE = '.shardwise/costs.json';
 const MODEL = ['perShardMs', 'perWorkerMs', 'perFileMs', 'perTestMs', 'workers'];
 const costKey = (runner, name) => JSON.stringify(['\u0000costs', runner, name]);
 

@@ -3,10 +3,9 @@
 // held a worker beyond its tests' own time (load, transform, environment, set-up files, hooks),
 // as the runner measured it, and the run's workers. Playwright records no file: Rust reads its
 // files' costs from the gaps on each worker's timeline (attempts' `parallelIndex` and starts).
-import { __costsSource } from '../../wasm/shardwise.js';
+import { COSTS_SOURCE } from '../sources.mjs';
 
-/** The `sources` entry's `filePath` (Rust `plan::cost::COSTS_SOURCE`). */
-export const COSTS_SOURCE = __costsSource();
+export { COSTS_SOURCE };
 
 const ms = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

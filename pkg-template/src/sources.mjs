@@ -1,0 +1,9 @@
+// The `sources` entries shardwise adds to a report (report-format.md allows any file's text there,
+// and the analytics service keeps them without reading them): the one place their paths are
+// named, pure (no wasm, no IO), for the runners, the CLI, the local service and the preview alike.
+
+/** A balanced shard's part of its plan (src/runner/report.mjs `addShardPlan`; the preview's shard view reads it). */
+export const SHARD_PLAN_SOURCE = '.shardwise/shard.json';
+
+/** A run's costs record (src/runner/costs.mjs; Rust `plan::cost::COSTS_SOURCE`, which a test checks it equals). */
+export const COSTS_SOURCE = '.shardwise/costs.json';

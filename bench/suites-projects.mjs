@@ -170,7 +170,7 @@ function unitTestBody({ idx, kind, mods, random, dom, slowHelper }) {
 const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; } return x; }`;
 
 /** Sizes of the generated suites: `scale` multiplies the file counts (e.g. 0.3 for a quick try). */
-export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 24 } };
+export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 20 } };
 
 /** The Jest project: CommonJS files transformed by babel-jest, jsdom files, setup files. */
 export function writeJestProject(dir, { scale = 1, jsdom = true } = {}) {
@@ -316,7 +316,7 @@ export async function seedBackend(rows, waitMs) {
 `);
   const slowAt = new Map([[Math.floor(files * 0.1), 2000], [Math.floor(files * 0.45), 1500], [Math.floor(files * 0.8), 1000]]);
   for (let f = 0; f < files; f++) {
-    const tests = 2 + Math.floor(random() * 4);
+    const tests = 1 + Math.floor(random() * 4);
     const items = 20 + Math.floor(random() * 200);
     const seedMs = 100 + Math.floor(random() * 400);
     const L = [

@@ -13,16 +13,18 @@
 // against its measured wall time, and `shardwise plan --shards auto`'s predicted wall per count
 // against the measured balanced slowest. It fails loudly when the tests the balanced shards ran
 // together (read from the runner's own JSON report) are not exactly the seed's, or a test ran on
-// two shards. Ratios are printed, nothing is asserted on time.
+// two shards, or the shards printed different fingerprints; `shardwise verify` over the balanced
+// shards' folders is run and its verdict printed. Ratios are printed, nothing is asserted on time.
 //
 //   npm run bench:suites                              # the three generated suites, N = 2, 3, 4
 //   npm run bench:suites -- --suite jest --shards 2   # one suite, one count (a quick check)
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
+//   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //
 // A real open-source suite, commander.js at its last Jest commit (63eed4aa, 2025-08-04, "Make
-// order not matter for adding combo positive/negative options (#2405)"): 118 files, ts-jest for
-// its TypeScript tests, coverage on:
+// order not matter for adding combo positive/negative options (#2405)"): 110 test files (one of
+// them TypeScript, through ts-jest), coverage on, Jest 29.7:
 //   git clone https://github.com/tj/commander.js /tmp/commander
 //   git -C /tmp/commander checkout 63eed4aa05435575d515311bb5efaf6d88b6be84
 //   (cd /tmp/commander && npm ci)
@@ -35,9 +37,10 @@
 // repository's (`.shardwise-bench.vitest.config.mjs`, removed at the end) that merges in the
 // sequencer and reporters.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { writeJestProject, writeVitestProject, writePlaywrightProject } from './suites-projects.mjs';
 import { playwrightCli, executedTests as executedPlaywright } from '../scripts/lib/playwright-runs.mjs';
@@ -79,6 +82,7 @@ function shardwiseLines(output) {
   const took = /^\[shardwise\] shard \d+\/\d+ took [^:\n]*: its tests(?:' own time)? (\d+(?:\.\d+)?)(ms|s)(?: \(predicted (\d+(?:\.\d+)?)(ms|s)\))?/m.exec(text);
   return {
     predictedMs: plan ? msOf(plan[3], plan[4]) : undefined,
+    fingerprint: /^\[shardwise\] shard \d+\/\d+: predicted .*fingerprint ([0-9a-f]+)/m.exec(text)?.[1],
     testsMs: took ? msOf(took[1], took[2]) : undefined,
     testsPredictedMs: took?.[3] ? msOf(took[3], took[4]) : undefined,
     lines: text.split('\n').filter((l) => l.startsWith('[shardwise]')),
@@ -93,6 +97,16 @@ function cleanEnv(extra, { color = false } = {}) {
   const env = { ...process.env, ...(color ? {} : { FORCE_COLOR: '0', NO_COLOR: '1' }) };
   for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k.startsWith('SW_') || k === 'CI' || k.startsWith('GITHUB_')) delete env[k];
   return { ...env, ...extra };
+}
+
+/** Which build of pkg/ a run used: `npm run build` swaps in a new pkg/ folder (another inode). */
+function buildStamp() {
+  try {
+    const st = statSync(path.join(ROOT, 'pkg', 'wasm', 'shardwise_bg.wasm'));
+    return `${statSync(path.join(ROOT, 'pkg')).ino}@${new Date(st.mtimeMs).toISOString().slice(11, 19)}`;
+  } catch {
+    return 'none';
+  }
 }
 
 let current; // the run going on, killed (its process group) on Ctrl-C
@@ -114,8 +128,8 @@ async function runOnce(suite, { label, mode, shard }) {
     ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile } : {}),
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
   const argv = suite.argv({ mode, shard, paths });
-  suite.before?.();
   const log = path.join(dir, 'output.log');
+  const build = buildStamp();
   const fd = openSync(log, 'w');
   const t0 = performance.now();
   const child = spawn(process.execPath, argv, { cwd: suite.cwd, env, stdio: ['ignore', fd, fd], detached: true });
@@ -133,7 +147,7 @@ async function runOnce(suite, { label, mode, shard }) {
   rmSync(paths.cache, { recursive: true, force: true });
   const text = readFileSync(log, 'utf8');
   const tests = existsSync(paths.json) ? suite.executed(JSON.parse(readFileSync(paths.json, 'utf8'))) : undefined;
-  const run = { label, mode, shard, code, ms, text, log, tests, output: paths.output, ...shardwiseLines(text) };
+  const run = { label, mode, shard, code, ms, text, log, tests, output: paths.output, build: build === buildStamp() ? build : `${build}->${buildStamp()}`, ...shardwiseLines(text) };
   const failed = tests ? failedCount(tests) : 0;
   if (!tests || (suite.mustPass && (code !== 0 || failed))) {
     throw new Error(`${suite.name} ${label}: exit ${code}, ${tests ? `${failed} failed tests` : 'no JSON report of what ran'}; see ${log}\n${text.split('\n').slice(-40).join('\n')}`);
@@ -142,7 +156,7 @@ async function runOnce(suite, { label, mode, shard }) {
   return run;
 }
 
-/** The runner's test counts per status, said of a set of runs. */
+/** Did the shards of one split together run exactly the seed's tests, each once? (loud: throw when not) */
 function checkUnion(suite, seed, runs, n, { loud }) {
   const seen = new Map();
   const twice = [];
@@ -156,6 +170,21 @@ function checkUnion(suite, seed, runs, n, { loud }) {
   if (loud) throw new Error(`NOT WHOLE: ${what}; logs in ${path.join(suite.out, 'runs')}`);
   console.log(`  warning: ${what}`);
   return false;
+}
+
+/**
+ * The balanced shards of one split as shardwise sees them: one fingerprint printed by all, and
+ * `shardwise verify` over their saved folders (their shard.json records). A split whose shards
+ * planned differently fails loudly; verify's verdict is returned to be printed.
+ */
+function checkShardwise(suite, runs, n) {
+  const prints = new Set(runs.map((r) => r.fingerprint));
+  if (prints.size !== 1 || prints.has(undefined)) {
+    throw new Error(`${suite.name}, balanced N=${n}: the shards printed ${[...prints].map((f) => f ?? 'no plan line').join(', ')}, not one fingerprint; logs in ${path.join(suite.out, 'runs')}`);
+  }
+  const v = spawnSync(process.execPath, [CLI, 'verify', ...runs.map((r) => r.output)], { encoding: 'utf8' });
+  const said = `${v.stdout}${v.stderr}`.trim().split('\n');
+  return v.status === 0 ? 'verify: whole' : `VERIFY FAILED (exit ${v.status}): ${said.slice(0, 6).join(' / ')}`;
 }
 
 /** `shardwise plan <seed> --shards auto`, with the flags its --help lists (the planner's options change). */
@@ -187,9 +216,10 @@ async function benchSuite(suite, { counts, rounds }) {
         const set = [];
         for (let i = 1; i <= n; i++) set.push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
         checkUnion(suite, seed, set, n, { loud: mode === 'balanced' });
+        const verdict = mode === 'balanced' ? `; ${checkShardwise(suite, set, n)}` : '';
         if (!runs[mode].has(n)) runs[mode].set(n, Array.from({ length: n }, () => []));
         set.forEach((r, i) => runs[mode].get(n)[i].push(r));
-        process.stdout.write(`  ${mode} N=${n}${rounds > 1 ? ` round ${round + 1}` : ''}: ${set.map((r) => s(r.ms)).join(' ')}\n`);
+        process.stdout.write(`  ${mode} N=${n}${rounds > 1 ? ` round ${round + 1}` : ''}: ${set.map((r) => s(r.ms)).join(' ')}${verdict}\n`);
       }
     }
   }
@@ -229,6 +259,14 @@ async function benchSuite(suite, { counts, rounds }) {
       const measured = p.shards === 1 ? seed.ms : rows.find((r) => r.n === p.shards)?.balanced;
       console.log(`${String(p.shards).padEnd(2)} ${s(p.wallMs).padStart(14)}  ${s(measured).padStart(13)}${p.shards === 1 ? ' (seed)' : '       '}  ${x(measured / p.wallMs).padStart(18)}`);
     }
+  }
+
+  // pkg/ rebuilt during the suite (others at work on it): its runs did not all use one build
+  const builds = new Map();
+  for (const r of [seed, ...[...runs.native.values(), ...runs.balanced.values()].flat(2)]) builds.set(r.build, [...(builds.get(r.build) ?? []), r.label]);
+  if (builds.size > 1) {
+    console.log(`\n${suite.name}: WARNING: pkg/ was rebuilt during this suite; its runs used ${builds.size} builds (pkg inode@wasm time):`);
+    for (const [b, labels] of builds) console.log(`  ${b}: ${labels.join(' ')}`);
   }
 
   // what shardwise said besides its plan and timing lines (fallbacks, estimates, stale durations), once per shape
@@ -280,11 +318,13 @@ function generated(name, { scale }) {
 function external(repo, runner, { workers }) {
   repo = path.resolve(repo);
   const name = path.basename(repo);
-  const bin = { jest: 'node_modules/jest/bin/jest.js', vitest: 'node_modules/vitest/vitest.mjs' }[runner];
-  if (!bin) throw new Error(`--runner ${runner}: jest or vitest`);
-  if (!existsSync(path.join(repo, bin))) throw new Error(`${path.join(repo, bin)} is missing: run npm ci in ${repo}`);
+  const entry = { jest: 'bin/jest.js', vitest: 'vitest.mjs' }[runner];
+  if (!entry) throw new Error(`--runner ${runner}: jest or vitest`);
+  let manifest; // the runner the repository resolves (its own node_modules, or a parent's)
+  try { manifest = createRequire(path.join(repo, 'package.json')).resolve(`${runner}/package.json`); } catch { throw new Error(`${runner} is not installed in ${repo}: run npm ci there`); }
+  const bin = path.join(path.dirname(manifest), entry);
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-  const version = JSON.parse(readFileSync(path.join(repo, path.dirname(path.dirname(bin)), 'package.json'), 'utf8')).version;
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8'));
   const out = path.join(OUT, name);
   const base = { name, out, cwd: repo, commit, workers, mustPass: false, external: true, executed: (json) => executedJestLike(json, repo) };
   if (runner === 'jest') {
@@ -293,7 +333,7 @@ function external(repo, runner, { workers }) {
     const written = path.join(repo, 'shardwise-report');
     if (existsSync(written)) throw new Error(`${written} exists already: move it away first (the bench moves what the reporter writes there)`);
     return { ...base, describe: `${repo} at ${commit.slice(0, 8)}, Jest ${version} (its own config; --maxWorkers=${workers})`,
-      argv: ({ mode, shard, paths }) => [path.join(repo, bin), '--json', `--outputFile=${paths.json}`, `--maxWorkers=${workers}`,
+      argv: ({ mode, shard, paths }) => [bin, '--json', `--outputFile=${paths.json}`, `--maxWorkers=${workers}`,
         `--cacheDirectory=${paths.cache}`, `--coverageDirectory=${path.join(paths.dir, 'coverage')}`,
         ...(mode === 'native' ? ['--reporters=default'] : [`--testSequencer=${path.join(SW, 'jest/sequencer.mjs')}`, '--reporters=default', `--reporters=${path.join(SW, 'jest/index.mjs')}`]),
         ...(shard ? [`--shard=${shard}`] : [])],
@@ -320,7 +360,7 @@ export default merged;
 `);
   process.on('exit', () => rmSync(wrapper, { force: true }));
   return { ...base, describe: `${repo} at ${commit.slice(0, 8)}, Vitest ${version} (its ${own ?? 'default'} config through a wrapper; maxWorkers ${workers})`,
-    argv: ({ shard }) => [path.join(repo, bin), 'run', '--config', wrapper, ...(shard ? [`--shard=${shard}`] : [])] };
+    argv: ({ shard }) => [bin, 'run', '--config', wrapper, ...(shard ? [`--shard=${shard}`] : [])] };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -160,10 +160,10 @@ export const ESTIMATED_SHARE = 0.2;
 
 /**
  * The lines at the end of a balanced shard: what it took against its predicted wall time, and
- * what its tests' own time was against theirs; then, when it was off by more than STALE_SHARE
- * (and STALE_MIN_MS), one line with the cause the figures show: durations that moved (its tests
- * took more or less than predicted), or costs that were off (its tests took what was predicted,
- * the rest did not), or no durations at all.
+ * what its tests' own time was against theirs; then, when its wall was off by more than
+ * STALE_SHARE (and STALE_MIN_MS), one line with the cause the figures show: durations that moved
+ * (its tests took more or less than predicted, by as much), or costs that were off (its tests
+ * took what was predicted, the rest did not), or no durations at all.
  * @param {object} p
  * @param {number} p.shardIndex
  * @param {number} p.shardCount
@@ -189,8 +189,10 @@ export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, tes
       + `the rest ${fmtMs(Math.max(0, actualMs - testsMs))} start-up, files and workers`;
   }
   const lines = [head];
+  // a line only when the shard's wall was off: tests a little faster or slower than predicted on
+  // a shard that still ended when predicted are a busy machine's noise, not stale durations
+  if (!far(actualMs - predictedMs, predictedMs)) return lines;
   const stale = known && testsMs !== undefined && far(testsMs - testsPredicted, testsPredicted);
-  if (!far(actualMs - predictedMs, predictedMs) && !stale) return lines;
   if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
     lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
       + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');

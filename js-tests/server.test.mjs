@@ -90,7 +90,7 @@ test('costs: the runs\' costs records are kept per runner and given back with du
   const costsOf = (doc) => JSON.parse(doc.sources.find((x) => x.filePath === '.shardwise/costs.json').text);
   const got = costsOf(parse(await durations(srv, 'c1', 'run-1')));
   // the same weighted means as a test's duration: 1000 then 2000 -> 1500; only the list's files
-  assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, files: { 'a.test.js': 400 } });
+  assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, fittedFiles: { 'a.test.js': 400 } });
   await srv.close();
   srv = await createServer({ dataDir, computeDelayMs: 0 });
   assert.deepEqual(costsOf(parse(await durations(srv, 'c2', 'run-2'))), got);

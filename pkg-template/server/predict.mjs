@@ -35,7 +35,9 @@ function costsOf(report, out) {
   if (record === null || typeof record !== 'object') return;
   const put = (name, v) => { if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[costKey(report.category, name)] = { '': v }; };
   for (const k of MODEL) put(k, record[k]);
-  if (record.files && typeof record.files === 'object') for (const [f, v] of Object.entries(record.files)) put(`file:${f}`, v);
+  // the files' costs fitted to the run (its workers' warm-up apart), else as the runner measured them
+  const files = record.fittedFiles ?? record.files;
+  if (files && typeof files === 'object') for (const [f, v] of Object.entries(files)) put(`file:${f}`, v);
 }
 
 /** The files of a report's tests: a test's location's, else its nearest `file` suite's title. */
@@ -64,7 +66,7 @@ function costsFor(testList, predictor, files) {
     const v = predictor.predict(costKey(runner, `file:${f}`), '');
     if (v !== undefined) known[f] = Math.round(v);
   }
-  if (Object.keys(known).length) { record.files = known; any = true; }
+  if (Object.keys(known).length) { record.fittedFiles = known; any = true; }
   return any ? record : undefined;
 }
 

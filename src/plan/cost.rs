@@ -149,9 +149,14 @@ pub struct CostsRecord {
     /// The run's parallel workers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workers: Option<f64>,
-    /// Per file (as the report names it), the time it held a worker beyond its tests' bodies.
+    /// Per file (as the report names it), the time it held a worker beyond its tests' bodies, as
+    /// the runner measured it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<BTreeMap<String, f64>>,
+    /// The same fitted to the run by [`learn`] (its workers' warm-up moved to `perWorkerMs`,
+    /// scaled to the time the workers were busy): what a service keeps and gives back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted_files: Option<BTreeMap<String, f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_shard_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -272,8 +277,9 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
         return (wall - makespan(settings, costs.clone())).max(0.0).round() as u64;
     };
     let first_file = first.0.and_then(|f| costs.files.get(f).copied()).unwrap_or(costs.per_file_ms) as f64;
-    // model makespan less the busy span, at scale k (rises with k: the files' costs are on every lane)
-    let span = end - first.1;
+    // model makespan (with the workers' warm-up) less the busy span, which began with the warm-up
+    // and the first file's load, at scale k (rises with k: the files' costs are on every lane)
+    let span = end - first.1 + costs.per_worker_ms as f64;
     let mut off = |k: f64| makespan(settings, scaled(costs, k)) - (span + k * first_file);
     let (mut lo, mut hi) = (0.0, MAX_SCALE);
     let k = if off(1.0).abs() < 1.0 {
@@ -296,6 +302,42 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     *costs = scaled(costs, k);
     settings.costs = costs.clone();
     (wall - (span + k * first_file)).max(0.0).round() as u64
+}
+
+/// A worker's warm-up (the runner's own modules, the test environment's first load, cold
+/// transforms of shared modules) lands on the first file each worker runs, and another shard's
+/// workers pay it again on whichever files they run first. The `workers` files whose first test
+/// started first are taken as those (with more than twice as many files measured, so that a
+/// median means something); what they cost beyond the median file, on average, is the warm-up:
+/// it leaves them (each keeps at least the median) and is returned, for `perWorkerMs`.
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64, f64, Option<f64>)], workers: u32) -> f64 {
+    let workers = workers.max(1) as usize;
+    if measured.len() <= 2 * workers {
+        return 0.0;
+    }
+    let mut costs: Vec<f64> = measured.values().copied().collect();
+    costs.sort_by(f64::total_cmp);
+    let median = costs[costs.len() / 2];
+    let mut first: BTreeMap<&str, f64> = BTreeMap::new();
+    for &(file, start, _, _) in attempts {
+        if let Some(f) = file.filter(|f| start > 0.0 && measured.contains_key(*f)) {
+            let at = first.entry(f).or_insert(start);
+            *at = at.min(start);
+        }
+    }
+    let mut order: Vec<(&str, f64)> = first.into_iter().collect();
+    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+    let firsts: Vec<String> = order.iter().take(workers).map(|(f, _)| (*f).to_owned()).collect();
+    if firsts.is_empty() {
+        return 0.0;
+    }
+    let warm = firsts.iter().map(|f| (measured[f] - median).max(0.0)).sum::<f64>() / firsts.len() as f64;
+    for f in &firsts {
+        if let Some(v) = measured.get_mut(f) {
+            *v = (*v - warm).max(median.min(*v));
+        }
+    }
+    warm
 }
 
 /// `overhead ≈ a + b × tests` over the measured files, least squares, both >= 0; `(mean, 0)` when
@@ -342,10 +384,12 @@ pub fn learn(report: &ReportView) -> Learned {
             *tests_of.entry(f).or_insert(0) += 1;
         }
     }
-    let measured: BTreeMap<String, f64> = match record.as_ref().and_then(|r| r.files.as_ref()) {
+    let fitted = record.as_ref().and_then(|r| r.fitted_files.as_ref());
+    let mut measured: BTreeMap<String, f64> = match fitted.or(record.as_ref().and_then(|r| r.files.as_ref())) {
         Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
         None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
     };
+    let warm = if fitted.is_some() { 0.0 } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1)) };
     let (d_shard, d_worker, d_file, d_test) = defaults(runner.as_deref());
     let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
     let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64);
@@ -355,7 +399,11 @@ pub fn learn(report: &ReportView) -> Learned {
         let (a, b) = fit(&points);
         (a.round() as u64, b.round() as u64)
     };
-    let per_worker_ms = num(record.as_ref().and_then(|r| r.per_worker_ms)).unwrap_or(if measured.is_empty() { d_worker } else { 0 });
+    let per_worker_ms = if warm > 0.0 {
+        warm.round() as u64
+    } else {
+        num(record.as_ref().and_then(|r| r.per_worker_ms)).unwrap_or(if measured.is_empty() { d_worker } else { 0 })
+    };
     let costs = Costs {
         per_worker_ms,
         per_file_ms,
@@ -515,6 +563,39 @@ mod tests {
         // a file never seen costs the fit of those two (2 tests 900, 1 test 300), through 0 as
         // the line through both would cost a file of no tests -300 ms
         assert_eq!((l.costs.per_file_ms, l.costs.per_test_ms), (0, 400));
+    }
+
+    #[test]
+    fn a_workers_warm_up_leaves_its_first_file_for_the_per_worker_cost() {
+        // two workers; f0 and f1 started first and cost 3 s more than the others (about 100 ms):
+        // the workers' warm-up, which another shard's workers pay on other files
+        let mut files = String::new();
+        let mut tests = String::new();
+        for f in 0..8 {
+            let cost = if f < 2 { 3100 } else { 90 + 5 * f };
+            files.push_str(&format!(r#"{}\"f{f}.ts\":{cost}"#, if f > 0 { "," } else { "" }));
+            let start = if f < 2 { 4000 + f * 30 } else { 5000 + f * 300 };
+            tests.push_str(&format!(
+                r#"{}{{"title":"t{f}","location":{{"file":"f{f}.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":{start},"duration":100}}]}}"#,
+                if f > 0 { "," } else { "" }
+            ));
+        }
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{files}}}}}"#);
+        let r = view(&format!(
+            r#"{{"category":"jest","duration":9000,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
+        ));
+        let l = learn(&r);
+        // the median file costs 115 ms: f0 and f1 cost 2985 ms more, on average
+        assert!((2800..=3100).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
+        assert!(l.costs.files["f0.ts"] < 400 && l.costs.files["f1.ts"] < 400, "{:?}", l.costs.files);
+        assert!(l.costs.files["f7.ts"] >= 100, "{:?}", l.costs.files);
+        // fitted files given back by a service are taken as they are
+        let again = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"perWorkerMs\":3000,\"fittedFiles\":{{\"f0.ts\":3100,\"f1.ts\":100}}}}"#);
+        let doc = view(&format!(
+            r#"{{"category":"jest","environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{again}"}}],"tests":[{{"title":"t","location":{{"file":"f0.ts","line":1,"column":1}},"attempts":[{{"duration":5}}]}}]}}"#
+        ));
+        let l = learn(&doc);
+        assert_eq!((l.costs.per_worker_ms, l.costs.files["f0.ts"]), (3000, 3100));
     }
 
     #[test]

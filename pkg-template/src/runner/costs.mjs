@@ -28,9 +28,10 @@ export class RunCosts {
   /**
    * Adds the record to a built report's `sources` (in place; replaces an earlier one). With
    * `shardCosts` (the package's), the model the report teaches is added to the record (its fixed
-   * cost per shard, per worker, per file and per test; for Playwright, its files' costs read from
-   * the workers' timelines), so a service that keeps records, as `shardwise serve` does, can give
-   * them back with durations without reading the run again.
+   * cost per shard, per worker, per file and per test, and `fittedFiles`: the files' costs fitted
+   * to the run; for Playwright, read from the workers' timelines), so a service that keeps
+   * records, as `shardwise serve` does, can give them back with durations without reading the run
+   * again.
    */
   addTo(report, shardCosts) {
     if (!report) return report;
@@ -41,7 +42,7 @@ export class RunCosts {
     if (learned?.fromWall) {
       const c = learned.costs;
       Object.assign(record, { perShardMs: learned.perShardOverheadMs, perWorkerMs: c.perWorkerMs, perFileMs: c.perFileMs, perTestMs: c.perTestMs });
-      if (!record.files && Object.keys(c.files).length) record.files = c.files;
+      if (Object.keys(c.files).length) record.fittedFiles = c.files;
       setSource(report, record);
     }
     return report;

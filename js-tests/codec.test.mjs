@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.205 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.206 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -183,13 +183,15 @@ test('the .wasm stays within its size budget: 1.205 MB after wasm-opt -Oz', () =
   // decoder, a splitter of the text into its top level and its top-level suites and tests, which
   // replaced serde visitors; the 100,000-test report's wasm memory 55 -> 5.8 MB):
   // 1,132,871 -> 1,139,685 bytes. 1,141,000 since a TLS certificate the process does not trust
-  // is named with what to do (NODE_EXTRA_CA_CERTS): 1,140,383 bytes. 1,205,000 since a shard's
+  // is named with what to do (NODE_EXTRA_CA_CERTS): 1,140,383 bytes. 1,206,000 since a shard's
   // costs are modelled (issue 30: plan::cost, its options, the costs record read from a report's
-  // sources, learning from a run's wall, its workers' timelines and busy time, shardCosts; and
-  // discover's numbering of repeated titles): 1,140,383 -> 1,204,102 bytes, not yet trimmed (the
-  // serde readers and writers of the new types are the suspects). Every byte over it needs the
-  // same account.
+  // sources, learning from a run's wall, its workers' timelines, warm-up and busy time,
+  // shardCosts; and discover's numbering of repeated titles): 1,140,383 -> 1,205,500 bytes (each
+  // sort of a new element type costs several KB: the model orders attempts and files by integer
+  // keys with the planner's own sort of u64, 13 KB less than sorting them as they are). Not yet
+  // trimmed further: the serde readers and writers of the new types are the suspects. Every byte
+  // over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_205_000, `shardwise_bg.wasm is ${size} bytes, over the 1,205,000-byte budget`);
+  assert.ok(size <= 1_206_000, `shardwise_bg.wasm is ${size} bytes, over the 1,206,000-byte budget`);
 });

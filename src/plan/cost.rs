@@ -204,43 +204,40 @@ pub struct Learned {
     pub source: String,
 }
 
-/// One timed attempt of a report with its file.
-struct Timed<'a> {
-    file: Option<&'a str>,
-    start: f64,
-    end: f64,
-    lane: u64,
-}
-
 /// Per file, the gaps on the workers' timelines before its tests: after a worker's first test,
 /// each gap between one test's end and the next's start goes to the next test's file (loading a
 /// file, its hooks, the runner's overhead between tests). The first gap of a worker is its start
-/// and the run's set-up: the fixed cost per shard takes it.
+/// and the run's set-up: the fixed cost per shard takes it. (Attempts are ordered by integer keys,
+/// `start << 24 | index` per lane, with the sort the planner already has: a sort of another
+/// element type would add its own copy to the .wasm.)
 fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> BTreeMap<&'a str, f64> {
-    let mut timed: Vec<Timed> = attempts
-        .iter()
-        .filter(|(_, s, d, p)| *s > 0.0 && *d >= 0.0 && p.is_some())
-        .map(|&(file, s, d, p)| Timed { file, start: s, end: s + d, lane: p.unwrap_or(0.0) as u64 })
-        .collect();
-    timed.sort_by(|a, b| a.lane.cmp(&b.lane).then(a.start.total_cmp(&b.start)));
+    let timed: Vec<&(Option<&str>, f64, f64, Option<f64>)> =
+        attempts.iter().filter(|(_, s, d, p)| *s > 0.0 && *d >= 0.0 && p.is_some()).take(1 << 24).collect();
+    let t0 = timed.iter().map(|a| a.1).fold(f64::INFINITY, f64::min);
+    let mut lanes: Vec<Vec<u64>> = Vec::new();
+    for (i, a) in timed.iter().enumerate() {
+        let lane = (a.3.unwrap_or(0.0) as usize).min(MAX_WORKERS as usize);
+        if lanes.len() <= lane {
+            lanes.resize(lane + 1, Vec::new());
+        }
+        lanes[lane].push(((a.1 - t0).round() as u64).min((1 << 40) - 1) << 24 | i as u64);
+    }
     let mut out: BTreeMap<&str, f64> = BTreeMap::new();
-    for lane in timed.chunk_by(|a, b| a.lane == b.lane) {
+    for lane in &mut lanes {
+        lane.sort_unstable();
+        let at = |k: u64| timed[(k & ((1 << 24) - 1)) as usize];
         for pair in lane.windows(2) {
-            let gap = (pair[1].start - pair[0].end).max(0.0);
-            if let Some(f) = pair[1].file {
-                *out.entry(f).or_insert(0.0) += gap;
+            let (prev, next) = (at(pair[0]), at(pair[1]));
+            if let Some(f) = next.0 {
+                *out.entry(f).or_insert(0.0) += (next.1 - (prev.1 + prev.2)).max(0.0);
             }
         }
         // a lane's first file still holds a worker while it loads: counted by the others' mean
-        if let Some(f) = lane.first().and_then(|t| t.file) {
+        if let Some(f) = lane.first().and_then(|&k| at(k).0) {
             out.entry(f).or_insert(0.0);
         }
     }
     out
-}
-
-fn costs_with(costs: &mut Costs) -> &mut Costs {
-    costs
 }
 
 /// The greatest factor [`calibrate`] scales the measured files' costs by.
@@ -315,9 +312,9 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
     if measured.len() <= 2 * workers {
         return 0.0;
     }
-    let mut costs: Vec<f64> = measured.values().copied().collect();
-    costs.sort_by(f64::total_cmp);
-    let median = costs[costs.len() / 2];
+    let mut costs: Vec<u64> = measured.values().map(|&v| v.round() as u64).collect();
+    costs.sort_unstable();
+    let median = costs[costs.len() / 2] as f64;
     let mut first: BTreeMap<&str, f64> = BTreeMap::new();
     for &(file, start, _, _) in attempts {
         if let Some(f) = file.filter(|f| start > 0.0 && measured.contains_key(*f)) {
@@ -325,8 +322,15 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
             *at = at.min(start);
         }
     }
-    let mut order: Vec<(&str, f64)> = first.into_iter().collect();
-    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+    // the files by their first start (keys `start << 20 | index`, sorted as integers)
+    if first.len() >= 1 << 20 {
+        return 0.0;
+    }
+    let names: Vec<&str> = first.keys().copied().collect();
+    let t0 = first.values().copied().fold(f64::INFINITY, f64::min);
+    let mut keys: Vec<u64> = first.values().enumerate().map(|(i, &s)| ((s - t0).round() as u64).min((1 << 40) - 1) << 20 | i as u64).collect();
+    keys.sort_unstable();
+    let order: Vec<(&str, f64)> = keys.iter().map(|&k| (names[(k & ((1 << 20) - 1)) as usize], 0.0)).collect();
     let firsts: Vec<String> = order.iter().take(workers).map(|(f, _)| (*f).to_owned()).collect();
     if firsts.is_empty() {
         return 0.0;
@@ -422,7 +426,7 @@ pub fn learn(report: &ReportView) -> Learned {
             settings.unit = unit.unwrap_or_default();
             from_wall = true;
             match super::from_report::units_from_report(report, None) {
-                Ok(units) => calibrate(&units, &mut settings, costs_with(&mut costs), &attempts, wall),
+                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall),
                 Err(_) => wall.round() as u64,
             }
         }

@@ -657,3 +657,13 @@ describe('CLI progress', async () => {
     assert.deepEqual([0, 1023, 1024, 1536 * 1024, 3 * 1024 ** 3].map(fmtBytes), ['0 B', '1023 B', '1.0 KB', '1.5 MB', '3.0 GB']);
   });
 });
+
+test('Jest < 30 makes its sequencer without the global config: the workers come from its command line as Jest reads them', async () => {
+  const { workersFromArgv } = await import('../pkg/jest/sequencer.mjs');
+  assert.equal(workersFromArgv(['node', 'jest', '--maxWorkers=3'], 8), 3);
+  assert.equal(workersFromArgv(['node', 'jest', '-w', '2'], 8), 2);
+  assert.equal(workersFromArgv(['node', 'jest', '--maxWorkers', '50%'], 8), 4);
+  assert.equal(workersFromArgv(['node', 'jest', '--runInBand', '--maxWorkers=3'], 8), 1);
+  assert.equal(workersFromArgv(['node', 'jest'], 8), 7, 'Jest\'s default: the cores less one');
+  assert.equal(workersFromArgv(['node', 'jest'], 1), 1);
+});

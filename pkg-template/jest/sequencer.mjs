@@ -2,6 +2,7 @@
 // predicted duration.   testSequencer: 'shardwise/jest/sequencer'
 // Options come from the `shardwise/jest` reporter entry in `reporters`, else SHARDWISE_* variables.
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
@@ -20,6 +21,28 @@ function baseSequencer() {
   return class { sort(tests) { return tests; } allFailedTests(tests) { return tests; } cacheResults() {} };
 }
 
+/**
+ * Jest's workers as it resolves them from its command line (`getMaxWorkers`), for Jest < 30, whose
+ * sequencer is made without the global config: `--runInBand`/`-i` 1, `--maxWorkers`/`-w` N or a
+ * percentage of the cores, else the cores less one. (A `maxWorkers` in the config file is not
+ * seen there; Jest >= 30 passes the config, and its value is used.)
+ */
+export function workersFromArgv(argv, cores = os.availableParallelism?.() ?? os.cpus().length) {
+  let value;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-i' || a === '--runInBand' || a === '--run-in-band') return 1;
+    const m = /^(?:--maxWorkers|--max-workers|-w)(?:=(.*))?$/.exec(a);
+    if (m) value = m[1] ?? argv[i + 1];
+  }
+  if (typeof value === 'string') {
+    const pct = /^(\d+(?:\.\d+)?)%$/.exec(value);
+    const n = pct ? Math.floor((Number(pct[1]) / 100) * cores) : Number.parseInt(value, 10);
+    if (Number.isFinite(n)) return Math.max(1, n);
+  }
+  return Math.max(cores - 1, 1);
+}
+
 export default class ShardwiseSequencer extends baseSequencer() {
   constructor(context) {
     super(context);
@@ -32,7 +55,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
     const planned = await planFiles({
       api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
-      workers: this.globalConfig?.maxWorkers,
+      workers: this.globalConfig?.maxWorkers ?? workersFromArgv(process.argv),
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });

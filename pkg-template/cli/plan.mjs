@@ -27,9 +27,9 @@ shard of a run can print to show they computed the same plan.
 
 A report plans as its runner does (what 'shardwise plan' reads of it is printed under the table):
   - what a shard pays beyond its tests (shardCosts): each file's cost (load, transform,
-    environment, hooks) as the run measured it, fitted to the time its workers were busy, and
-    the fixed cost per shard (the rest of its wall time); a durations document: the runner's
-    defaults;
+    environment, hooks) as the run measured it (its workers' warm-up apart, scaled down where
+    they overlap), and the fixed cost per shard (the rest of its wall time); a durations
+    document: the runner's defaults;
   - its workers (the run's), unless --workers;
   - a Jest or Vitest report by file (one unit a file, as their shards run), unless --unit.
 So 'shardwise plan <the timings file the shards used> --shards N' prints the plan and the
@@ -133,7 +133,7 @@ function fixedCost(overhead, reports) {
   const known = each.filter((x) => x !== undefined);
   if (!known.length)
     return { each: known, how: `none: ${reports.length ? 'no report given has a wall time and timed tests' : 'no report given'}; set it with --overhead` };
-  return { each: known, how: `${known.length === 1 ? 'the report\'s wall time outside its workers\' busy time' : `the median of ${known.length} reports' wall time outside their workers' busy time`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
+  return { each: known, how: `${known.length === 1 ? 'the report\'s wall time less the model\'s time for its tests and files' : `the median of ${known.length} reports' wall time less the model's time for their tests and files`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
 }
 
 /** The table of `--shards auto`. */

@@ -42,24 +42,24 @@ before(() => {
 });
 
 test('plan --shards auto: every count\'s wall and machine time with the fixed cost the report shows, and the count chosen by the budget', () => {
-  // the past run had two workers (its attempts' parallelIndex): 40 s of tests in 20 s, with no
-  // gap between tests (no file cost), so 28 s - 20 s = 8 s outside what the model explains.
-  // Planned here for one worker per shard (--workers 1): n shards take 8 + 40/n s.
+  // the past run had two workers (its attempts' parallelIndex): 40 s of tests, busy from 5 s to
+  // 25.5 s with no gap between tests (no file cost), so 7.5 s of its 28 s outside them.
+  // Planned here for one worker per shard (--workers 1): n shards take 7.5 + 40/n s.
   const auto = (...extra) => cli('plan', path.join(OUT, 'past.json'), '--shards', 'auto', '--max-shards', '8', '--workers', '1', ...extra);
   const r = auto();
   assert.equal(r.status, 0, r.stderr);
   const rows = r.stdout.split('\n').filter((l) => /^\d+\s/.test(l)).map((l) => l.split(/\s+/));
   assert.deepEqual(rows.map((x) => x.slice(0, 3)), [
-    ['1', '48.0s', '48.0s'], ['2', '28.0s', '56.0s'], ['3', '22.0s', '64.0s'], ['4', '18.0s', '72.0s'],
-    ['5', '16.0s', '80.0s'], ['6', '15.0s', '88.0s'], ['7', '14.0s', '96.0s'], ['8', '13.0s', '104.0s'],
+    ['1', '47.5s', '47.5s'], ['2', '27.5s', '55.0s'], ['3', '21.5s', '62.5s'], ['4', '17.5s', '70.0s'],
+    ['5', '15.5s', '77.5s'], ['6', '14.5s', '85.0s'], ['7', '13.5s', '92.5s'], ['8', '12.5s', '100.0s'],
   ]);
-  assert.match(r.stdout, /^4 +18\.0s +72\.0s +<- recommended$/m);
+  assert.match(r.stdout, /^4 +17\.5s +70\.0s +<- recommended$/m);
   assert.match(r.stdout, /^5 .* over budget$/m);
-  assert.match(r.stdout, /^fixed cost +8\.0s per shard \(the report's wall time less the model's time for its tests and files/m);
-  assert.match(r.stdout, /^budget +machine time at most 1\.5x one shard's, 72\.0s$/m);
-  assert.match(r.stdout, /^recommended +4 shards: wall 18\.0s, machine 72\.0s$/m);
+  assert.match(r.stdout, /^fixed cost +7\.5s per shard \(the report's wall time outside its workers' busy time/m);
+  assert.match(r.stdout, /^budget +machine time at most 1\.5x one shard's, 71\.3s$/m);
+  assert.match(r.stdout, /^recommended +4 shards: wall 17\.5s, machine 70\.0s$/m);
   // without --workers, the run's two workers: half the tests' time a shard
-  assert.match(cli('plan', path.join(OUT, 'past.json'), '--shards', 'auto', '--max-shards', '8').stdout, /^1 +28\.0s +28\.0s/m);
+  assert.match(cli('plan', path.join(OUT, 'past.json'), '--shards', 'auto', '--max-shards', '8').stdout, /^1 +27\.5s +27\.5s/m);
 
   // a larger budget buys more shards; an absolute one too
   const matrix = (...extra) => JSON.parse(auto('--matrix', ...extra).stdout);
@@ -71,13 +71,13 @@ test('plan --shards auto: every count\'s wall and machine time with the fixed co
 
   // several past runs (each shard's report of a past run): the median, so one slow machine does not decide
   const j = JSON.parse(auto('--json', '--overhead-from', path.join(OUT, 'slow-machine.json.br'), '--overhead-from', path.join(OUT, 'fast-machine.json')).stdout);
-  assert.equal(j.perShardOverheadMs, 8000);
-  assert.match(j.fixedCost.how, /the median of 3 reports' wall time less the model's time for their tests and files \(8\.0s, 68\.0s, 6\.0s\)/);
+  assert.equal(j.perShardOverheadMs, 7500);
+  assert.match(j.fixedCost.how, /the median of 3 reports' wall time outside their workers' busy time \(7\.5s, 67\.5s, 5\.5s\)/);
   assert.equal(j.rows.length, 8);
   assert.deepEqual(Object.keys(j.rows[0]).sort(), ['fingerprint', 'machineMs', 'shards', 'wallMs', 'withinBudget']);
   // each row's fingerprint is the plan planShards makes for that count with that fixed cost and the report's costs
   const { costs } = api.shardCosts(pastRun());
-  assert.equal(j.rows[2].fingerprint, api.planShards({ report: pastRun(), shardCount: 3, perShardOverheadMs: 8000, costs }).fingerprint);
+  assert.equal(j.rows[2].fingerprint, api.planShards({ report: pastRun(), shardCount: 3, perShardOverheadMs: 7500, costs }).fingerprint);
 });
 
 test('plan --shards auto: no more shards than there are units to spread; usage problems in one line', () => {

@@ -133,7 +133,7 @@ function fixedCost(overhead, reports) {
   const known = each.filter((x) => x !== undefined);
   if (!known.length)
     return { each: known, how: `none: ${reports.length ? 'no report given has a wall time and timed tests' : 'no report given'}; set it with --overhead` };
-  return { each: known, how: `${known.length === 1 ? 'the report\'s wall time less the model\'s time for its tests and files' : `the median of ${known.length} reports' wall time less the model's time for their tests and files`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
+  return { each: known, how: `${known.length === 1 ? 'the report\'s wall time outside its workers\' busy time' : `the median of ${known.length} reports' wall time outside their workers' busy time`} (${each.map((x) => (x === undefined ? '-' : fmtMs(x))).join(', ')}); a CI job's own set-up adds to it: --overhead` };
 }
 
 /** The table of `--shards auto`. */

@@ -243,7 +243,8 @@ fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> 
 /// The greatest factor [`calibrate`] scales the measured files' costs by: only down. A run whose
 /// workers were busy longer than the model's makespan of its tests lost time to its runner's
 /// order (Jest on a cold cache runs its files by size, and a slow file last leaves a worker
-/// idle): that is no file's cost, and the fixed cost per shard takes it.
+/// idle): that is no file's cost, nor a cost every shard pays (a balanced shard runs its files
+/// longest first), so it is left out.
 const MAX_SCALE: f64 = 1.0;
 
 /// `costs` scaled by `k` (the files' costs, per file and per test; not per worker).
@@ -262,8 +263,8 @@ fn scaled(costs: &Costs, k: f64) -> Costs {
 /// for the server that transforms for every worker), so when the model's makespan of the run's
 /// tests over its workers is longer than the time its workers were busy (from its first test's
 /// start, less its workers' warm-up and that test's file's cost, to its last test's end), they
-/// are scaled down until it is not. The fixed cost is the rest of the wall time: the wall less
-/// the model's makespan.
+/// are scaled down until it is not. The fixed cost is the wall time outside that busy time (the
+/// runner's start-up and teardown).
 fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64) -> u64 {
     let makespan = |settings: &mut Settings, c: Costs| {
         settings.costs = c;
@@ -300,7 +301,7 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
         (lo + hi) / 2.0
     };
     *costs = scaled(costs, k);
-    (wall - makespan(settings, costs.clone())).max(0.0).round() as u64
+    (wall - (span + k * first_file)).max(0.0).round() as u64
 }
 
 /// A worker's warm-up (the runner's own modules, the test environment's first load, cold
@@ -625,10 +626,10 @@ mod tests {
         assert_eq!(l.unit, None);
         // the gaps as they were: the run was busy longer (1750 ms) than the model's split of its
         // tests over two workers (1535 ms: a test of b beside a's), which is the runner's order,
-        // not the files' cost; the fixed cost takes it
+        // not the files' cost; the fixed cost is what lies outside the busy time (and a's load)
         assert_eq!(l.costs.files, [("a.spec.ts".to_owned(), 20), ("b.spec.ts".to_owned(), 250)].into());
         assert!(l.from_wall);
-        assert_eq!(l.per_shard_overhead_ms, 4000 - 1535);
+        assert_eq!(l.per_shard_overhead_ms, 4000 - 1750 - 20);
         // a timings document (no wall): the runner's defaults say the fixed cost
         let doc = view(r#"{"category":"vitest","environments":[{"name":"default"}],"tests":[{"title":"t","attempts":[{"duration":5}]}]}"#);
         let l = learn(&doc);

@@ -286,7 +286,7 @@ test('the columnar fast path for opts.units gives exactly the JSON path\'s plan 
 
 test('the costs record\'s path is one fact: the runners\', the service\'s and the preview\'s module is Rust\'s', async () => {
   const { __costsSource } = await import('../pkg/wasm/shardwise.js');
-  const { COSTS_SOURCE } = await import('../pkg/src/sources.mjs');
+  const { COSTS_SOURCE } = await import('../pkg/src/sources.js');
   assert.equal(COSTS_SOURCE, __costsSource());
   assert.equal((await import('../pkg/src/runner/costs.mjs')).COSTS_SOURCE, COSTS_SOURCE);
 });

@@ -201,7 +201,7 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
     const line = shard.text.match(/^\[shardwise\] shard 1\/3: .*$/m)?.[0];
     assert.ok(line, shard.text.slice(-3000));
     assert.ok([0, 1].includes(shard.code), shard.text.slice(-3000));
-    const m = line.match(/, (\d+) of (\d+) tests estimated \(durations: timings file (.+)\), fingerprint [0-9a-f]{40}$/);
+    const m = line.match(/, (\d+) of (\d+) tests estimated \(durations: timings file ([^;]+); costs: [^)]+\), fingerprint [0-9a-f]{40}$/);
     assert.ok(m, line);
     assert.equal(Number(m[2]), declared, line);
     assert.equal(m[3], reportFile);
@@ -231,7 +231,10 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
     const units = plan.shards.flatMap((s) => s.units);
     assert.equal(units.length, declared);
     assert.equal(new Set(units).size, declared, 'every unit once');
-    assert.deepEqual(plan, api.planShards({ report, shardCount: 4 }), 'the CLI plans what planShards plans for the report');
+    // as the report's runner plans: its costs and its run's workers (shardCosts)
+    const learned = api.shardCosts(report);
+    assert.deepEqual(plan, api.planShards({ report, shardCount: 4, costs: learned.costs, perShardOverheadMs: learned.perShardOverheadMs, ...(learned.workers > 1 ? { workers: learned.workers } : {}) }),
+      'the CLI plans what planShards plans for the report, with its costs');
   });
 
   await t.test('`shardwise durations --tests <folder> --out t.json` against the service', async () => {

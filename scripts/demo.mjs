@@ -115,7 +115,7 @@ async function main() {
 
   say(`== 2. ${SHARDS} shards balanced by shardwise, in parallel`);
   const balanced = await runShards('balanced', { ...env, SHARDWISE_RUN_ID: `demo-${Date.now()}` }, predictions);
-  const plans = balanced.map((s) => s.text.match(/\[shardwise\] shard \d+\/\d+: .*\(durations: ([^)]*)\), fingerprint (\w+)/));
+  const plans = balanced.map((s) => s.text.match(/\[shardwise\] shard \d+\/\d+: .*\(durations: ([^;)]*)(?:; costs: [^)]*)?\), fingerprint (\w+)/));
   if (plans.some((m) => !m)) throw new Error(`a balanced shard did not plan:\n${balanced.map((s) => s.text).join('\n---\n').slice(-4000)}`);
   say(`   every shard planned from durations: ${plans[0][1]}; plan fingerprint ${plans[0][2].slice(0, 16)} `
     + `(${new Set(plans.map((m) => m[2])).size === 1 ? 'the same on all shards' : 'DIFFERENT across shards'})`);

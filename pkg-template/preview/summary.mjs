@@ -1,6 +1,6 @@
 // The figures the report preview shows, computed from a decoded report (report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
-import { SHARD_PLAN_SOURCE } from '../src/sources.mjs';
+import { SHARD_PLAN_SOURCE } from '../src/sources.js';
 
 /**
  * Every test of the report with its title path (suite titles, without the file), in document

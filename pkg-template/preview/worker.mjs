@@ -13,7 +13,7 @@
 // A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
 // for links made before keys, its position in the report.
 // The test list (every test, filtered and sorted here) crosses only as the window the page shows.
-import init, { planShards, shardCosts } from '../browser.mjs';
+import init, { planShards } from '../browser.mjs';
 import { __fixedCostMs, __decodeReportTests } from '../wasm/shardwise.js';
 import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
 
@@ -120,12 +120,7 @@ self.onmessage = async ({ data }) => {
     if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
       const t0 = performance.now();
-      // planned as the report's runner plans (what `shardwise plan` reads of a report): its costs
-      // beyond the tests (files, workers, start-up), its workers, and Jest's and Vitest's files whole
-      const learned = shardCosts(report);
-      const opts = { report, shardCount: data.shardCount, costs: learned.costs, perShardOverheadMs: learned.perShardOverheadMs };
-      if (learned.workers > 1) opts.workers = learned.workers;
-      if (learned.unit) opts.unit = learned.unit;
+      const opts = { report, shardCount: data.shardCount };
       if (data.environment !== undefined) opts.environment = data.environment;
       const p = planShards(opts);
       planned = { seq: data.seq, plan: p };

@@ -5,7 +5,7 @@
 // The state behind it is kept per test and environment and updated once per finished report
 // (Predictor): [p, n (reports seen), v (exponentially weighted variance: the spread), last (seq of the
 // newest report that ran it)], so it grows with the tests, not with tests x runs.
-import { COSTS_SOURCE } from '../src/sources.mjs';
+import { COSTS_SOURCE } from '../src/sources.js';
 
 export const ALPHA = 0.5;
 

@@ -3,7 +3,7 @@
 // held a worker beyond its tests' own time (load, transform, environment, set-up files, hooks),
 // as the runner measured it, and the run's workers. Playwright records no file: Rust reads its
 // files' costs from the gaps on each worker's timeline (attempts' `parallelIndex` and starts).
-import { COSTS_SOURCE } from '../sources.mjs';
+import { COSTS_SOURCE } from '../sources.js';
 
 export { COSTS_SOURCE };
 

@@ -9,7 +9,7 @@ import { canReachService, relativePosix } from './options.mjs';
 import { writeShardRecord } from './shard-record.mjs';
 import { actualLines, shardPrediction, attemptsMs } from './plan.mjs';
 import { plural } from './words.mjs';
-import { SHARD_PLAN_SOURCE } from '../sources.mjs';
+import { SHARD_PLAN_SOURCE } from '../sources.js';
 
 export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';

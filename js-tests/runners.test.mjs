@@ -215,13 +215,13 @@ for (const name of Object.keys(RUNNERS)) {
       // durations from the live exchange; Jest and Vitest read the test list from the sources
       // (14 titles in 7 files; foxtrot's `test.each` is one call with run-time titles)
       for (const r of balanced) {
-        assert.match(r.text, name === 'playwright' ? /durations: service\)/
-          : /durations: service for 14 tests read from 7 files \(1 test call with run-time titles not counted\)\)/, r.text);
+        assert.match(r.text, name === 'playwright' ? /durations: service; costs: /
+          : /durations: service for 14 tests read from 7 files \(1 test call with run-time titles not counted\); costs: /, r.text);
       }
       // each balanced shard ends with its measured time against the plan's prediction
       // and what of it was its tests (from its report) and start-up
       for (const [i, r] of balanced.entries()) {
-        assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+: its tests \\S+ \\(predicted \\S+\\), start-up and set-up \\S+$`, 'm'));
+        assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+, [+-]?\\d+%\\): its tests' own time \\S+ \\(predicted \\S+\\), the rest \\S+ start-up, files and workers$`, 'm'));
       }
     });
 

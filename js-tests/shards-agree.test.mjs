@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
+import { COSTS_SOURCE } from '../pkg/src/sources.js';
 import { createFaultServer } from './helpers/fault-server.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -169,6 +170,18 @@ for (const [name, project] of Object.entries(PROJECTS)) {
 
     test('one shard with another timings file: every shard passes, and verify names exactly the missing and doubled', async () => {
       const seedReport = api.decodeReport(new Uint8Array(readFileSync(path.join(dir, 'out', 'seed', 'report.json.br'))));
+      // Two plans that must differ, whatever this machine measured: each test at its nominal
+      // duration, and no cost beyond the tests (the seed run's measured costs are of the order of
+      // these tests and on a loaded machine flatten both plans into one).
+      const nominal = (s, file) => {
+        const f = s.location?.file ?? (s.type === 'file' ? s.title : file);
+        const ms = FILES.find(([n]) => n === path.basename(f ?? '')[0])?.[1];
+        for (const t of s.tests ?? []) for (const a of t.attempts) a.duration = ms[Number(/t(\d+)$/.exec(t.title)[1])];
+        for (const c of s.suites ?? []) nominal(c, f);
+      };
+      nominal(seedReport);
+      seedReport.sources = [...(seedReport.sources ?? []).filter((s) => s.filePath !== COSTS_SOURCE),
+        { filePath: COSTS_SOURCE, contentType: 'application/json', text: JSON.stringify({ runner: name, workers: 1, files: {}, fittedFiles: {}, perShardMs: 0, perWorkerMs: 0, perFileMs: 0, perTestMs: 0 }) }];
       const t1 = path.join(dir, 'out', 'timings-1.json');
       writeFileSync(t1, JSON.stringify(seedReport));
       // the same tests with other durations: the slow ones fast, the fast ones slow

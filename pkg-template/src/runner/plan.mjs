@@ -189,18 +189,22 @@ export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, tes
       + `the rest ${fmtMs(Math.max(0, actualMs - testsMs))} start-up, files and workers`;
   }
   const lines = [head];
-  // a line only when the shard's wall was off: tests a little faster or slower than predicted on
-  // a shard that still ended when predicted are a busy machine's noise, not stale durations
-  if (!far(actualMs - predictedMs, predictedMs)) return lines;
+  // The durations are stale when the tests' own time moved beyond a busy machine's noise (a
+  // quarter and a second), whatever the wall did: costs predicted too high can hide tests that
+  // became 3x slower, and the split is then balanced on the wrong figures. The other lines only
+  // when the shard's wall was off by as much.
   const stale = known && testsMs !== undefined && far(testsMs - testsPredicted, testsPredicted);
-  if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
-    lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
-      + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
-  } else if (stale) {
+  const wallOff = far(actualMs - predictedMs, predictedMs);
+  if (stale) {
     lines.push(`${who}: its tests took ${fmtMs(testsMs)} against ${fmtMs(testsPredicted)} predicted (${pct(testsMs - testsPredicted, testsPredicted)}): `
       + 'the durations it planned with are stale. Refresh the timings file from a recent full run (npx shardwise durations), '
       + 'or let the service see more runs of this suite; shards stay balanced only as far as the durations are right');
-  } else if (far(actualMs - predictedMs, predictedMs)) {
+  } else if (!wallOff) {
+    // on time
+  } else if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
+    lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
+      + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
+  } else {
     const defaults = /defaults/.test(expected?.costs ?? '');
     lines.push(`${who}: its tests took what was predicted, the rest did not: the costs of start-up, files and workers `
       + `(${expected?.costs ?? 'none'}) were off by ${pct(actualMs - predictedMs, predictedMs)}. `

@@ -201,8 +201,8 @@ mod tests {
         let src = include_str!("error.rs");
 
         let debug = |v: &dyn fmt::Debug| format!("{v:?}");
-        assert_eq!(ErrorCode::ALL.iter().map(|c| debug(c)).collect::<Vec<_>>(), rust_variants(src, "ErrorCode"));
-        assert_eq!(Step::ALL.iter().map(|s| debug(s)).collect::<Vec<_>>(), rust_variants(src, "Step"));
+        assert_eq!(ErrorCode::ALL.iter().map(|c| debug(c)).collect::<Vec<_>>(), rust_variants(src, "ErrorCode"), "ErrorCode::ALL against the enum");
+        assert_eq!(Step::ALL.iter().map(|s| debug(s)).collect::<Vec<_>>(), rust_variants(src, "Step"), "Step::ALL against the enum");
 
         let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_string()).collect();
         let steps: Vec<String> = Step::ALL.iter().map(|s| s.as_str().to_string()).collect();

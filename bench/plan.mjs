@@ -14,7 +14,7 @@
 //               the same in both unit rows)
 // Goal: ours within 1% of the lower bound where the bound is reachable, and never worse than LPT.
 // Those two checks compare like with like: in the planner's own view of the durations (whole
-// ms, at least 1; a zero duration is unknown and estimated, as api.md says), where LPT gets the
+// ms, at least 1; a zero duration is unknown and estimated, as types/plan.d.ts says), where LPT gets the
 // very same durations, and "reachable" means LPT itself comes within 1% of the bound.
 // Drift: for each pair of ../shared/bench-data/drift/pairs.json, plans made with the older
 // durations file, scored on the newer one, beside pytest-split's least_duration (details below).
@@ -120,10 +120,10 @@ function lpt(groups, n, weight) {
   return shards;
 }
 
-/** The durations the planner works with (api.md): whole ms, at least 1; 0 is unknown and gets the
- *  mean of the known tests of its file, else of the nearest enclosing directory with known tests
- *  (files below it included), else of all known, else 1000 (all means rounded half up). Only for
- *  the like-for-like LPT check. */
+/** The durations the planner works with (`PlanUnit.durationMs`, types/plan.d.ts): whole ms, at
+ *  least 1; 0 is unknown and gets the mean of the known tests of its file, else of the nearest
+ *  enclosing directory with known tests (files below it included), else of all known, else 1000
+ *  (all means rounded half up). Only for the like-for-like LPT check. */
 function plannerView(tests) {
   const ms = (t) => Math.max(1, Math.round(t.ms));
   const halfUp = (sum, n) => Math.floor((sum + Math.floor(n / 2)) / n);

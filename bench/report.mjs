@@ -75,7 +75,7 @@ async function ours() {
   };
 }
 
-/** Plain JS: objects shaped like report-format.md, JSON.stringify, native Brotli quality 9. */
+/** Plain JS: objects shaped like docs/report-format.md, JSON.stringify, native Brotli quality 9. */
 async function baseline() {
   return () => {
     const root = new Map();

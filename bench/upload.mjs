@@ -7,13 +7,13 @@
 //                                                         a 100,000-test report (shardwise only)
 //
 // Speed workload (issue 21): a 5,000-test report and 500 attachments, 250 text logs of 20 KB and
-// 250 images/videos of 200 KB; attachment ids are the SHA-1 of the content (as the SDK makes
-// them). The emulator checks the exchange as the spec states it (batches of at most 1,000 ids,
-// no Authorization on storage, the report's and attachments' headers, finish only after every
-// PUT, nothing after finish), counts the bytes PUT to storage and, after each upload (off the
+// 250 images/videos of 200 KB; attachment ids are the SHA-1 of the content (as the SDK makes them).
+// The emulator checks the exchange as docs/service-contract.md §5 states it (batches of at most
+// 1,000 ids, no Authorization on storage, the report's and attachments' headers, finish only after
+// every PUT, nothing after finish), counts the bytes PUT to storage and, after each upload (off the
 // clock), decodes every stored body and checks it against its id's hash. Storage answers each PUT
-// after `--latency` ms. Printed: wall time (median of the runs), bytes sent, peak RSS, and last
-// the shardwise / SDK ratio of wall time per latency.
+// after `--latency` ms. Printed: wall time (median of the runs), bytes sent, peak RSS, and last the
+// shardwise / SDK ratio of wall time per latency.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -48,7 +48,7 @@ function testListOf(report) {
 
 const bearerOf = (r) => r.headers.authorization;
 
-test('uploadReport: the spec calls in order, the right credential on each, everything stored', async (t) => {
+test('uploadReport: the contract\'s calls in order, the right credential on each, everything stored', async (t) => {
   const fx = await createFaultServer();
   t.after(() => fx.close());
   const { report, attachments, files } = fixture();
@@ -65,7 +65,7 @@ test('uploadReport: the spec calls in order, the right credential on each, every
 
   // credentials: access token on start, upload token on attachments and finish, none on storage
   assert.equal(bearerOf(start), `Bearer ${fx.accessToken}`);
-  assert.equal(start.headers['content-type'], 'application/json', 'service-api.md 4.5: Request Content-Type application/json');
+  assert.equal(start.headers['content-type'], 'application/json', 'docs/service-contract.md §5.1: start declares Content-Type application/json');
   assert.equal(start.body.length, 0, 'start sends no body');
   const uploadToken = bearerOf(ids).slice('Bearer '.length);
   assert.match(uploadToken, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the JWT start returned');

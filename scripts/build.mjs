@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findMachinePaths, wasmCargoConfig } from './lib/machine-paths.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Built in a staging folder, then put in place of pkg/ at the end: a test running meanwhile
@@ -16,12 +17,15 @@ const run = (cmd, args, opts = {}) => {
 };
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+// Source paths embedded in the .wasm made relative: see scripts/lib/machine-paths.mjs.
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...wasmCargoConfig()]);
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(pkg, { recursive: true });
 cpSync(join(root, 'pkg-template'), pkg, { recursive: true });
 cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
+// The service contract and the report format, which the package's comments cite by section.
+cpSync(join(root, 'docs'), join(pkg, 'docs'), { recursive: true });
 
 run(join(root, '.tools', 'bin', 'wasm-bindgen'), [
   'target/wasm32-unknown-unknown/release/shardwise.wasm',
@@ -65,6 +69,13 @@ for (const [entry, types] of [['playwright/index', 'playwright'], ['jest/index',
   const own = types ? [readFileSync(join(typesDir, `${types}.d.ts`), 'utf8')] : [];
   const text = [...(types ? runnerTypes : []), ...own, readFileSync(join(pkg, `${entry}.d.ts`), 'utf8')];
   writeFileSync(join(pkg, `${entry}.d.cts`), text.map((t) => t.replace(/^\s*(import|export)\s[^;]*from\s+'\.\.?\/[^']*';?\s*$/gm, '')).join('\n'));
+}
+
+// Before it replaces pkg/: a package naming this machine's paths is not one to publish.
+const leaks = findMachinePaths(pkg);
+if (leaks.length) {
+  for (const { file, path } of leaks) console.error(`pkg/${file} holds ${path}`);
+  throw new Error('the built package holds paths of this machine (see above); pkg/ left as it was');
 }
 
 const old = join(root, 'pkg.old');

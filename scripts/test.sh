@@ -16,8 +16,10 @@ SHARDWISE_FUZZ_SECONDS=${SHARDWISE_FUZZ_SECONDS:-60} cargo test --quiet --test f
 # --release: the dependencies are the ones `npm run build` compiled for wasm (release profile),
 # not a third full compilation; the tests run against the code as it ships.
 echo; echo "== cargo test --release --target wasm32-unknown-unknown (wasm-bindgen tests in Node)"
+# The build's rustflags too (scripts/lib/machine-paths.mjs), or every dependency compiles again.
+mapfile -t WASM_CONFIG < <(node scripts/lib/machine-paths.mjs)
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
-  cargo test --release --target wasm32-unknown-unknown --test wasm
+  cargo test --release --target wasm32-unknown-unknown --test wasm "${WASM_CONFIG[@]}"
 
 echo; echo "== node --test js-tests (package through its exports, Node and headless Chromium)"
 # Two files at a time: most of their time is real runners, Chromium and servers waiting on each

@@ -13,7 +13,7 @@ use brotli::BrotliResult;
 
 use crate::error::{Error, ErrorCode, Result};
 
-/// The service's stated setting (service-api.md, section 8).
+/// The service's stated setting (docs/service-contract.md §2.2).
 pub const DEFAULT_QUALITY: u32 = 9;
 pub const DEFAULT_LGWIN: u32 = 22;
 pub const MIN_QUALITY: u32 = 0;

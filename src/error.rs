@@ -21,6 +21,18 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order: what `types/errors.d.ts` must list (a test below reads it).
+    pub const ALL: [Self; 8] = [
+        ErrorCode::InvalidInput,
+        ErrorCode::HttpStatus,
+        ErrorCode::Network,
+        ErrorCode::Timeout,
+        ErrorCode::Aborted,
+        ErrorCode::InvalidResponse,
+        ErrorCode::BrotliCorrupt,
+        ErrorCode::LimitExceeded,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::InvalidInput => "INVALID_INPUT",
@@ -50,6 +62,19 @@ pub enum Step {
 }
 
 impl Step {
+    /// Every step, in declaration order: what `types/errors.d.ts` must list (a test below reads it).
+    pub const ALL: [Self; 9] = [
+        Step::Create,
+        Step::UploadTestList,
+        Step::Submit,
+        Step::Poll,
+        Step::Start,
+        Step::UploadReport,
+        Step::Attachments,
+        Step::UploadAttachment,
+        Step::Finish,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Step::Create => "create",
@@ -148,5 +173,47 @@ mod tests {
     fn display_names_code_and_step() {
         let e = Error::new(ErrorCode::HttpStatus, "server answered 503").with_step(Step::Submit);
         assert_eq!(e.to_string(), "HTTP_STATUS at submit: server answered 503");
+    }
+
+    /// The members of `export type <name> = | '...' | ...;` in a declaration file.
+    fn ts_union(dts: &str, name: &str) -> Vec<String> {
+        let head = format!("export type {name} =");
+        let start = dts.find(&head).unwrap_or_else(|| panic!("errors.d.ts declares no {name}")) + head.len();
+        let body = &dts[start..start + dts[start..].find(';').expect("union ends with ;")];
+        body.split('|').map(str::trim).filter(|m| !m.is_empty()).map(|m| m.trim_matches('\'').to_string()).collect()
+    }
+
+    /// The variants of `pub enum <name> { ... }` in this file, as written.
+    fn rust_variants(src: &str, name: &str) -> Vec<String> {
+        let head = format!("pub enum {name} {{");
+        let start = src.find(&head).unwrap_or_else(|| panic!("error.rs declares no enum {name}")) + head.len();
+        let body = &src[start..start + src[start..].find('}').unwrap()];
+        body.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#["))
+            .map(|l| l.trim_end_matches(',').to_string()).collect()
+    }
+
+    // The TypeScript types are written by hand: these keep them equal to the enums. `ALL` is
+    // checked against the enums' declarations (a variant added there and not to `ALL` fails here;
+    // `as_str`'s match has no wildcard arm, so it cannot miss one), and the .d.ts against `ALL`.
+    #[test]
+    fn declared_types_list_every_code_and_step() {
+        let dts = include_str!("../pkg-template/types/errors.d.ts");
+        let src = include_str!("error.rs");
+
+        let debug = |v: &dyn fmt::Debug| format!("{v:?}");
+        assert_eq!(ErrorCode::ALL.iter().map(|c| debug(c)).collect::<Vec<_>>(), rust_variants(src, "ErrorCode"), "ErrorCode::ALL against the enum");
+        assert_eq!(Step::ALL.iter().map(|s| debug(s)).collect::<Vec<_>>(), rust_variants(src, "Step"), "Step::ALL against the enum");
+
+        let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_string()).collect();
+        let steps: Vec<String> = Step::ALL.iter().map(|s| s.as_str().to_string()).collect();
+        assert_eq!(ts_union(dts, "ErrorCode"), codes, "types/errors.d.ts ErrorCode against ErrorCode::ALL");
+        assert_eq!(ts_union(dts, "Step"), steps, "types/errors.d.ts Step against Step::ALL");
+        // No two variants share a string: the union would hide one.
+        for list in [&codes, &steps] {
+            let mut unique = list.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), list.len(), "duplicate in {list:?}");
+        }
     }
 }

@@ -1,5 +1,8 @@
-//! Every limit and pattern the service spec (service-api.md, section 8) and the report format
-//! (report-format.md) state, in one place. Other modules and the JS layer read them from here.
+//! Every limit and pattern of the service contract (docs/service-contract.md §6) and of the
+//! report format (docs/report-format.md §5) that the Rust core checks, in one place: other
+//! modules read them from here. The local service keeps its own copy, in its own units
+//! (pkg-template/server/limits.mjs); js-tests/limits.test.mjs reads this file as text and holds
+//! the two equal, so a change here fails that test until the copy follows.
 
 /// `shardGroupKey`: `^[a-zA-Z0-9_-]+$`, 1 to 250 characters.
 pub const SHARD_GROUP_KEY_MAX_LEN: usize = 250;
@@ -25,11 +28,12 @@ pub const ENVIRONMENT_NAME_MAX_LEN: usize = 512;
 /// Content encodings storage accepts for an attachment (none is also fine).
 pub const ATTACHMENT_ENCODINGS: [&str; 3] = ["deflate", "br", "gzip"];
 
-/// Report and test-list uploads: `Content-Type` and `Content-Encoding` (service-api.md, 4.2/4.6).
+/// Report and test-list uploads: `Content-Type` and `Content-Encoding` (docs/service-contract.md
+/// §4.2, §5.2).
 pub const REPORT_CONTENT_TYPE: &str = "application/json";
 pub const REPORT_CONTENT_ENCODING: &str = "br";
 
-/// Defaults of the public exchange options (api.md): the whole-exchange timeout and the number
+/// Defaults of the public exchange options (README "Limits"): the whole-exchange timeout and the number
 /// of attachment uploads in flight at once. Without a `concurrency` option the number adapts:
 /// it starts at the default, grows by one with each attachment stored at the first try (so it
 /// doubles every round trip, and covers storage latency) up to the adaptive maximum, and halves
@@ -42,7 +46,8 @@ pub const MAX_ADAPTIVE_ATTACHMENT_CONCURRENCY: usize = 64;
 /// this bounds the memory of an upload of large files (bench/upload.mjs --memory).
 pub const MAX_ATTACHMENT_BYTES_IN_FLIGHT: u64 = 64 << 20;
 
-/// `planShards`' `defaultDurationMs` (api.md): the estimate of last resort for a unit.
+/// `planShards`' `defaultDurationMs` (pkg-template/types/plan.d.ts): the estimate of last resort
+/// for a unit.
 pub const DEFAULT_PLAN_DURATION_MS: u64 = 1000;
 
 /// True when `key` is a valid `shardGroupKey`.

@@ -1,5 +1,5 @@
 // Test runs with known outcomes, as rows the tests use as the oracle, and as report documents
-// (report-format.md): through the package's ReportBuilder, or built directly (fast, for 50,000
+// (docs/report-format.md): through the package's ReportBuilder, or built directly (fast, for 50,000
 // tests).
 import { rng } from './data.mjs';
 

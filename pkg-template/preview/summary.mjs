@@ -1,4 +1,4 @@
-// The figures the report preview shows, computed from a decoded report (report-format.md).
+// The figures the report preview shows, computed from a decoded report (docs/report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
 import { SHARD_PLAN_SOURCE } from '../src/sources.js';
 
@@ -244,10 +244,10 @@ export function compareReports(head, base, { top = 20 } = {}) {
 }
 
 /**
- * Where a balanced shard's report carries its plan: a `sources` entry (report-format.md: Source
- * {filePath, text, contentType}) at this path whose text is JSON `{shardIndex, shardCount,
- * fingerprint, predictedMs, units, unit}` (`units`: how many of the plan's units this shard was
- * to run; `unit`: "test" or "file"). Written by the reporters (src/runner/report.mjs), read here.
+ * Where a balanced shard's report carries its plan: a `sources` entry (docs/report-format.md §3.11:
+ * Source {filePath, text, contentType}) at this path whose text is JSON `{shardIndex, shardCount,
+ * fingerprint, predictedMs, units, unit}` (`units`: how many of the plan's units this shard was to
+ * run; `unit`: "test" or "file"). Written by the reporters (src/runner/report.mjs), read here.
  */
 
 export { SHARD_PLAN_SOURCE };

@@ -1,4 +1,4 @@
-// The local service of service-api.md: five endpoints plus presigned storage, on one machine.
+// The local service of docs/service-contract.md: five endpoints plus presigned storage, on one machine.
 import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { brotliCompressSync, constants as zc } from 'node:zlib';

@@ -1,16 +1,18 @@
-// Limits of the local service. They mirror /work/shared/spec/service-api.md section 8
-// (and the lifetimes of sections 2 and 5). Keep every limit here, nowhere else.
+// Limits of the local service: the service contract's (docs/service-contract.md §6, lifetimes
+// §3), and this service's own where the contract leaves them open (§8). Keep every limit here,
+// nowhere else. The contract's limits are also the client's, in the Rust core (src/limits.rs of
+// the repository): js-tests/limits.test.mjs there holds both equal, so change both together.
 export const SHARD_GROUP_KEY_PATTERN = /^[a-zA-Z0-9_-]+$/;
 export const SHARD_GROUP_KEY_MAX_LEN = 250;
 export const DURATIONS_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const UPLOAD_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
-/** Presigned upload URL lifetime: not given by the spec; the local service uses 1 hour. */
+/** Presigned upload URL lifetime: left open by the contract (§8); the local service uses 1 hour. */
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
 export const MAX_ATTACHMENT_IDS = 1000;
 export const MAX_ATTACHMENT_ID_LEN = 256;
 export const ATTACHMENT_ENCODINGS = ['deflate', 'br', 'gzip'];
-/** Largest body the local service accepts (not given by the spec). */
+/** Largest body the local service accepts (left open by the contract, §8). */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** Largest JSON body of an /api/ call (the attachments call's 1000 ids of 256 characters fit). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;

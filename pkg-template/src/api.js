@@ -1,4 +1,4 @@
-// The public API: the wasm exports under the names of api.md, plus the error class.
+// The public API: the wasm exports under the names index.d.ts declares, plus the error class.
 // Rust does the work; nothing here re-implements it.
 import { planShards as planShardsJson, __planShardsColumns, __planIdsPush } from '../wasm/shardwise.js';
 export { verifyShards } from '../wasm/shardwise.js';

@@ -1,5 +1,5 @@
-// The `sources` entries shardwise adds to a report (report-format.md allows any file's text there,
-// and the analytics service keeps them without reading them): the one place their paths are
+// The `sources` entries shardwise adds to a report (docs/report-format.md §3.1: any file's text may
+// be one, and the analytics service keeps them without reading them): the one place their paths are
 // named, pure (no wasm, no IO), for the runners, the CLI, the local service and the preview alike.
 
 /** A balanced shard's part of its plan (src/runner/report.mjs `addShardPlan`; the preview's shard view reads it). */

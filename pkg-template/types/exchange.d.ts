@@ -1,4 +1,4 @@
-// The two exchanges with the test-analytics service (service-api.md) and shardGroupKeyFor.
+// The two exchanges with the test-analytics service (docs/service-contract.md) and shardGroupKeyFor.
 import type { Report } from './report.js';
 import type { Step } from './errors.js';
 

@@ -142,9 +142,10 @@ export declare function encodeReport(report: Report): Uint8Array;
 export declare function decodeReport(bytes: Uint8Array): Report;
 export interface ValidationIssue { path: string; message: string }
 /**
- * Every problem by the published schema's rules and report-format.md's stricter ones, e.g.
- * `suites[2].tests[0].attempts[1].environmentIdx: 3 is out of range (2 environments)`. Empty
- * when valid. Never throws for a value that is not a report: that is one issue at `(report)`.
+ * Every problem by the published schema's rules and shardwise's stricter ones
+ * (docs/report-format.md §5), e.g.
+ * `suites[2].tests[0].attempts[1].environmentIdx: 3 is out of range (2 environments)`. Empty when
+ * valid. Never throws for a value that is not a report: that is one issue at `(report)`.
  */
 export declare function validateReport(report: unknown): ValidationIssue[];
 /** Merges equal environments and duplicate tests, drops default-valued fields. Idempotent. */

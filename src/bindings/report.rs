@@ -45,7 +45,7 @@ fn report_to_js(report: &Report) -> JsResult<JsValue> {
     parse(&String::from_utf8_lossy(&report::to_json(report)))
 }
 
-/// Builds a report step by step; see api.md.
+/// Builds a report step by step; see `ReportBuilder` in pkg-template/types/report.d.ts.
 #[wasm_bindgen]
 pub struct ReportBuilder(report::ReportBuilder);
 

@@ -1,6 +1,7 @@
-//! Bindings the runner integrations use (not part of api.md): the Jest and Vitest sequencers'
-//! test list ([`crate::discover`]) and every runner's reading of durations out of a report
-//! ([`crate::plan::from_report::test_durations`]), so the JavaScript glue re-implements neither.
+//! Bindings the runner integrations use (not part of the public API, pkg-template/index.d.ts): the
+//! Jest and Vitest sequencers' test list ([`crate::discover`]) and every runner's reading of
+//! durations out of a report ([`crate::plan::from_report::test_durations`]), so the JavaScript glue
+//! re-implements neither.
 
 use wasm_bindgen::prelude::*;
 

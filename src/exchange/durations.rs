@@ -1,5 +1,5 @@
-//! The durations exchange: create -> PUT test list -> submit -> poll (service-api.md 3.1,
-//! 4.1-4.4).
+//! The durations exchange: create -> PUT test list -> submit -> poll (docs/service-contract.md
+//! §4).
 
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +11,7 @@ use super::{bearer, check_token, endpoints, header, is_header_safe};
 use crate::error::{Error, ErrorCode, Step};
 use crate::limits;
 
-/// Options of [`fetch_durations`] (api.md, "The durations exchange").
+/// Options of [`fetch_durations`]: `FetchDurationsOptions` of pkg-template/types/exchange.d.ts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DurationsOptions {
     pub base_url: String,

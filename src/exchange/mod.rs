@@ -1,4 +1,4 @@
-//! Both exchanges of the service (service-api.md): the durations exchange
+//! Both exchanges of the service (docs/service-contract.md): the durations exchange
 //! ([`fetch_durations`]: create -> PUT test list -> submit -> poll) and the upload exchange
 //! ([`upload_report`]: start -> PUT report -> attachment URLs -> PUT attachments -> finish).
 //!
@@ -36,7 +36,7 @@ pub use url::BaseUrl;
 
 use crate::error::Error;
 
-/// Service endpoints, relative to `baseUrl` (service-api.md, section 4).
+/// Service endpoints, relative to `baseUrl` (docs/service-contract.md §2.1).
 pub mod endpoints {
     pub const CREATE: &str = "api/testDurations/create";
     pub const SUBMIT: &str = "api/testDurations/submit";

@@ -375,7 +375,7 @@ fn upload_sends_exactly_the_spec_requests() {
             "POST http://svc.test/api/upload/finish",
         ]
     );
-    // start: Bearer access token and the Content-Type of service-api.md 4.5, no body
+    // start: Bearer access token and the Content-Type of docs/service-contract.md §5.1, no body
     assert_eq!(
         log[0].headers,
         vec![("Authorization".to_string(), format!("Bearer {AT}")), ("Content-Type".to_string(), "application/json".to_string())]

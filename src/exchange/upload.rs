@@ -1,5 +1,5 @@
 //! The upload exchange: start -> PUT report -> attachment URLs (batches of at most 1000 ids)
-//! -> PUT attachments (bounded, adaptive concurrency) -> finish (service-api.md 3.2, 4.5-4.9).
+//! -> PUT attachments (bounded, adaptive concurrency) -> finish (docs/service-contract.md §5).
 //!
 //! Attachment bytes need not pass through wasm memory: an attachment given as the caller's bytes
 //! or as a file is a [`HostBody`] the transport sends as it is, and a text-like one is compressed
@@ -41,7 +41,7 @@ pub struct Attachment {
     pub data: AttachmentData,
 }
 
-/// Options of [`upload_report`] (api.md, "The upload exchange").
+/// Options of [`upload_report`]: `UploadReportOptions` of pkg-template/types/exchange.d.ts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UploadOptions {
     pub base_url: String,
@@ -133,8 +133,8 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     let cx = Ctx::new(env, "upload exchange", opts.timeout_ms);
     cx.secret(&opts.access_token);
 
-    // 1. start (no body is sent, but the spec (4.5) gives the request Content-Type), while the
-    // report is encoded
+    // 1. start (no body is sent, but the contract gives the request a Content-Type:
+    // docs/service-contract.md §5.1), while the report is encoded
     let req = Request {
         method: Method::Post,
         url: base.join(endpoints::START),
@@ -202,10 +202,10 @@ pub async fn upload_report<T: Transport, C: Clock, F: Files>(
     })
 }
 
-/// The report's body: Brotli bytes as given, or the JSON encoded at quality 9 (the spec's
-/// setting) by the host's compressor when there is one (Node's zlib: about 3x the speed of the
-/// wasm encoder in a fresh process, whose code is not yet optimised; bench/upload.mjs), else
-/// by the Rust codec. Awaited beside `start`, so the encoding overlaps start's round trip.
+/// The report's body: Brotli bytes as given, or the JSON encoded at quality 9 (the contract's
+/// setting, docs/service-contract.md §2.2) by the host's compressor when there is one (Node's
+/// zlib: about 3x the speed of the wasm encoder in a fresh process, whose code is not yet
+/// optimised; bench/upload.mjs), else by the Rust codec. Awaited beside `start`, so the encoding overlaps start's round trip.
 async fn report_body<'f, F: Files>(files: &'f F, report: CheckedReport<'_>) -> Result<(Body, Held<'f, F>), Error> {
     let mut held = Held { files, body: None };
     let body = match report {

@@ -40,8 +40,9 @@ use super::units::{Canon, NONE};
 use super::{plan_units, MAX_DURATION_MS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
-/// Where a report keeps its run's costs: a `sources` entry (report-format.md allows any file's
-/// text there, and the service keeps it without reading it) whose text is a [`CostsRecord`].
+/// Where a report keeps its run's costs: a `sources` entry (docs/report-format.md §3.1 allows any
+/// file's text there, and the service keeps it without reading it) whose text is a
+/// [`CostsRecord`].
 pub const COSTS_SOURCE: &str = ".shardwise/costs.json";
 
 /// `planShards`' `opts.costs` as given (numbers are JavaScript numbers, checked by

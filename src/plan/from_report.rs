@@ -1,4 +1,4 @@
-//! An annotated report (report-format.md; the durations exchange fills each test's `attempts`
+//! An annotated report (docs/report-format.md §4.2; the durations exchange fills each test's `attempts`
 //! with one predicted attempt per environment) turned into planner units.
 //!
 //! - A test's **file** is its own `location.file`, else the nearest enclosing `file` suite's
@@ -19,8 +19,8 @@
 //! Why a private view and not [`crate::report::Report`]: the model describes the documents this
 //! package *writes* (required `category`, `commitId`, `startTimestamp`, `duration`; integer
 //! durations as `u64`; the three suite types). `fetchDurations` returns the service's annotated
-//! document as it came (service-api.md 2.4: only the attempts' predicted `duration` in
-//! milliseconds is specified, "other fields: not shown"), so a prediction such as `1234.5`, or a
+//! document as it came (docs/service-contract.md §4.5: only the attempts' predicted `duration`
+//! in milliseconds is promised, no other field), so a prediction such as `1234.5`, or a
 //! document without `startTimestamp`, must still plan; the model would reject both. The view
 //! reads only what planning needs and ignores everything else.
 
@@ -104,7 +104,7 @@ struct TestView {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct AttemptView {
-    /// Absent means 0 (report-format.md).
+    /// Absent means 0 (docs/report-format.md §3.5).
     #[serde(default)]
     environment_idx: Option<f64>,
     #[serde(default)]

@@ -3,8 +3,9 @@
 //! host, whatever the order of the input.
 //!
 //! The pipeline, one file per concern:
-//! 1. [`options`]: read and check the options ([`PlanInput`] mirrors `planShards(opts)` of
-//!    api.md); a bad value is an `INVALID_INPUT` error naming the option;
+//! 1. [`options`]: read and check the options ([`PlanInput`] mirrors `planShards(opts)`,
+//!    `PlanOptions` of pkg-template/types/plan.d.ts); a bad value is an `INVALID_INPUT` error
+//!    naming the option;
 //! 2. [`from_report`]: an annotated report becomes units (only when `opts.report` is given);
 //! 3. [`units`]: units in canonical order (by id hash), integer milliseconds, and
 //!    [`estimate`]s for the units without a prediction;
@@ -44,7 +45,7 @@ pub const MAX_DURATION_MS: u64 = 10_000_000_000;
 /// Largest accepted `shardCount` and `workers`.
 pub const MAX_SHARDS: u32 = 100_000;
 pub const MAX_WORKERS: u32 = 10_000;
-/// The default prediction for a unit when nothing better is known (api.md).
+/// The default prediction for a unit when nothing better is known (`defaultDurationMs`).
 pub const DEFAULT_DURATION_MS: u64 = crate::limits::DEFAULT_PLAN_DURATION_MS;
 
 /// One schedulable test (or file) with an optional predicted duration in milliseconds. Strings

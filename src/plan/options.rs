@@ -8,8 +8,8 @@ use super::from_report::ReportView;
 use super::{Unit, DEFAULT_DURATION_MS, MAX_DURATION_MS, MAX_SHARDS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
-/// The `opts` of `planShards(opts)` (api.md, "Shard plans"), exactly as given: numbers are
-/// JavaScript numbers, checked by [`PlanInput::validate`].
+/// The `opts` of `planShards(opts)` (`PlanOptions`, pkg-template/types/plan.d.ts), exactly as
+/// given: numbers are JavaScript numbers, checked by [`PlanInput::validate`].
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanInput<'a> {
@@ -62,7 +62,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Settings with the defaults of api.md and `shard_count` shards.
+    /// Settings with the defaults `PlanOptions` documents and `shard_count` shards.
     pub fn new(shard_count: u32) -> Self {
         Settings {
             shard_count,
@@ -89,7 +89,7 @@ fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Re
     }
 }
 
-/// The options `planShards` declares, in the order of api.md.
+/// The options `planShards` declares, in the order of `PlanOptions` (pkg-template/types/plan.d.ts).
 const OPTIONS: [&str; 9] =
     ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs"];
 

@@ -733,8 +733,9 @@ fn the_shards_of_many_units_list_them_sorted_by_id() {
 
 #[test]
 fn a_minimal_annotated_document_plans() {
-    // service-api.md shows only the attempts' `duration` (and the document is the uploaded test
-    // list, which has its environments): nothing else may be required
+    // the contract promises only the attempts' `duration` (docs/report-format.md §4.2; the
+    // document is the uploaded test list, which has its environments): nothing else may be
+    // required
     let p = plan_json(json!({"report": {"environments": [], "tests": [
         {"title": "a", "attempts": [{"duration": 1200.25}]},
         {"title": "b", "attempts": []},

@@ -700,7 +700,7 @@ impl ReportBuilder {
         Ok(())
     }
 
-    /// The rules of report-format.md for one attempt given as JSON, with this report's
+    /// The rules of docs/report-format.md (§3.5, §5) for one attempt given as JSON, with this report's
     /// environments (an attempt names one by `environmentIdx`, 0 when absent).
     fn check_attempt(&self, json: &[u8]) -> Result<()> {
         self.check_document(&attempt_document(json)?.0)

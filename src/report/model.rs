@@ -1,4 +1,5 @@
-//! The report document (report-format.md; the published schema is `@flakiness/flakiness-report`).
+//! The report document (docs/report-format.md §3; the published schema is
+//! `@flakiness/flakiness-report`).
 //! Field names are camelCase on the wire; optional fields are omitted when absent.
 //! Times are Unix epoch milliseconds, durations milliseconds, lines and columns 1-based.
 

@@ -1,6 +1,6 @@
 //! Validation of a report document at two levels: the published schema's own rules (what
 //! `@flakiness/flakiness-report`'s `Schema.Report` accepts, so what the service reads) and, on
-//! top of them, the stricter rules of report-format.md (`validateReport`, and every API that
+//! top of them, the stricter rules of docs/report-format.md §5 (`validateReport`, and every API that
 //! writes or sends a report). It walks the JSON value (not the typed model) so that unknown keys,
 //! fractional numbers and wrong types are all reported with the path where they are.
 
@@ -37,7 +37,7 @@ pub enum Rules {
     /// The published schema's: what `Schema.Report.safeParse` accepts (unknown keys allowed,
     /// numbers need not be integers, paths and positions are not checked).
     Schema,
-    /// The schema's plus report-format.md's stricter ones: `validateReport`.
+    /// The schema's plus the stricter ones of docs/report-format.md §5: `validateReport`.
     Strict,
 }
 

@@ -92,7 +92,7 @@ export async function planShard({ api, units, shardIndex, shardCount, getDuratio
   // what a shard pays beyond its tests' bodies (Rust plan::cost): from the durations, else the
   // runner's documented defaults; the same on every shard, as the durations are
   costs ??= api.shardCosts({ ...(runner ? { category: runner } : {}), environments: [] });
-  // Only the fields api.md defines: the core rejects unknown keys.
+  // Only the fields `PlanUnit` defines (types/plan.d.ts): the core rejects unknown keys.
   const coreUnits = withDurations.map(({ id, file, group, durationMs }) => {
     const u = { id };
     if (file !== undefined) u.file = file;

@@ -110,19 +110,19 @@ export function addTest(builder, ctx, test) {
 }
 
 /**
- * Tests the runner keeps apart stay apart in the report; this is the one place the rule is
- * decided (Rust `discover::distinct_titles` applies the same rule to the titles it reads from
- * source, so the durations exchange asks for the names the reports use). The report's identity
- * of a test is its file, suite titles and title (report-format.md), and `builder.addTest` finds
- * the test of an identity already added, so that a runner's retries become attempts of one
- * test. Two distinct tests of one title path in one file (`test.each` without a placeholder in
- * its title, a title written twice, two `describe` blocks of one title) would become one test
- * whose extra runs read as retries. So, per file and run, in the runner's declaration order (the
- * same every run), the first test of a title path keeps it, and each further one has its title
- * numbered: `same title [2]`, `same title [3]`, ... (a number a title of the file already uses
- * is passed over: `t`, `t [2]`, `t` gives `t`, `t [2]`, `t [3]`). Distinct Test entries of one
- * identity would not do: the service, a timings file and the durations exchange find a test by
- * its identity, so the second one's durations could not be found again next run.
+ * Tests the runner keeps apart stay apart in the report; this is the one place the rule is decided
+ * (Rust `discover::distinct_titles` applies the same rule to the titles it reads from source, so
+ * the durations exchange asks for the names the reports use). The report's identity of a test is
+ * its file, suite titles and title (docs/report-format.md §3.4), and `builder.addTest` finds the
+ * test of an identity already added, so that a runner's retries become attempts of one test. Two
+ * distinct tests of one title path in one file (`test.each` without a placeholder in its title, a
+ * title written twice, two `describe` blocks of one title) would become one test whose extra runs
+ * read as retries. So, per file and run, in the runner's declaration order (the same every run),
+ * the first test of a title path keeps it, and each further one has its title numbered:
+ * `same title [2]`, `same title [3]`, ... (a number a title of the file already uses is passed
+ * over: `t`, `t [2]`, `t` gives `t`, `t [2]`, `t [3]`). Distinct Test entries of one identity would
+ * not do: the service, a timings file and the durations exchange find a test by its identity, so
+ * the second one's durations could not be found again next run.
  * Returns `(titlePath) => titlePath`, to call once for each test of one file, in order.
  */
 export function distinctTitles() {

@@ -41,8 +41,8 @@ export function reportPlace(outputFolder, index, count) {
 
 /**
  * A balanced shard's report carries its plan, for the report preview's shard view: one `sources`
- * entry (report-format.md allows any file's text there; an environment's `metadata` would make each
- * shard's environments differ from every other run's, and a test's history is kept per
+ * entry (docs/report-format.md §3.1 allows any file's text there; an environment's `metadata` would
+ * make each shard's environments differ from every other run's, and a test's history is kept per
  * environment) at SHARD_PLAN_SOURCE whose text is JSON `{shardIndex, shardCount, fingerprint,
  * predictedMs, units, unit}`: this shard's part of the plan (`units`: how many units it was to run;
  * `unit`: "test" for Playwright, "file" for Jest and Vitest).

@@ -1,7 +1,7 @@
 // The timings file, and reading predicted durations out of a report document.
 //
 // FORMAT (the one definition; README "Timings file" points here): a timings file is a shardwise
-// report document (report-format.md), as JSON or Brotli-compressed JSON, exactly what
+// report document (docs/report-format.md), as JSON or Brotli-compressed JSON, exactly what
 // `fetchDurations` resolves with and what `shardwise durations --out` saves. A test's predicted
 // duration in an environment is the sum of the `duration` of its attempts with that
 // `environmentIdx`. A saved run report (`report.json.br`) is therefore also a valid timings file:

@@ -1,21 +1,13 @@
 // The preview's worker: decodes the report and plans shards with the package's wasm, off the
 // page's main thread, so a 50,000-test report never freezes the page. It keeps the decoded
 // report, so each change of the shard count plans once and decodes nothing.
-// The long lists (every test by duration, the flaky tests) stay here and cross in pages.
-//   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
-//        | {type: 'rows', list: 'slowest'|'flaky', from, to} | {type: 'shard', seq, index, from, to}
-//        | {type: 'tests', seq, query: {status, env, file, text, sort, desc}, from, to} | {type: 'test', ref}
-//        | {type: 'shards', seq, reports: [{name, bytes}]} | {type: 'compare', seq, name, bytes}
-//   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
-//        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
-//        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', ref, test?}
-//        | {type: 'shards', seq, shards: [shardFigures + {name}], twice: {count, tests}} | {type: 'compare', seq, name, diff}
-// A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
-// for links made before keys, its position in the report.
-// The test list (every test, filtered and sorted here) crosses only as the window the page shows.
+// The long lists (every test by duration, the flaky tests) stay here and cross in pages; the test
+// list (every test, filtered and sorted here) crosses only as the window the page shows.
+// What crosses, both ways, is protocol.mjs's table: one handler here per TO_WORKER type.
 import init, { planShards } from '../browser.mjs';
 import { __fixedCostMs, __decodeReportTests } from '../wasm/shardwise.js';
 import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
+import { TO_WORKER, FROM_WORKER, message, dispatcher } from './protocol.mjs';
 
 const ready = init();
 let report;
@@ -27,16 +19,13 @@ const FIRST_PAGE = 200;
 /** A report's bytes, decoded, with the planner's names of its tests (summary.mjs withTestIds). */
 const decode = (bytes) => withTestIds(__decodeReportTests(bytes));
 
-const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
+/** Sends the page a FROM_WORKER message. */
+const post = (type, fields) => postMessage(message(FROM_WORKER, type, fields));
+const fail = (of, e, seq) => post('error', { of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
 
-self.onmessage = async ({ data }) => {
-  try {
-    await ready;
-  } catch (e) {
-    fail(data.type, { message: `cannot load the package's wasm: ${e?.message ?? e}` }, data.seq);
-    return;
-  }
-  if (data.type === 'open') {
+/** One handler per TO_WORKER message. */
+const handle = dispatcher(TO_WORKER, {
+  open(data) {
     report = undefined;
     lists = undefined;
     planned = undefined;
@@ -51,8 +40,7 @@ self.onmessage = async ({ data }) => {
       report = decoded;
       tests = testIndex(all);
       lists = { slowest, flaky };
-      postMessage({
-        type: 'report',
+      post('report', {
         summary: {
           ...figures,
           slowest: { count: slowest.length, rows: slowest.slice(0, FIRST_PAGE) },
@@ -67,7 +55,9 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('open', e);
     }
-  } else if (data.type === 'tests') {
+  },
+
+  tests(data) {
     if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
     const t0 = performance.now();
     tests ??= testIndex(keyedTests(report));
@@ -77,16 +67,20 @@ self.onmessage = async ({ data }) => {
     const key = JSON.stringify([env, q.status ?? '', q.file ?? '', q.text ?? '', q.sort ?? '', !!q.desc]);
     if (tests.last?.key !== key) tests.last = { key, list: queryRows(tests.rows.get(env), q) };
     const { list } = tests.last;
-    postMessage({ type: 'tests', seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
-  } else if (data.type === 'test') {
+    post('tests', { seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
+  },
+
+  test(data) {
     tests ??= report && testIndex(keyedTests(report));
     const ref = String(data.ref);
     const id = !tests ? undefined : KEY_PATTERN.test(ref) ? tests.byKey.get(ref) : /^\d{1,13}$/.test(ref) ? Number(ref) : undefined;
     const t = id === undefined ? undefined : tests.all[id];
-    if (!t) return postMessage({ type: 'test', ref });
+    if (!t) return post('test', { ref });
     const environments = (report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
-    postMessage({ type: 'test', ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
-  } else if (data.type === 'shards') {
+    post('test', { ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
+  },
+
+  shards(data) {
     // each shard's report, decoded and reduced to its figures (the reports are not kept)
     try {
       const shards = data.reports.map(({ name, bytes }) => {
@@ -97,26 +91,34 @@ self.onmessage = async ({ data }) => {
         return { name, ...shardFigures(r, outside ?? undefined) };
       });
       const twice = ranOnSeveral(shards);
-      postMessage({ type: 'shards', seq: data.seq, shards: shards.map(({ allTests, ...s }) => s), twice: { count: twice.length, tests: twice.slice(0, SHARD_TESTS_LISTED) } });
+      post('shards', { seq: data.seq, shards: shards.map(({ allTests, ...s }) => s), twice: { count: twice.length, tests: twice.slice(0, SHARD_TESTS_LISTED) } });
     } catch (e) {
       fail('shards', e, data.seq);
     }
-  } else if (data.type === 'compare') {
+  },
+
+  compare(data) {
     if (!report) return fail('compare', { message: 'no report is open' }, data.seq);
     try {
       const base = decode(new Uint8Array(data.bytes));
-      postMessage({ type: 'compare', seq: data.seq, name: data.name, diff: compareReports(report, base) });
+      post('compare', { seq: data.seq, name: data.name, diff: compareReports(report, base) });
     } catch (e) {
       fail('compare', e, data.seq);
     }
-  } else if (data.type === 'rows') {
+  },
+
+  rows(data) {
     const list = lists?.[data.list] ?? [];
-    postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
-  } else if (data.type === 'shard') {
+    post('rows', { list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
+  },
+
+  shard(data) {
     const units = planned?.seq === data.seq ? planned.plan.shards[data.index - 1]?.units : undefined;
     if (!units) return fail('shard', { message: 'that plan is gone' }, data.seq);
-    postMessage({ type: 'shard', seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
-  } else if (data.type === 'plan') {
+    post('shard', { seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
+  },
+
+  plan(data) {
     if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
       const t0 = performance.now();
@@ -125,8 +127,7 @@ self.onmessage = async ({ data }) => {
       const p = planShards(opts);
       planned = { seq: data.seq, plan: p };
       // Only what the chart shows crosses back (not 50,000 unit ids).
-      postMessage({
-        type: 'plan',
+      post('plan', {
         seq: data.seq,
         plan: {
           shardCount: data.shardCount, environment: data.environment,
@@ -138,7 +139,17 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('plan', e, data.seq);
     }
+  },
+});
+
+self.onmessage = async ({ data }) => {
+  try {
+    await ready;
+  } catch (e) {
+    fail(data.type, { message: `cannot load the package's wasm: ${e?.message ?? e}` }, data.seq);
+    return;
   }
+  handle(data);
 };
 
 /** The open report's tests with their keys, and each key's position (the first test with it). */

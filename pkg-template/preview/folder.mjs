@@ -16,7 +16,7 @@ export function createFolder(page) {
     my.name = (files[0]?.webkitRelativePath ?? '').split('/')[0] || 'the folder';
     page.report.forgetUrl();
     const dirs = [...my.reports.keys()].sort(byShardFolder);
-    const select = fill($('folder-reports'), dirs.map((d) => el('option', { value: d }, `${d ? `${my.name}/${d}` : my.name}${REPORT_FILE}`)));
+    const select = fill($('folder-reports'), dirs.map((d) => el('option', { value: d }, `${my.name}/${d}${REPORT_FILE}`)));
     select.hidden = dirs.length < 2;
     if (!dirs.length) {
       page.shardRun.close();

@@ -10,10 +10,13 @@ import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, s
 import { TO_WORKER, FROM_WORKER, message, dispatcher } from './protocol.mjs';
 
 const ready = init();
-let report;
-let lists; // {slowest, flaky}: the full lists of the open report
-let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
-let tests; // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
+/** What this worker holds of the open report (all of it replaced when another opens). */
+const held = {
+  report: undefined,
+  lists: undefined, // {slowest, flaky}: the full lists of the open report
+  planned: undefined, // {seq, plan}: the last plan, whose shards' tests cross in pages
+  tests: undefined, // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
+};
 const FIRST_PAGE = 200;
 
 /** A report's bytes, decoded, with the planner's names of its tests (summary.mjs withTestIds). */
@@ -26,10 +29,10 @@ const fail = (of, e, seq) => post('error', { of, seq, code: e?.code, step: e?.st
 /** One handler per TO_WORKER message. */
 const handle = dispatcher(TO_WORKER, {
   open(data) {
-    report = undefined;
-    lists = undefined;
-    planned = undefined;
-    tests = undefined;
+    held.report = undefined;
+    held.lists = undefined;
+    held.planned = undefined;
+    held.tests = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
@@ -37,9 +40,9 @@ const handle = dispatcher(TO_WORKER, {
       const t1 = performance.now();
       const all = keyedTests(decoded);
       const { slowest, flaky, ...figures } = summarize(decoded, all);
-      report = decoded;
-      tests = testIndex(all);
-      lists = { slowest, flaky };
+      held.report = decoded;
+      held.tests = testIndex(all);
+      held.lists = { slowest, flaky };
       post('report', {
         summary: {
           ...figures,
@@ -58,9 +61,9 @@ const handle = dispatcher(TO_WORKER, {
   },
 
   tests(data) {
-    if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
+    if (!held.report) return fail('tests', { message: 'no report is open' }, data.seq);
     const t0 = performance.now();
-    tests ??= testIndex(keyedTests(report));
+    const tests = (held.tests ??= testIndex(keyedTests(held.report)));
     const q = data.query ?? {};
     const env = q.env === undefined || q.env === '' ? '' : Number(q.env);
     if (!tests.rows.has(env)) tests.rows.set(env, testRows(tests.all, env === '' ? undefined : env));
@@ -71,12 +74,12 @@ const handle = dispatcher(TO_WORKER, {
   },
 
   test(data) {
-    tests ??= report && testIndex(keyedTests(report));
+    const tests = (held.tests ??= held.report && testIndex(keyedTests(held.report)));
     const ref = String(data.ref);
     const id = !tests ? undefined : KEY_PATTERN.test(ref) ? tests.byKey.get(ref) : /^\d{1,13}$/.test(ref) ? Number(ref) : undefined;
     const t = id === undefined ? undefined : tests.all[id];
     if (!t) return post('test', { ref });
-    const environments = (report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
+    const environments = (held.report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
     post('test', { ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
   },
 
@@ -98,34 +101,34 @@ const handle = dispatcher(TO_WORKER, {
   },
 
   compare(data) {
-    if (!report) return fail('compare', { message: 'no report is open' }, data.seq);
+    if (!held.report) return fail('compare', { message: 'no report is open' }, data.seq);
     try {
       const base = decode(new Uint8Array(data.bytes));
-      post('compare', { seq: data.seq, name: data.name, diff: compareReports(report, base) });
+      post('compare', { seq: data.seq, name: data.name, diff: compareReports(held.report, base) });
     } catch (e) {
       fail('compare', e, data.seq);
     }
   },
 
   rows(data) {
-    const list = lists?.[data.list] ?? [];
+    const list = held.lists?.[data.list] ?? [];
     post('rows', { list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
   },
 
   shard(data) {
-    const units = planned?.seq === data.seq ? planned.plan.shards[data.index - 1]?.units : undefined;
+    const units = held.planned?.seq === data.seq ? held.planned.plan.shards[data.index - 1]?.units : undefined;
     if (!units) return fail('shard', { message: 'that plan is gone' }, data.seq);
     post('shard', { seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
   },
 
   plan(data) {
-    if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
+    if (!held.report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
       const t0 = performance.now();
-      const opts = { report, shardCount: data.shardCount };
+      const opts = { report: held.report, shardCount: data.shardCount };
       if (data.environment !== undefined) opts.environment = data.environment;
       const p = planShards(opts);
-      planned = { seq: data.seq, plan: p };
+      held.planned = { seq: data.seq, plan: p };
       // Only what the chart shows crosses back (not 50,000 unit ids).
       post('plan', {
         seq: data.seq,

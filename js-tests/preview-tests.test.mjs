@@ -425,7 +425,16 @@ test('test page: a title, error, output, step, annotation and attachment name th
   assert.deepEqual(d.attempts[0].steps, [`1:${XSS} 1 ms`]);
   assert.deepEqual(d.attempts[0].annotations, [`${XSS}: ${XSS}`]);
   assert.deepEqual(d.attempts[0].attachments, [`${XSS} text/html`]);
-  await page.waitForTimeout(300); // time for an injected onerror to have fired
+  // Until the page has settled, not for a fixed time: its text attachment (read from the service
+  // as the page was drawn) is shown, and an image asked of the service after that has failed to
+  // load (a stylesheet, fetched afresh): an <img onerror> made from the report was asked for
+  // before both, and has fired.
+  await page.waitForFunction(() => document.querySelector('#test-detail .attachments pre.text')?.textContent.length > 0);
+  await page.evaluate(() => new Promise((resolve) => {
+    const probe = new Image();
+    probe.onload = probe.onerror = resolve;
+    probe.src = `preview.css?probe=${Date.now()}`;
+  }));
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.equal(await page.$$eval('img', (is) => is.length), 0, 'no <img> made from the report');
   assert.deepEqual(page.errors, []);

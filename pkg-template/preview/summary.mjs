@@ -1,6 +1,7 @@
 // The figures the report preview shows, computed from a decoded report (docs/report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
 import { SHARD_PLAN_SOURCE } from '../src/sources.js';
+import { shardOfTitle } from '../src/layout.js';
 
 /**
  * Every test of the report with its title path (suite titles, without the file), in document
@@ -264,11 +265,8 @@ export function shardPlanOf(report) {
   }
 }
 
-/** `{index, count}` from a shard report's title ("shard 2/3", as the reporters write it), or undefined. */
-export function shardOfTitle(title) {
-  const m = /^shard (\d+)\/(\d+)$/.exec(String(title ?? ''));
-  return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
-}
+/** `{index, count}` from a shard report's title ("shard 2/3", as the reporters write it: src/layout.js), or undefined. */
+export { shardOfTitle };
 
 /** Each shard's tests listed in the shard view at most (slowest first). */
 export const SHARD_TESTS_LISTED = 200;

@@ -1,46 +1,38 @@
 // The preview's worker: decodes the report and plans shards with the package's wasm, off the
 // page's main thread, so a 50,000-test report never freezes the page. It keeps the decoded
 // report, so each change of the shard count plans once and decodes nothing.
-// The long lists (every test by duration, the flaky tests) stay here and cross in pages.
-//   in:  {type: 'open', bytes: ArrayBuffer} | {type: 'plan', seq, shardCount, environment?}
-//        | {type: 'rows', list: 'slowest'|'flaky', from, to} | {type: 'shard', seq, index, from, to}
-//        | {type: 'tests', seq, query: {status, env, file, text, sort, desc}, from, to} | {type: 'test', ref}
-//        | {type: 'shards', seq, reports: [{name, bytes}]} | {type: 'compare', seq, name, bytes}
-//   out: {type: 'report', summary, meta} | {type: 'plan', seq, plan} | {type: 'rows', list, from, rows}
-//        | {type: 'shard', seq, index, from, count, units} | {type: 'error', of, seq?, code?, message}
-//        | {type: 'tests', seq, count, from, rows, ms} | {type: 'test', ref, test?}
-//        | {type: 'shards', seq, shards: [shardFigures + {name}], twice: {count, tests}} | {type: 'compare', seq, name, diff}
-// A test is asked for by `ref`: its key (summary.mjs keyOf: the link that survives other reports) or,
-// for links made before keys, its position in the report.
-// The test list (every test, filtered and sorted here) crosses only as the window the page shows.
+// The long lists (every test by duration, the flaky tests) stay here and cross in pages; the test
+// list (every test, filtered and sorted here) crosses only as the window the page shows.
+// What crosses, both ways, is protocol.mjs's table: one handler here per TO_WORKER type.
 import init, { planShards } from '../browser.mjs';
 import { __fixedCostMs, __decodeReportTests } from '../wasm/shardwise.js';
 import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
+import { TO_WORKER, FROM_WORKER, message, dispatcher } from './protocol.mjs';
 
 const ready = init();
-let report;
-let lists; // {slowest, flaky}: the full lists of the open report
-let planned; // {seq, plan}: the last plan, whose shards' tests cross in pages
-let tests; // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
+/** What this worker holds of the open report (all of it replaced when another opens). */
+const held = {
+  report: undefined,
+  lists: undefined, // {slowest, flaky}: the full lists of the open report
+  planned: undefined, // {seq, plan}: the last plan, whose shards' tests cross in pages
+  tests: undefined, // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
+};
 const FIRST_PAGE = 200;
 
 /** A report's bytes, decoded, with the planner's names of its tests (summary.mjs withTestIds). */
 const decode = (bytes) => withTestIds(__decodeReportTests(bytes));
 
-const fail = (of, e, seq) => postMessage({ type: 'error', of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
+/** Sends the page a FROM_WORKER message. */
+const post = (type, fields) => postMessage(message(FROM_WORKER, type, fields));
+const fail = (of, e, seq) => post('error', { of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
 
-self.onmessage = async ({ data }) => {
-  try {
-    await ready;
-  } catch (e) {
-    fail(data.type, { message: `cannot load the package's wasm: ${e?.message ?? e}` }, data.seq);
-    return;
-  }
-  if (data.type === 'open') {
-    report = undefined;
-    lists = undefined;
-    planned = undefined;
-    tests = undefined;
+/** One handler per TO_WORKER message. */
+const handle = dispatcher(TO_WORKER, {
+  open(data) {
+    held.report = undefined;
+    held.lists = undefined;
+    held.planned = undefined;
+    held.tests = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
       const t0 = performance.now();
@@ -48,11 +40,10 @@ self.onmessage = async ({ data }) => {
       const t1 = performance.now();
       const all = keyedTests(decoded);
       const { slowest, flaky, ...figures } = summarize(decoded, all);
-      report = decoded;
-      tests = testIndex(all);
-      lists = { slowest, flaky };
-      postMessage({
-        type: 'report',
+      held.report = decoded;
+      held.tests = testIndex(all);
+      held.lists = { slowest, flaky };
+      post('report', {
         summary: {
           ...figures,
           slowest: { count: slowest.length, rows: slowest.slice(0, FIRST_PAGE) },
@@ -67,26 +58,32 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('open', e);
     }
-  } else if (data.type === 'tests') {
-    if (!report) return fail('tests', { message: 'no report is open' }, data.seq);
+  },
+
+  tests(data) {
+    if (!held.report) return fail('tests', { message: 'no report is open' }, data.seq);
     const t0 = performance.now();
-    tests ??= testIndex(keyedTests(report));
+    const tests = (held.tests ??= testIndex(keyedTests(held.report)));
     const q = data.query ?? {};
     const env = q.env === undefined || q.env === '' ? '' : Number(q.env);
     if (!tests.rows.has(env)) tests.rows.set(env, testRows(tests.all, env === '' ? undefined : env));
     const key = JSON.stringify([env, q.status ?? '', q.file ?? '', q.text ?? '', q.sort ?? '', !!q.desc]);
     if (tests.last?.key !== key) tests.last = { key, list: queryRows(tests.rows.get(env), q) };
     const { list } = tests.last;
-    postMessage({ type: 'tests', seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
-  } else if (data.type === 'test') {
-    tests ??= report && testIndex(keyedTests(report));
+    post('tests', { seq: data.seq, count: list.length, from: data.from, rows: list.slice(data.from, data.to), ms: Math.round(performance.now() - t0) });
+  },
+
+  test(data) {
+    const tests = (held.tests ??= held.report && testIndex(keyedTests(held.report)));
     const ref = String(data.ref);
     const id = !tests ? undefined : KEY_PATTERN.test(ref) ? tests.byKey.get(ref) : /^\d{1,13}$/.test(ref) ? Number(ref) : undefined;
     const t = id === undefined ? undefined : tests.all[id];
-    if (!t) return postMessage({ type: 'test', ref });
-    const environments = (report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
-    postMessage({ type: 'test', ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
-  } else if (data.type === 'shards') {
+    if (!t) return post('test', { ref });
+    const environments = (held.report.environments ?? []).map((e, i) => e.name ?? `#${i}`);
+    post('test', { ref, test: { id, key: t.key, unitId: t.unitId, title: t.path.join(' › '), file: t.file, line: t.test.location?.line, tags: t.test.tags, attempts: t.test.attempts ?? [], environments } });
+  },
+
+  shards(data) {
     // each shard's report, decoded and reduced to its figures (the reports are not kept)
     try {
       const shards = data.reports.map(({ name, bytes }) => {
@@ -97,36 +94,43 @@ self.onmessage = async ({ data }) => {
         return { name, ...shardFigures(r, outside ?? undefined) };
       });
       const twice = ranOnSeveral(shards);
-      postMessage({ type: 'shards', seq: data.seq, shards: shards.map(({ allTests, ...s }) => s), twice: { count: twice.length, tests: twice.slice(0, SHARD_TESTS_LISTED) } });
+      post('shards', { seq: data.seq, shards: shards.map(({ allTests, ...s }) => s), twice: { count: twice.length, tests: twice.slice(0, SHARD_TESTS_LISTED) } });
     } catch (e) {
       fail('shards', e, data.seq);
     }
-  } else if (data.type === 'compare') {
-    if (!report) return fail('compare', { message: 'no report is open' }, data.seq);
+  },
+
+  compare(data) {
+    if (!held.report) return fail('compare', { message: 'no report is open' }, data.seq);
     try {
       const base = decode(new Uint8Array(data.bytes));
-      postMessage({ type: 'compare', seq: data.seq, name: data.name, diff: compareReports(report, base) });
+      post('compare', { seq: data.seq, name: data.name, diff: compareReports(held.report, base) });
     } catch (e) {
       fail('compare', e, data.seq);
     }
-  } else if (data.type === 'rows') {
-    const list = lists?.[data.list] ?? [];
-    postMessage({ type: 'rows', list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
-  } else if (data.type === 'shard') {
-    const units = planned?.seq === data.seq ? planned.plan.shards[data.index - 1]?.units : undefined;
+  },
+
+  rows(data) {
+    const list = held.lists?.[data.list] ?? [];
+    post('rows', { list: data.list, from: data.from, rows: list.slice(data.from, data.to) });
+  },
+
+  shard(data) {
+    const units = held.planned?.seq === data.seq ? held.planned.plan.shards[data.index - 1]?.units : undefined;
     if (!units) return fail('shard', { message: 'that plan is gone' }, data.seq);
-    postMessage({ type: 'shard', seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
-  } else if (data.type === 'plan') {
-    if (!report) return fail('plan', { message: 'no report is open' }, data.seq);
+    post('shard', { seq: data.seq, index: data.index, from: data.from, count: units.length, units: units.slice(data.from, data.to) });
+  },
+
+  plan(data) {
+    if (!held.report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
       const t0 = performance.now();
-      const opts = { report, shardCount: data.shardCount };
+      const opts = { report: held.report, shardCount: data.shardCount };
       if (data.environment !== undefined) opts.environment = data.environment;
       const p = planShards(opts);
-      planned = { seq: data.seq, plan: p };
+      held.planned = { seq: data.seq, plan: p };
       // Only what the chart shows crosses back (not 50,000 unit ids).
-      postMessage({
-        type: 'plan',
+      post('plan', {
         seq: data.seq,
         plan: {
           shardCount: data.shardCount, environment: data.environment,
@@ -138,7 +142,17 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       fail('plan', e, data.seq);
     }
+  },
+});
+
+self.onmessage = async ({ data }) => {
+  try {
+    await ready;
+  } catch (e) {
+    fail(data.type, { message: `cannot load the package's wasm: ${e?.message ?? e}` }, data.seq);
+    return;
   }
+  handle(data);
 };
 
 /** The open report's tests with their keys, and each key's position (the first test with it). */

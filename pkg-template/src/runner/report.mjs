@@ -1,8 +1,6 @@
 // The saved report folder and the upload, shared by the reporters and `shardwise upload`.
-//
-// FOLDER LAYOUT (the one definition): <folder>/report.json.br (the Brotli report),
-// <folder>/attachments/<id> (each attachment's bytes, id = hex SHA-1 of the content) and
-// <folder>/attachments.json (`[{id, contentType}]`).
+// The folder's layout (file names, a shard's folder and title) is defined in src/layout.js,
+// which the report preview reads too.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { canReachService, relativePosix } from './options.mjs';
@@ -10,10 +8,9 @@ import { writeShardRecord } from './shard-record.mjs';
 import { actualLines, shardPrediction, attemptsMs } from './plan.mjs';
 import { plural } from './words.mjs';
 import { SHARD_PLAN_SOURCE } from '../sources.js';
+import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, shardFolder, shardTitle } from '../layout.js';
 
-export const REPORT_FILE = 'report.json.br';
-export const ATTACHMENTS_DIR = 'attachments';
-export const ATTACHMENTS_MANIFEST = 'attachments.json';
+export { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST };
 
 let processRunStarted = false;
 /**
@@ -30,13 +27,13 @@ export function runStart() {
 
 /**
  * Where a run's report goes and what it is called: a shard of a sharded run saves into
- * `<outputFolder>/shard-<i>-of-<n>/` and its report's title says `shard <i>/<n>`, so shards can be
- * told from whole runs in the service's list and the preview.
+ * `<outputFolder>/shard-<i>-of-<n>/` and its report's title says `shard <i>/<n>` (src/layout.js),
+ * so shards can be told from whole runs in the service's list and the preview.
  * @returns {{folder: string, title?: string}}
  */
 export function reportPlace(outputFolder, index, count) {
   if (!(count > 1)) return { folder: outputFolder };
-  return { folder: path.join(outputFolder, `shard-${index}-of-${count}`), title: `shard ${index}/${count}` };
+  return { folder: path.join(outputFolder, shardFolder(index, count)), title: shardTitle(index, count) };
 }
 
 /**

@@ -7,8 +7,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ShardwiseError } from '../errors.js';
+import { SHARD_RECORD, ATTACHMENTS_DIR } from '../layout.js';
 
-export const SHARD_RECORD = 'shard.json';
+export { SHARD_RECORD };
 
 /** Writes `record` (with `ran`: an iterable of unit ids) into `folder`. */
 export function writeShardRecord(folder, record, ran) {
@@ -29,7 +30,7 @@ export function readShardRecords(targets) {
     const st = statSync(p);
     if (st.isDirectory()) {
       for (const e of readdirSync(p).sort()) {
-        if (e === 'node_modules' || e === 'attachments') continue;
+        if (e === 'node_modules' || e === ATTACHMENTS_DIR) continue;
         visit(path.join(p, e));
       }
     } else if (path.basename(p) === SHARD_RECORD || targets.includes(p)) {

@@ -277,7 +277,9 @@ fn scaled(costs: &Costs, k: f64) -> Costs {
 /// start, less its workers' warm-up and that test's file's cost, to its last test's end), they
 /// are scaled down until it is not. The fixed cost is the wall time outside that busy time (the
 /// runner's start-up and teardown).
-fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64, max_scale: f64) -> u64 {
+/// `lead`: the part of the workers' warm-up paid before the run's first test started (its file's
+/// load); the rest of it fell inside the busy span.
+fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64, max_scale: f64, lead: f64) -> u64 {
     let makespan = |settings: &mut Settings, c: Costs| {
         settings.costs = c;
         plan_units(units, settings).map_or(0.0, |p| p.makespan_ms as f64)
@@ -292,7 +294,7 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     let first_file = first.0.and_then(|f| costs.files.get(f).copied()).unwrap_or(costs.per_file_ms) as f64;
     // model makespan (with the workers' warm-up) less the busy span, which began with the warm-up
     // and the first file's load, at scale k (rises with k: the files' costs are on every lane)
-    let span = end - first.1 + costs.per_worker_ms as f64;
+    let span = end - first.1 + lead;
     let mut off = |k: f64| makespan(settings, scaled(costs, k)) - (span + k * first_file);
     let (mut lo, mut hi) = (0.0, max_scale);
     let k = if off(1.0).abs() < 1.0 {
@@ -333,10 +335,10 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 ///   files, and every shard's file costs summed to 10-15 s whatever its size: with the first files
 ///   alone taken as warm-up, 14 of 18 shards took 1.15-1.46x their prediction; with the early
 ///   half, all 18 were within 0.87-1.11x.
-fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64, f64, Option<f64>)], workers: u32, cold: Cold) -> f64 {
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64, f64, Option<f64>)], workers: u32, cold: Cold) -> (f64, f64) {
     let workers = workers.max(1) as usize;
     if measured.len() <= 2 * workers {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let mut first: BTreeMap<&str, f64> = BTreeMap::new();
     for &(file, start, _, _) in attempts {
@@ -347,7 +349,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
     }
     // the files by their first start (keys `start << 20 | index`, sorted as integers)
     if first.len() >= 1 << 20 {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let names: Vec<&str> = first.keys().copied().collect();
     let t0 = first.values().copied().fold(f64::INFINITY, f64::min);
@@ -373,12 +375,14 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
         }
     };
     if early.is_empty() {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let excess: f64 = early.iter().map(|f| (measured[f] - steady).max(0.0)).sum();
-    let warm = match cold {
-        Cold::FirstFiles => excess / early.len() as f64,
-        Cold::EarlyHalf => excess / workers as f64,
+    // what of it came before the run's first test: the first file's, or every first file's on
+    // average (the workers start side by side)
+    let (warm, lead) = match cold {
+        Cold::FirstFiles => (excess / early.len() as f64, excess / early.len() as f64),
+        Cold::EarlyHalf => (excess / workers as f64, (measured[&early[0]] - steady).max(0.0)),
     };
     // each early file keeps the steady cost at most: workers warm up unevenly (one may instrument
     // the sources for coverage, or load jsdom, on its first file), and what was left on an early
@@ -388,7 +392,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
             *v = steady.min(*v);
         }
     }
-    warm
+    (warm, lead)
 }
 
 /// How far a run's warm-up reaches (see [`warm_up`]).
@@ -454,7 +458,7 @@ pub fn learn(report: &ReportView) -> Learned {
         Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
         None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
     };
-    let warm = if fitted.is_some() { 0.0 } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), cold_of(runner.as_deref())) };
+    let (warm, lead) = if fitted.is_some() { (0.0, 0.0) } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), cold_of(runner.as_deref())) };
     let (d_shard, d_worker, d_file, d_test) = defaults(runner.as_deref());
     let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
     let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64);
@@ -480,14 +484,19 @@ pub fn learn(report: &ReportView) -> Learned {
     let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
     let mut from_wall = false;
     let mut costs = costs;
-    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
-        (Some(wall), true) => {
+    // a record already fitted (by the reporter that wrote it, or the service) is taken as it is:
+    // fitting it again to the same wall would not know what of its warm-up came before the first
+    // test
+    let fitted_shard = fitted.and(record.as_ref().and_then(|r| num(r.per_shard_ms)));
+    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0), fitted_shard) {
+        (_, _, Some(ms)) => ms,
+        (Some(wall), true, None) => {
             let mut settings = Settings::new(1);
             settings.workers = workers.unwrap_or(1);
             settings.unit = unit.unwrap_or_default();
             from_wall = true;
             match super::from_report::units_from_report(report, None) {
-                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, max_scale(runner.as_deref())),
+                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, max_scale(runner.as_deref()), lead),
                 Err(_) => wall.round() as u64,
             }
         }

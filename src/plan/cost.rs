@@ -453,12 +453,16 @@ pub fn learn(report: &ReportView) -> Learned {
             *tests_of.entry(f).or_insert(0) += 1;
         }
     }
-    let fitted = record.as_ref().and_then(|r| r.fitted_files.as_ref());
-    let mut measured: BTreeMap<String, f64> = match fitted.or(record.as_ref().and_then(|r| r.files.as_ref())) {
+    // a reporter's record has the files' costs as measured and as it fitted them: learning again
+    // from the measured ones gives the same fit (against the report's final wall time) and knows
+    // the warm-up; a record with fitted costs only (the service's) is taken as fitted
+    let raw = record.as_ref().and_then(|r| r.files.as_ref()).filter(|f| !f.is_empty());
+    let fitted = record.as_ref().and_then(|r| r.fitted_files.as_ref()).filter(|_| raw.is_none());
+    let mut measured: BTreeMap<String, f64> = match fitted.or(raw) {
         Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
         None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
     };
-    let (warm, lead) = if fitted.is_some() { (0.0, 0.0) } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), cold_of(runner.as_deref())) };
+    let (warm, lead) = if fitted.is_some() { (0.0, record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0)) } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), cold_of(runner.as_deref())) };
     let (d_shard, d_worker, d_file, d_test) = defaults(runner.as_deref());
     let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
     let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64);
@@ -484,13 +488,8 @@ pub fn learn(report: &ReportView) -> Learned {
     let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
     let mut from_wall = false;
     let mut costs = costs;
-    // a record already fitted (by the reporter that wrote it, or the service) is taken as it is:
-    // fitting it again to the same wall would not know what of its warm-up came before the first
-    // test
-    let fitted_shard = fitted.and(record.as_ref().and_then(|r| num(r.per_shard_ms)));
-    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0), fitted_shard) {
-        (_, _, Some(ms)) => ms,
-        (Some(wall), true, None) => {
+    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
+        (Some(wall), true) => {
             let mut settings = Settings::new(1);
             settings.workers = workers.unwrap_or(1);
             settings.unit = unit.unwrap_or_default();

@@ -21,6 +21,8 @@
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
+//   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
+//                                                             reporter (what balancing alone costs)
 //
 // A real open-source suite, commander.js at its last Jest commit (63eed4aa, 2025-08-04, "Make
 // order not matter for adding combo positive/negative options (#2405)"): 110 test files (one of
@@ -123,7 +125,7 @@ async function runOnce(suite, { label, mode, shard }) {
   mkdirSync(dir, { recursive: true });
   const paths = { dir, json: path.join(dir, 'results.json'), output: path.join(dir, 'shardwise'), cache: path.join(dir, 'cache') };
   const env = cleanEnv({
-    SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: mode === 'native' ? '1' : '0',
+    SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: { native: '1', report: 'report' }[mode] ?? '0',
     SHARDWISE_COMMIT_ID: suite.commit,
     ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile } : {}),
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
@@ -199,7 +201,7 @@ function planAuto(suite, maxShards) {
 }
 
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
-async function benchSuite(suite, { counts, rounds }) {
+async function benchSuite(suite, { counts, rounds, reportBaseline }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   const seed = await runOnce(suite, { label: 'seed', mode: 'seed' });
@@ -208,10 +210,14 @@ async function benchSuite(suite, { counts, rounds }) {
   console.log(`seed (unsharded, ${suite.workers} workers): ${s(seed.ms)}, ${seed.tests.size} tests${failedCount(seed.tests) ? ` (${failedCount(seed.tests)} failed)` : ''}`);
   if (counts.length === 0) return { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size };
 
-  const runs = { native: new Map(), balanced: new Map() }; // n -> [[run per round] per shard]
+  // 'report': the runner's split with shardwise's reporter and no sequencer (the generated Jest
+  // and Vitest suites' configs read SW_NATIVE=report): balanced against it is what balancing
+  // alone gains, with the report's cost on both sides
+  const withReport = reportBaseline && !suite.external && suite.name !== 'playwright';
+  const runs = { native: new Map(), balanced: new Map(), ...(withReport ? { report: new Map() } : {}) }; // n -> [[run per round] per shard]
   for (let round = 0; round < rounds; round++) {
     for (const [c, n] of counts.entries()) {
-      const order = (round + c) % 2 ? ['balanced', 'native'] : ['native', 'balanced'];
+      const order = [...((round + c) % 2 ? ['balanced', 'native'] : ['native', 'balanced']), ...(withReport ? ['report'] : [])];
       for (const mode of order) {
         const set = [];
         for (let i = 1; i <= n; i++) set.push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
@@ -234,6 +240,15 @@ async function benchSuite(suite, { counts, rounds }) {
     const row = { n, native: Math.max(...nat), balanced: Math.max(...bal), nativeSpread: Math.max(...nat) / Math.min(...nat), balancedSpread: Math.max(...bal) / Math.min(...bal), nat, bal };
     rows.push(row);
     console.log(`${String(n).padEnd(2)} ${s(row.native).padStart(14)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.native).padStart(15)}  ${x(row.nativeSpread).padStart(13)}  ${x(row.balancedSpread).padStart(15)}  ${nat.map(s).join(' ')} / ${bal.map(s).join(' ')}`);
+  }
+  if (withReport) {
+    console.log(`\n${suite.name}: the runner's split with shardwise's reporter (no balancing) against balanced: what balancing alone gains`);
+    console.log('N  native+report slowest  balanced slowest  balanced/(native+report)  native+report shards');
+    for (const row of rows) {
+      const rep = wall('report', row.n);
+      row.nativeReport = Math.max(...rep);
+      console.log(`${String(row.n).padEnd(2)} ${s(row.nativeReport).padStart(21)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.nativeReport).padStart(24)}  ${rep.map(s).join(' ')}`);
+    }
   }
 
   console.log(`\n${suite.name}: balanced shards, predicted (the shard's plan line) against measured (the shard process's wall);`
@@ -368,6 +383,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     suite: { type: 'string', multiple: true }, repo: { type: 'string' }, runner: { type: 'string' },
     shards: { type: 'string', default: '2,3,4' }, rounds: { type: 'string', default: '1' },
     scale: { type: 'string', default: '1' }, workers: { type: 'string', default: '2' },
+    'report-baseline': { type: 'boolean', default: false },
   } });
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
   const counts = values.shards === '0' ? [] : values.shards.split(',').map(Number); // --shards 0: the seed run only (for sizing)
@@ -378,6 +394,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const suites = values.repo
     ? [external(values.repo, values.runner ?? 'jest', { workers: Number(values.workers) })]
     : (values.suite ?? ['jest', 'vitest', 'playwright']).map((n) => generated(n, { scale: Number(values.scale) }));
-  for (const suite of suites) await benchSuite(suite, { counts, rounds });
+  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'] });
   console.log(`\nbench:suites took ${s(Date.now() - started)}`);
 }

@@ -199,12 +199,10 @@ export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, tes
     lines.push(`${who}: its tests took ${fmtMs(testsMs)} against ${fmtMs(testsPredicted)} predicted (${pct(testsMs - testsPredicted, testsPredicted)}): `
       + 'the durations it planned with are stale. Refresh the timings file from a recent full run (npx shardwise durations), '
       + 'or let the service see more runs of this suite; shards stay balanced only as far as the durations are right');
-  } else if (!wallOff) {
-    // on time
-  } else if (expected && expected.bodiesMs === 0 && expected.estimated > 0) {
+  } else if (wallOff && expected && expected.bodiesMs === 0 && expected.estimated > 0) {
     lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
       + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
-  } else {
+  } else if (wallOff) {
     const defaults = /defaults/.test(expected?.costs ?? '');
     lines.push(`${who}: its tests took what was predicted, the rest did not: the costs of start-up, files and workers `
       + `(${expected?.costs ?? 'none'}) were off by ${pct(actualMs - predictedMs, predictedMs)}. `

@@ -101,9 +101,9 @@ export function moduleSource(name, lines, style, random) {
 /**
  * The file kinds of a unit-test suite, in the order the PRNG deals them: most files are light or
  * medium (their time is load), some import the big shared module, some run in jsdom, a few are
- * slow (CPU) and two sleep.
+ * slow (CPU) and two sleep; with `slowFileMs`, one file takes that long (CPU, in a few tests).
  */
-function kinds(count, random, { jsdom, domShare }) {
+function kinds(count, random, { jsdom, domShare, slowFileMs }) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const r = random();
@@ -112,6 +112,9 @@ function kinds(count, random, { jsdom, domShare }) {
   // a few slow files at deterministic places: CPU loops of ~0.5-2 s and two sleeps
   const slow = [['cpu', 1500], ['cpu', 1100], ['cpu', 800], ['cpu', 500], ['sleep', 1000], ['sleep', 600]];
   slow.forEach(([kind, ms], j) => { out[Math.floor(((j + 0.5) * count) / slow.length)] = `${kind}:${ms}`; });
+  // the `-slow` suites: one long file (an integration file) that a split by count strands with a
+  // third of the rest; it is small on disk, so a cold runner starts it late
+  if (slowFileMs) out[Math.floor(count * 0.3)] = `cpu:${slowFileMs}`;
   return out;
 }
 
@@ -173,7 +176,7 @@ const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) {
 export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 20 } };
 
 /** The Jest project: CommonJS files transformed by babel-jest, jsdom files, setup files. */
-export function writeJestProject(dir, { scale = 1, jsdom = true } = {}) {
+export function writeJestProject(dir, { scale = 1, jsdom = true, slowFileMs = 0 } = {}) {
   rmSync(dir, { recursive: true, force: true });
   const random = rng(0x1e57);
   const files = Math.max(8, Math.round(SIZES.jest.files * scale));
@@ -197,7 +200,7 @@ expect.extend({
 globalThis.benchUtils = utils;
 afterEach(() => { if (typeof document !== 'undefined') document.body.innerHTML = ''; });
 `);
-  const kindsOf = kinds(files, random, { jsdom, domShare: 0.18 });
+  const kindsOf = kinds(files, random, { jsdom, domShare: 0.18, slowFileMs });
   for (let f = 0; f < files; f++) {
     const kind = kindsOf[f];
     const count = kind === 'light' ? 1 : kind === 'medium' ? 2 : 3;
@@ -232,7 +235,7 @@ module.exports = {
 }
 
 /** The Vitest project: TypeScript files transformed by Vite, jsdom files, a setup file. */
-export function writeVitestProject(dir, { scale = 1, jsdom = true } = {}) {
+export function writeVitestProject(dir, { scale = 1, jsdom = true, slowFileMs = 0 } = {}) {
   rmSync(dir, { recursive: true, force: true });
   const random = rng(0x717e57);
   const files = Math.max(8, Math.round(SIZES.vitest.files * scale));
@@ -256,7 +259,7 @@ expect.extend({
 (globalThis as Record<string, unknown>).benchUtils = utils;
 afterEach(() => { if (typeof document !== 'undefined') document.body.innerHTML = ''; });
 `);
-  const kindsOf = kinds(files, random, { jsdom, domShare: 0.1 });
+  const kindsOf = kinds(files, random, { jsdom, domShare: 0.1, slowFileMs });
   for (let f = 0; f < files; f++) {
     const kind = kindsOf[f];
     const count = kind === 'light' ? 1 : kind === 'medium' ? 2 : 3;

@@ -17,6 +17,8 @@
 // shards' folders is run and its verdict printed. Ratios are printed, nothing is asserted on time.
 //
 //   npm run bench:suites                              # the three generated suites, N = 2, 3, 4
+//   npm run bench:suites -- --suite jest-slow --suite vitest-slow  # the same with one 6 s file:
+//                                                       # where the split by count is unbalanced
 //   npm run bench:suites -- --suite jest --shards 2   # one suite, one count (a quick check)
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
@@ -53,6 +55,8 @@ const COMMIT = '5417e5'.padEnd(40, '0');
 const SW = path.join(ROOT, 'node_modules', 'shardwise'); // the package (a link to pkg/), by a path naming it
 const CLI = path.join(ROOT, 'pkg', 'bin', 'shardwise.mjs');
 const RUN_TIMEOUT_MS = 600_000;
+/** The long file of the `-slow` suites: about a third of a 3-shard share of the Jest suite's work on this machine. */
+const SLOW_FILE_MS = 6000;
 
 const s = (ms) => (ms === undefined || Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(1)}s`);
 const x = (r) => (r === undefined || !Number.isFinite(r) ? '-' : r.toFixed(2));
@@ -308,15 +312,19 @@ function generated(name, { scale }) {
   const out = path.join(OUT, name);
   const project = path.join(out, 'project');
   const base = { name, out, cwd: ROOT, commit: COMMIT, workers: 2, mustPass: true };
-  if (name === 'jest') {
-    const { config, files } = writeJestProject(project, { scale });
-    return { ...base, describe: `${files} files, babel-jest, jsdom in some, setup files, maxWorkers 2`,
+  // `jest-slow`, `vitest-slow`: the same suites with one long file (SLOW_FILE_MS of CPU), where a
+  // split by count is unbalanced
+  const slowFileMs = name.endsWith('-slow') ? SLOW_FILE_MS : 0;
+  const also = slowFileMs ? `, one ${s(slowFileMs)} file` : '';
+  if (name === 'jest' || name === 'jest-slow') {
+    const { config, files } = writeJestProject(project, { scale, slowFileMs });
+    return { ...base, describe: `${files} files, babel-jest, jsdom in some, setup files${also}, maxWorkers 2`,
       argv: ({ shard, paths }) => [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', config, '--json', `--outputFile=${paths.json}`, ...(shard ? [`--shard=${shard}`] : [])],
       executed: (json) => executedJestLike(json, project) };
   }
-  if (name === 'vitest') {
-    const { config, files } = writeVitestProject(project, { scale });
-    return { ...base, describe: `${files} TypeScript files, jsdom in some, a setup file, maxWorkers 2`,
+  if (name === 'vitest' || name === 'vitest-slow') {
+    const { config, files } = writeVitestProject(project, { scale, slowFileMs });
+    return { ...base, describe: `${files} TypeScript files, jsdom in some, a setup file${also}, maxWorkers 2`,
       argv: ({ shard }) => [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', config, ...(shard ? [`--shard=${shard}`] : [])],
       executed: (json) => executedJestLike(json, project) };
   }
@@ -326,7 +334,7 @@ function generated(name, { scale }) {
       argv: ({ shard }) => [playwrightCli(), 'test', '-c', config, ...(shard ? [`--shard=${shard}`] : [])],
       executed: (json) => executedPlaywright(json) };
   }
-  throw new Error(`--suite ${name}: one of jest, vitest, playwright`);
+  throw new Error(`--suite ${name}: one of jest, vitest, playwright, jest-slow, vitest-slow`);
 }
 
 /** An external checkout, its own runner installed (`npm ci` in it), shardwise added without editing its files. */

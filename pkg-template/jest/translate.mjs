@@ -69,3 +69,16 @@ function recordTestResult(builder, ctx, file, fileStart, r, distinct) {
   if (failures.length) attempt.errors = failures.map((m) => ({ message: text(m) }));
   addAttempt(builder, ctx, handle, attempt);
 }
+
+/**
+ * A test file's error outside its tests -> `runErrors` (src/runner/run-errors.mjs): Jest's
+ * `testExecError`, set when the file failed to run (a syntax error, a missing module, a throw at
+ * its top level: then it has no test results, and it failed to load) or a hook outside its tests
+ * failed.
+ */
+export function recordFileErrors(runErrors, ctx, testResult) {
+  const e = testResult?.testExecError;
+  if (!e) return;
+  const file = typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined;
+  runErrors.add(e, { root: ctx.root, file, loaded: list(testResult?.testResults).length > 0 });
+}

@@ -116,3 +116,28 @@ export function recordTestCase(builder, ctx, testCase) {
   addAttempt(builder, ctx, handle, attempt);
   return true;
 }
+
+/**
+ * A test module's errors outside its tests -> `runErrors` (src/runner/run-errors.mjs): the import
+ * or transform failed, or its top level threw (then it has no tests: it failed to load), or a
+ * `beforeAll`/`afterAll` failed.
+ */
+export function recordModuleErrors(runErrors, ctx, testModule) {
+  const errors = typeof testModule?.errors === 'function' ? list(testModule.errors()) : [];
+  if (!errors.length) return;
+  const file = typeof testModule?.moduleId === 'string' ? testModule.moduleId : undefined;
+  const tests = typeof testModule?.children?.allTests === 'function' ? [...testModule.children.allTests()] : [];
+  for (const e of errors) runErrors.add(e, { root: ctx.root, file, loaded: tests.length > 0 });
+}
+
+/**
+ * The end of a Vitest run -> `runErrors`: its unhandled errors, and, when it failed before any
+ * test module ran with no error of its own (a global set-up that threw, a configuration error:
+ * Vitest prints it, but gives the reporters none), a line that says so.
+ */
+export function recordRunEnd(runErrors, ctx, testModules, unhandledErrors, reason) {
+  for (const e of list(unhandledErrors)) runErrors.add(e, { root: ctx.root });
+  if (reason === 'failed' && !list(testModules).length && !list(unhandledErrors).length) {
+    runErrors.stoppedBeforeTests('Vitest ended the run as failed before any test file ran (a global set-up or the configuration failed; Vitest printed why)');
+  }
+}

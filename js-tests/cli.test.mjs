@@ -8,6 +8,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ReportBuilder } from 'shardwise';
+import { formatVerification, MAX_LISTED } from '../pkg/cli/verify.mjs';
+import { startServe, stopServe } from './helpers/serve-process.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'pkg', 'bin', 'shardwise.mjs');
@@ -79,4 +82,74 @@ test('serve on a busy port: one line, exit code not 0; its help does not point t
   assert.equal(help.status, 0);
   assert.doesNotMatch(help.stdout, /service-api\.md/);
   assert.match(help.stdout, /SHARDWISE_ACCESS_TOKEN/);
+});
+
+/** A saved report folder as a reporter writes it: the report and one attachment. */
+function saveShard(folder, title, { tests = 3, attachment } = {}) {
+  const b = new ReportBuilder({ category: 'jest', commitId: COMMIT, startTimestamp: 1, title });
+  const env = b.addEnvironment({ name: 'jest' });
+  for (let i = 0; i < tests; i++) b.addAttempt(b.addTest({ titlePath: [`${title} test ${i}`], file: `t/${title.replace(/\W/g, '-')}.test.js` }), { environmentIdx: env, status: 'passed', startTimestamp: 1, duration: 10 });
+  mkdirSync(path.join(folder, 'attachments'), { recursive: true });
+  const manifest = [];
+  if (attachment) {
+    const a = b.addAttachment({ name: 'log', contentType: 'text/plain', data: new TextEncoder().encode(attachment) });
+    writeFileSync(path.join(folder, 'attachments', a.id), attachment);
+    manifest.push({ id: a.id, contentType: 'text/plain' });
+  }
+  writeFileSync(path.join(folder, 'attachments.json'), JSON.stringify(manifest));
+  writeFileSync(path.join(folder, 'report.json.br'), b.encode());
+}
+
+const COMMIT = '0123456789abcdef0123456789abcdef01234567';
+
+test('upload <a sharded run\'s folder> uploads every shard\'s report in order (as the README\'s recovery step does); plan names the shards it cannot merge', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shardwise-cli-sharded-'));
+  const out = path.join(dir, 'shardwise-report');
+  for (const i of [3, 1, 2]) saveShard(path.join(out, `shard-${i}-of-3`), `shard ${i}/3`, { attachment: `log of shard ${i}` });
+  const srv = await startServe(['--data', path.join(dir, 'data')]);
+  try {
+    const env = { ...process.env, SHARDWISE_BASE_URL: srv.baseUrl, SHARDWISE_ACCESS_TOKEN: srv.accessToken };
+    const up = spawnSync(process.execPath, [BIN, 'upload', out], { encoding: 'utf8', env });
+    assert.equal(up.status, 0, up.stderr);
+    const lines = up.stdout.trim().split('\n');
+    assert.equal(lines.length, 4, up.stdout);
+    for (const [k, i] of [[0, 1], [1, 2], [2, 3]]) {
+      assert.match(lines[k], new RegExp(`^uploaded ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/shard-${i}-of-3/report\\.json\\.br: http://127\\.0\\.0\\.1:\\d+/\\S+ \\(1 attachment, [\\d,]+ bytes\\)$`));
+    }
+    assert.equal(lines[3], '3 of 3 reports uploaded');
+    // one shard named: that one only
+    const one = spawnSync(process.execPath, [BIN, 'upload', path.join(out, 'shard-2-of-3')], { encoding: 'utf8', env });
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(one.stdout.trim().split('\n').length, 1);
+    // one shard's report unreadable: the others still go up, the exit code says one failed
+    writeFileSync(path.join(out, 'shard-2-of-3', 'report.json.br'), 'not a report');
+    const partly = spawnSync(process.execPath, [BIN, 'upload', out], { encoding: 'utf8', env });
+    assert.equal(partly.status, 1);
+    assert.match(partly.stdout, /^uploaded .*shard-1-of-3.*\nuploaded .*shard-3-of-3.*\n2 of 3 reports uploaded; 1 failed \(above\): upload its folder again\n$/);
+    assert.equal(partly.stderr, `shardwise upload: INVALID_INPUT: ${path.join(out, 'shard-2-of-3', 'report.json.br')}: report: the bytes are neither Brotli-compressed JSON (the input is not valid Brotli data) nor plain JSON (it does not begin with \`{\` or \`[\`)\n`);
+  } finally {
+    await stopServe(srv);
+  }
+  const plan = cli('plan', out, '--shards', '2');
+  assert.equal(plan.status, 2);
+  assert.equal(plan.stderr, `shardwise plan: ${out} holds 3 reports (shard-1-of-3, shard-2-of-3, shard-3-of-3): plan reads one; name one of them, or a report of the whole run\n`);
+  const empty = cli('upload', path.join(dir, 'data', '..', 'shardwise-report', 'shard-1-of-3', 'attachments'));
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /holds no report\.json\.br, nor any folder below it that does/);
+});
+
+test('verify prints the counts first and at most 20 units of each list; --json has them all', () => {
+  const v = {
+    ok: false, shardCount: 2, planned: 300, fingerprints: [{ fingerprint: 'a'.repeat(64), shards: [1] }, { fingerprint: 'b'.repeat(64), shards: [2] }],
+    missingShards: [], doubledShards: [],
+    missing: Array.from({ length: 45 }, (_, i) => `t/${i}.test.js`),
+    doubled: Array.from({ length: 3 }, (_, i) => ({ unit: `t/d${i}.test.js`, shards: [1, 2] })),
+    unplanned: [],
+  };
+  const lines = formatVerification(v).split('\n');
+  assert.equal(lines[2], '45 units ran on no shard; 3 units ran on more than one shard:');
+  assert.equal(lines[3], 'ran on no shard:');
+  assert.equal(lines.filter((l) => l.startsWith('  t/')).length, MAX_LISTED + 3);
+  assert.equal(lines[4 + MAX_LISTED], '  ... and 25 more (--json lists every one)');
+  assert.deepEqual(lines.slice(-4), ['ran on more than one shard:', '  t/d0.test.js (shards 1, 2)', '  t/d1.test.js (shards 1, 2)', '  t/d2.test.js (shards 1, 2)']);
 });

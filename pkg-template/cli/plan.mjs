@@ -2,10 +2,11 @@
 // (Rust decides everything; this file reads the input and prints) and shows the plan as a table
 // or as JSON.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import * as api from '../node.mjs';
 import { __readJson, __recommendShards, __fixedCostMs } from '../wasm/shardwise.js';
 import { readSaved } from '../src/runner/report.mjs';
-import { inFile } from './files.mjs';
+import { inFile, reportTargets } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
 import { fileUnitsFromReport } from '../src/runner/timings.mjs';
@@ -69,7 +70,11 @@ Options:
  * follows (Rust `report::read_json`: Brotli-compressed JSON or plain JSON), and the file read.
  */
 function readInput(target) {
-  const { reportFile, bytes } = readSaved(target);
+  const targets = reportTargets(target);
+  if (targets.length > 1) {
+    throw new UsageError(`${target} holds ${targets.length} reports (${targets.map((t) => path.relative(target, t) || '.').join(', ')}): plan reads one; name one of them, or a report of the whole run`);
+  }
+  const { reportFile, bytes } = readSaved(targets[0]);
   try {
     const doc = __readJson(bytes);
     if (Array.isArray(doc)) return { reportFile, content: { units: doc } };

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import * as api from '../node.mjs';
 import { readSaved } from '../src/runner/report.mjs';
-import { inFile } from './files.mjs';
+import { inFile, reportTargets } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { progress } from '../src/runner/progress.mjs';
@@ -12,7 +12,13 @@ import { plural } from '../src/runner/words.mjs';
 export const HELP = `Usage: shardwise upload <folder | report file> [options]
 
 Uploads a report saved by a shardwise reporter: a folder with report.json.br, attachments/ and
-attachments.json, or a bare report file (.json or .json.br, no attachments).
+attachments.json, or a report file (.json or .json.br; with the attachments saved beside it when
+its folder has attachments.json).
+
+A sharded run's folder (the reporter's outputFolder, holding shard-<i>-of-<n>/ folders, or where
+CI downloaded each shard's artifacts) uploads every report found below it, one after another,
+shards in order: each is a report of its own in the service, as the shards would have uploaded
+them. Name one shard's folder to upload only that one. The exit code is 1 when any failed.
 
 Options:
   --base-url <url>       the service root (default: SHARDWISE_BASE_URL)
@@ -33,6 +39,23 @@ export async function run(argv) {
   const options = resolveOptions({ baseUrl: values['base-url'], accessToken: values['access-token'] });
   if (!options.baseUrl || !options.accessToken)
     throw new UsageError('set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
+  const targets = reportTargets(target);
+  let failed = 0;
+  for (const t of targets) {
+    try {
+      await uploadOne(t, { options, concurrency });
+    } catch (e) {
+      if (targets.length === 1) throw e;
+      failed++;
+      const message = String(e?.message ?? e);
+      console.error(`shardwise upload: ${e?.code ? `${e.code}: ` : ''}${message.includes(t) ? '' : `${t}: `}${message}`);
+    }
+  }
+  if (targets.length > 1) console.log(`${targets.length - failed} of ${plural(targets.length, 'report')} uploaded${failed ? `; ${failed} failed (above): upload ${failed === 1 ? 'its folder' : 'their folders'} again` : ''}`);
+  return failed ? 1 : 0;
+}
+
+async function uploadOne(target, { options, concurrency }) {
   const saved = readSaved(target);
   const p = progress(process.stderr, { attachments: saved.attachments.length });
   try {
@@ -43,7 +66,6 @@ export async function run(argv) {
     });
     p.done();
     console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${plural(r.attachments, 'attachment')}, ${plural(r.bytes, 'byte')})`);
-    return 0;
   } catch (e) {
     // the report refused before any request: a problem of the saved file
     throw e?.step === undefined && String(e?.message).startsWith('report: ') ? inFile(saved.reportFile, e) : e;

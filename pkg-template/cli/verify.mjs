@@ -34,6 +34,9 @@ function readable(id) {
 
 const list = (xs) => xs.join(', ');
 
+/** At most this many units of each list are printed (all with --json). */
+export const MAX_LISTED = 20;
+
 /** The verification as lines for people. */
 export function formatVerification(v) {
   const lines = [];
@@ -44,18 +47,22 @@ export function formatVerification(v) {
   if (v.missingShards.length) lines.push(`missing shards: ${list(v.missingShards)} (no ${SHARD_RECORD}: the job failed before the end, or its artifacts were not given)`);
   if (v.doubledShards.length) lines.push(`shards given twice: ${list(v.doubledShards)}`);
   if (v.fingerprints.length > 1) lines.push('the shards planned differently (their durations or test lists differed): tests may run twice or never');
-  if (v.missing.length) {
-    lines.push(`${plural(v.missing.length, 'unit')} ran on no shard:`);
-    for (const u of v.missing) lines.push(`  ${readable(u)}`);
-  }
-  if (v.doubled.length) {
-    lines.push(`${plural(v.doubled.length, 'unit')} ran on more than one shard:`);
-    for (const d of v.doubled) lines.push(`  ${readable(d.unit)} (shards ${list(d.shards)})`);
-  }
-  if (v.unplanned.length) {
-    lines.push(`${plural(v.unplanned.length, 'unit')} ran where no plan put them:`);
-    for (const u of v.unplanned) lines.push(`  ${readable(u.unit)} (shard ${u.shard})`);
-  }
+  // the counts first, then each list bounded (a run that planned differently can double thousands)
+  const counts = [
+    v.missing.length && `${plural(v.missing.length, 'unit')} ran on no shard`,
+    v.doubled.length && `${plural(v.doubled.length, 'unit')} ran on more than one shard`,
+    v.unplanned.length && `${plural(v.unplanned.length, 'unit')} ran where no plan put them`,
+  ].filter(Boolean);
+  if (counts.length) lines.push(`${counts.join('; ')}:`);
+  const bounded = (title, items, show) => {
+    if (!items.length) return;
+    lines.push(`${title}:`);
+    for (const x of items.slice(0, MAX_LISTED)) lines.push(`  ${show(x)}`);
+    if (items.length > MAX_LISTED) lines.push(`  ... and ${items.length - MAX_LISTED} more (--json lists every one)`);
+  };
+  bounded('ran on no shard', v.missing, readable);
+  bounded('ran on more than one shard', v.doubled, (d) => `${readable(d.unit)} (shards ${list(d.shards)})`);
+  bounded('ran where no plan put them', v.unplanned, (u) => `${readable(u.unit)} (shard ${u.shard})`);
   return lines.join('\n');
 }
 

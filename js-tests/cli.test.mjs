@@ -117,13 +117,28 @@ test('upload <a sharded run\'s folder> uploads every shard\'s report in order (a
       assert.match(lines[k], new RegExp(`^uploaded ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/shard-${i}-of-3/report\\.json\\.br: http://127\\.0\\.0\\.1:\\d+/\\S+ \\(1 attachment, [\\d,]+ bytes\\)$`));
     }
     assert.equal(lines[3], '3 of 3 reports uploaded');
-    // one shard named: that one only
-    const one = spawnSync(process.execPath, [BIN, 'upload', path.join(out, 'shard-2-of-3')], { encoding: 'utf8', env });
+    assert.deepEqual(JSON.parse(readFileSync(path.join(out, 'shard-1-of-3', 'uploaded.json'), 'utf8')).map((e) => e.service), [srv.baseUrl], 'where it went, without the token');
+    assert.doesNotMatch(readFileSync(path.join(out, 'shard-1-of-3', 'uploaded.json'), 'utf8'), new RegExp(srv.accessToken));
+    // again: nothing is uploaded twice, each link is given again
+    const again = spawnSync(process.execPath, [BIN, 'upload', out], { encoding: 'utf8', env });
+    assert.equal(again.status, 0, again.stderr);
+    const links = lines.slice(0, 3).map((l) => /: (http\S+) /.exec(l)[1]);
+    assert.deepEqual(again.stdout.trim().split('\n').slice(0, 3).map((l) => /^already uploaded .* to http:\/\/127\.0\.0\.1:\d+ \([^)]+\): (http\S+) \(--again uploads it once more\)$/.exec(l)?.[1]), links);
+    assert.equal(again.stdout.trim().split('\n')[3], '3 of 3 reports uploaded (3 of them before)');
+    // one shard named, --again: that one only, uploaded once more; the service keeps it at a new
+    // link and counts it once (its entry says which report it repeats)
+    const one = spawnSync(process.execPath, [BIN, 'upload', path.join(out, 'shard-2-of-3'), '--again'], { encoding: 'utf8', env });
     assert.equal(one.status, 0, one.stderr);
     assert.equal(one.stdout.trim().split('\n').length, 1);
+    const second = /: (http\S+) /.exec(one.stdout)[1];
+    assert.notEqual(second, links[1]);
+    const listed = await (await fetch(`${srv.baseUrl}/api/reports`)).json();
+    assert.equal(listed.length, 4);
+    assert.equal(listed.filter((r) => r.duplicateOf).length, 1);
+    assert.equal(`${srv.baseUrl}/reports/${listed.find((r) => r.duplicateOf).duplicateOf}`, links[1]);
     // one shard's report unreadable: the others still go up, the exit code says one failed
     writeFileSync(path.join(out, 'shard-2-of-3', 'report.json.br'), 'not a report');
-    const partly = spawnSync(process.execPath, [BIN, 'upload', out], { encoding: 'utf8', env });
+    const partly = spawnSync(process.execPath, [BIN, 'upload', out, '--again'], { encoding: 'utf8', env });
     assert.equal(partly.status, 1);
     assert.match(partly.stdout, /^uploaded .*shard-1-of-3.*\nuploaded .*shard-3-of-3.*\n2 of 3 reports uploaded; 1 failed \(above\): upload its folder again\n$/);
     assert.equal(partly.stderr, `shardwise upload: INVALID_INPUT: ${path.join(out, 'shard-2-of-3', 'report.json.br')}: report: the bytes are neither Brotli-compressed JSON (the input is not valid Brotli data) nor plain JSON (it does not begin with \`{\` or \`[\`)\n`);

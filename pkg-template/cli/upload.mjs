@@ -1,7 +1,9 @@
 // `shardwise upload <folder | report file>`: re-uploads a saved report (the recovery path when CI
 // could not reach the service). The folder layout is the one src/runner/report.mjs writes.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import * as api from '../node.mjs';
+import { uploadedBefore, recordUpload } from '../src/runner/uploaded.mjs';
 import { readSaved } from '../src/runner/report.mjs';
 import { inFile, reportTargets } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
@@ -20,15 +22,19 @@ CI downloaded each shard's artifacts) uploads every report found below it, one a
 shards in order: each is a report of its own in the service, as the shards would have uploaded
 them. Name one shard's folder to upload only that one. The exit code is 1 when any failed.
 
+A report uploaded before to the same service (recorded in uploaded.json beside it, by the reporter
+or by this command) is not uploaded again: its link is printed (--again uploads it once more).
+
 Options:
   --base-url <url>       the service root (default: SHARDWISE_BASE_URL)
   --access-token <tok>   the access token (default: SHARDWISE_ACCESS_TOKEN)
   --concurrency <n>      parallel attachment uploads (default: adaptive, 8 to 64)
+  --again                upload even when this report was uploaded to this service before
   -h, --help             this help`;
 
 export async function run(argv) {
   const { values, positionals } = parse('upload', argv, {
-    'base-url': { type: 'string' }, 'access-token': { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    'base-url': { type: 'string' }, 'access-token': { type: 'string' }, concurrency: { type: 'string' }, again: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   });
   if (values.help) { console.log(HELP); return 0; }
   required('upload', positionals[0], '<folder | report file>');
@@ -41,9 +47,10 @@ export async function run(argv) {
     throw new UsageError('set --base-url and --access-token (or SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN)');
   const targets = reportTargets(target);
   let failed = 0;
+  let there = 0;
   for (const t of targets) {
     try {
-      await uploadOne(t, { options, concurrency });
+      if (await uploadOne(t, { options, concurrency, again: values.again }) === 'already') there++;
     } catch (e) {
       if (targets.length === 1) throw e;
       failed++;
@@ -51,12 +58,18 @@ export async function run(argv) {
       console.error(`shardwise upload: ${e?.code ? `${e.code}: ` : ''}${message.includes(t) ? '' : `${t}: `}${message}`);
     }
   }
-  if (targets.length > 1) console.log(`${targets.length - failed} of ${plural(targets.length, 'report')} uploaded${failed ? `; ${failed} failed (above): upload ${failed === 1 ? 'its folder' : 'their folders'} again` : ''}`);
+  if (targets.length > 1) console.log(`${targets.length - failed} of ${plural(targets.length, 'report')} uploaded${there ? ` (${there} of them before)` : ''}${failed ? `; ${failed} failed (above): upload ${failed === 1 ? 'its folder' : 'their folders'} again` : ''}`);
   return failed ? 1 : 0;
 }
 
-async function uploadOne(target, { options, concurrency }) {
+async function uploadOne(target, { options, concurrency, again }) {
   const saved = readSaved(target);
+  const folder = path.dirname(saved.reportFile);
+  const before = again ? undefined : uploadedBefore(folder, { baseUrl: options.baseUrl, bytes: saved.bytes });
+  if (before) {
+    console.log(`already uploaded ${saved.reportFile} to ${before.service} (${before.at}): ${before.reportUrl} (--again uploads it once more)`);
+    return 'already';
+  }
   const p = progress(process.stderr, { attachments: saved.attachments.length });
   try {
     const r = await api.uploadReport({
@@ -65,7 +78,9 @@ async function uploadOne(target, { options, concurrency }) {
       ...(p.onEvent ? { onEvent: p.onEvent } : {}),
     });
     p.done();
+    recordUpload(folder, { baseUrl: options.baseUrl, bytes: saved.bytes, reportUrl: r.reportUrl });
     console.log(`uploaded ${saved.reportFile}: ${r.reportUrl} (${plural(r.attachments, 'attachment')}, ${plural(r.bytes, 'byte')})`);
+    return 'uploaded';
   } catch (e) {
     // the report refused before any request: a problem of the saved file
     throw e?.step === undefined && String(e?.message).startsWith('report: ') ? inFile(saved.reportFile, e) : e;

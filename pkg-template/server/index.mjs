@@ -171,9 +171,18 @@ export async function createServer(opts = {}) {
       const missing = attachmentIds.filter((a) => !store.has(`reports/${id}/attachments/${encodeURIComponent(a)}`));
       if (missing.length) fail(409, 'out_of_order', `finish before ${missing.length} requested attachment(s) were uploaded`);
       const doc = decodeReport(rep.bytes);
+      // the same report bytes uploaded before: kept at this link too, counted once (no second
+      // set of durations in the predictions; `duplicateOf` in the list and in this answer)
+      const sha256 = createHash('sha256').update(rep.bytes).digest('hex');
+      const first = store.firstWithSha(sha256, id);
       // durable (an fsync'd journal line) before the answer
-      await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds }, durationsOf(doc));
-      return [200, { ok: true }];
+      try {
+        await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}) }, first ? {} : durationsOf(doc));
+      } catch (e) {
+        if (store.bySha.get(sha256) === id) store.bySha.delete(sha256); // not finished: the next upload of these bytes is the first
+        throw e;
+      }
+      return [200, { ok: true, ...(first ? { duplicateOf: `/reports/${first}` } : {}) }];
     },
   };
   function uploadSession(req) {

@@ -76,6 +76,7 @@ export class Store {
     this.predictor = new Predictor();
     this.reports = []; // meta of finished reports, oldest first
     this.ids = new Set();
+    this.bySha = new Map(); // sha256 of a report's bytes -> the id of the first report uploaded with them
     this.seq = 0; // seq of the newest finished report
     this.snapshotSeq = 0; // seq the state.json on disk holds
     this.dropped = []; // ids retention dropped, blobs not yet deleted
@@ -127,7 +128,7 @@ export class Store {
     if (s.version !== VERSION) throw new Error(`state.json version ${s.version} is not ${VERSION}`);
     this.seq = this.snapshotSeq = s.seq;
     this.reports = s.reports;
-    for (const r of this.reports) this.ids.add(r.id);
+    for (const r of this.reports) this.noteReport(r);
     this.predictor.load(s.tests);
   }
 
@@ -156,7 +157,7 @@ export class Store {
       const blob = this.get(`reports/${e.id}/report.json.br`);
       if (!blob) continue;
       let durations;
-      try { durations = durationsOf(JSON.parse(decodeBr(blob.bytes))); } catch { continue; }
+      try { durations = e.duplicateOf ? {} : durationsOf(JSON.parse(decodeBr(blob.bytes))); } catch { continue; }
       this.apply(e, durations);
       replayed++;
     }
@@ -224,6 +225,21 @@ export class Store {
   remove(key) { rmSync(this.blobPath(key), { recursive: true, force: true }); rmSync(this.blobPath(key) + '.meta.json', { force: true }); }
 
   hasReport(id) { return this.ids.has(id); }
+  /**
+   * The finished (or finishing) report uploaded with the same bytes before `id`, if any; else
+   * `id` becomes the one for those bytes. A report uploaded again (a re-run recovery job, a
+   * re-upload of a saved folder) is then kept at its own link but counted once.
+   */
+  firstWithSha(sha256, id) {
+    const first = this.bySha.get(sha256);
+    if (first !== undefined && first !== id) return first;
+    this.bySha.set(sha256, id);
+    return undefined;
+  }
+  noteReport(r) {
+    this.ids.add(r.id);
+    if (r.sha256 && !r.duplicateOf && !this.bySha.has(r.sha256)) this.bySha.set(r.sha256, r.id);
+  }
   report(id) { return this.ids.has(id) ? this.reports.find((r) => r.id === id) : undefined; }
 
   /**
@@ -264,11 +280,12 @@ export class Store {
     this.seq = e.seq;
     this.predictor.add(durations, e.seq);
     this.reports.push(e);
-    this.ids.add(e.id);
+    this.noteReport(e);
     // Retention: the oldest report leaves the list at once; its blobs go at the next snapshot.
     while (this.keepReports > 0 && this.reports.length > this.keepReports) {
       const r = this.reports.shift();
       this.ids.delete(r.id);
+      if (this.bySha.get(r.sha256) === r.id) this.bySha.delete(r.sha256);
       this.dropped.push(r.id);
     }
   }

@@ -7,6 +7,7 @@
 //   <folder>/attachments/<id>     each attachment's bytes (id: hex SHA-1 of the content)
 //   <folder>/attachments.json     `[{id, contentType}]`
 //   <folder>/shard.json           a balanced shard's record for `shardwise verify` (src/runner/shard-record.mjs)
+//   <folder>/uploaded.json        where the report was uploaded (src/runner/uploaded.mjs)
 // A shard i of n (n > 1) saves all of it into <outputFolder>/shard-<i>-of-<n>/ instead, and its
 // report is titled `shard <i>/<n>`, so shards can be told from whole runs in the service's list.
 
@@ -14,6 +15,7 @@ export const REPORT_FILE = 'report.json.br';
 export const ATTACHMENTS_DIR = 'attachments';
 export const ATTACHMENTS_MANIFEST = 'attachments.json';
 export const SHARD_RECORD = 'shard.json';
+export const UPLOADED_RECORD = 'uploaded.json';
 
 /** The folder (one path segment) a shard saves into below the outputFolder: `shard-<i>-of-<n>`. */
 export const shardFolder = (index, count) => `shard-${index}-of-${count}`;

@@ -74,6 +74,7 @@ export function createOverview(page) {
     $('meta').textContent = [when, meta.durationMs !== undefined ? `run took ${ms(meta.durationMs)}` : '', `test time ${ms(summary.totalMs)}`,
       sp && `planned as shard ${sp.shardIndex}/${sp.shardCount}: ${count(Number(sp.units) || 0, sp.unit === 'file' ? 'file' : 'test')}, predicted ${ms(Number(sp.predictedMs) || 0)}, plan fingerprint ${String(sp.fingerprint ?? '').slice(0, 12)}`,
     ].filter(Boolean).join(' · ');
+    showRunErrors(meta.runErrors);
     fill($('totals'), Object.entries(summary.totals).map(([k, v]) => el('div', { className: `card ${k}`, 'data-total': k, 'data-value': v }, el('b', null, fmt(v)), k)));
     fill($('environments'), el('tbody', null,
       headRow(['environment'], ['tests', true], ['attempts', true], ['duration', true]),
@@ -83,6 +84,22 @@ export function createOverview(page) {
     $('slowest-count').textContent = `(of ${fmt(summary.slowest.count)})`;
     render.flaky();
     render.slowest();
+  }
+
+  /** The run's errors outside its tests, first: a run whose files failed to load is no green run. */
+  function showRunErrors(errors) {
+    const rows = errors?.rows ?? [];
+    $('run-errors').hidden = !errors?.count;
+    $('run-errors-count').textContent = errors?.count ? `(${fmt(errors.count)}${errors.count > rows.length ? `, the first ${fmt(rows.length)} shown` : ''})` : '';
+    fill($('run-errors-list'), rows.map((e) => {
+      // the stack repeats the message at its start: the message once, then the rest
+      const stack = e.stack && e.message && e.stack.startsWith(e.message) ? e.stack.slice(e.message.length).replace(/^\n/, '') : e.stack;
+      return el('li', { className: 'run-error', 'data-file': e.file },
+        e.file ? el('div', { className: 'where' }, e.line ? `${e.file}:${e.line}` : e.file) : undefined,
+        e.message ? el('pre', { className: 'message' }, e.message) : undefined,
+        e.snippet ? el('pre', { className: 'snippet' }, e.snippet) : undefined,
+        stack ? el('details', null, el('summary', null, 'stack'), el('pre', { className: 'stack' }, stack)) : undefined);
+    }));
   }
 
   $('slowest-more').addEventListener('click', () => showMore('slowest'));

@@ -27,6 +27,22 @@ const post = (type, fields) => postMessage(message(FROM_WORKER, type, fields));
 const fail = (of, e, seq) => post('error', { of, seq, code: e?.code, step: e?.step, message: String(e?.message ?? e) });
 
 /** One handler per TO_WORKER message. */
+/** At most this many of a report's errors outside its tests are sent to the page (the count is all of them). */
+const RUN_ERRORS_SHOWN = 50;
+
+/** The report's errors outside its tests (`unattributedErrors`: files that failed to load, a global set-up). */
+function runErrorsOf(report) {
+  const all = Array.isArray(report.unattributedErrors) ? report.unattributedErrors : [];
+  const str = (v) => (typeof v === 'string' ? v : undefined);
+  return {
+    count: all.length,
+    rows: all.slice(0, RUN_ERRORS_SHOWN).map((e) => ({
+      message: str(e?.message), stack: str(e?.stack), snippet: str(e?.snippet),
+      file: str(e?.location?.file), line: Number.isInteger(e?.location?.line) ? e.location.line : undefined,
+    })),
+  };
+}
+
 const handle = dispatcher(TO_WORKER, {
   open(data) {
     held.report = undefined;
@@ -53,6 +69,7 @@ const handle = dispatcher(TO_WORKER, {
           title: decoded.title, category: decoded.category, commitId: decoded.commitId, url: decoded.url,
           startTimestamp: decoded.startTimestamp, durationMs: decoded.duration, bytes: bytes.length,
           decodeMs: Math.round(t1 - t0), summarizeMs: Math.round(performance.now() - t1), shardPlan: shardPlanOf(decoded),
+          runErrors: runErrorsOf(decoded),
         },
       });
     } catch (e) {

@@ -8,7 +8,7 @@ import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
 import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
-import { ENVIRONMENT, reporterOptions } from './translate.mjs';
+import { ENVIRONMENT, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
 
 /** Jest's default sequencer, resolved from the project (Jest ships it), for `sort` and caching. */
 function baseSequencer() {
@@ -59,6 +59,8 @@ export default class ShardwiseSequencer extends baseSequencer() {
       cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
     });
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
+    // Jest < 30 makes the sequencer without its config: nothing to tell from then
+    if (this.globalConfig && !hasShardwiseReporter(this.globalConfig)) log(NO_REPORTER_LINE(shardIndex, shardCount));
     setShardPrediction({ index: shardIndex, count: shardCount, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });
     return tests.filter((t) => planned.paths.has(t.path));
   }

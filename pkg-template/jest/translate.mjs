@@ -1,12 +1,19 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
+import { fileURLToPath } from 'node:url';
 import { testFile } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, guarded, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
+
+/** This package's jest reporter, as the runner may resolve its entry (to the real path, past a link). */
+const OWN_REPORTER = fileURLToPath(new URL('./index.mjs', import.meta.url));
+
+/** A reporters entry's name that is shardwise's: `shardwise/jest`, a path to it, or its file. */
+const isOwnReporter = (name) => typeof name === 'string' && (name === OWN_REPORTER || (/shardwise/.test(name) && /jest/.test(name)));
 /** The options of the `shardwise/jest` reporter entry in Jest's `reporters`, if any. */
 export function reporterOptions(globalConfig) {
   for (const r of globalConfig?.reporters ?? []) {
     const [name, opts] = Array.isArray(r) ? r : [r, {}];
-    if (typeof name === 'string' && /shardwise/.test(name) && /jest/.test(name)) return opts ?? {};
+    if (isOwnReporter(name)) return opts ?? {};
   }
   return {};
 }
@@ -82,3 +89,19 @@ export function recordFileErrors(runErrors, ctx, testResult) {
   const file = typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined;
   runErrors.add(e, { root: ctx.root, file, loaded: list(testResult?.testResults).length > 0 });
 }
+
+/**
+ * Whether Jest's reporters include shardwise's: an entry naming `shardwise/jest` (or a path
+ * to it), or an instance of its class. A `--reporters` flag on Jest's command line replaces the
+ * config's list, and the shard then balances but saves no report and no shard record.
+ */
+export function hasShardwiseReporter(globalConfig) {
+  return ((globalConfig)?.reporters ?? []).some((r) => {
+    const name = Array.isArray(r) ? r[0] : r;
+    if (typeof name === 'string') return isOwnReporter(name);
+    return name?.constructor?.name === 'ShardwiseJestReporter';
+  });
+}
+
+/** The line a balanced shard prints when the shardwise reporter is not among Jest's reporters. */
+export const NO_REPORTER_LINE = (index, count) => `[shardwise] shard ${index}/${count}: the shardwise reporter is not among Jest's reporters (a --reporters flag replaces the config's list): this shard is balanced, but saves no report and no shard record, so 'shardwise verify' will count it missing; add --reporters=shardwise/jest beside the flag`;

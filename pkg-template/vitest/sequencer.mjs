@@ -9,7 +9,7 @@ import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
 import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
-import { environmentName, reporterOptions } from './translate.mjs';
+import { environmentName, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
 
 export default class ShardwiseSequencer {
   constructor(ctx) {
@@ -27,6 +27,7 @@ export default class ShardwiseSequencer {
       cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
     });
     if (!planned) return nativeShard(files, index, count);
+    if (!hasShardwiseReporter(this.ctx.config)) log(NO_REPORTER_LINE(index, count));
     setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });
     return files.filter((f) => planned.paths.has(f.moduleId));
   }

@@ -1,12 +1,19 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
+import { fileURLToPath } from 'node:url';
 import { testFile } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
+
+/** This package's vitest reporter, as the runner may resolve its entry (to the real path, past a link). */
+const OWN_REPORTER = fileURLToPath(new URL('./index.mjs', import.meta.url));
+
+/** A reporters entry's name that is shardwise's: `shardwise/vitest`, a path to it, or its file. */
+const isOwnReporter = (name) => typeof name === 'string' && (name === OWN_REPORTER || (/shardwise/.test(name) && /vitest/.test(name)));
 /** The options of the `shardwise/vitest` reporter entry in Vitest's `reporters`, if any. */
 export function reporterOptions(config) {
   for (const r of config?.reporters ?? []) {
     const [name, opts] = Array.isArray(r) ? r : [r, {}];
-    if (typeof name === 'string' && /shardwise/.test(name) && /vitest/.test(name)) return opts ?? {};
+    if (isOwnReporter(name)) return opts ?? {};
   }
   return {};
 }
@@ -141,3 +148,19 @@ export function recordRunEnd(runErrors, ctx, testModules, unhandledErrors, reaso
     runErrors.stoppedBeforeTests('Vitest ended the run as failed before any test file ran (a global set-up or the configuration failed; Vitest printed why)');
   }
 }
+
+/**
+ * Whether Vitest's reporters include shardwise's: an entry naming `shardwise/vitest` (or a path
+ * to it), or an instance of its class. A `--reporter` flag on Vitest's command line replaces the
+ * config's list, and the shard then balances but saves no report and no shard record.
+ */
+export function hasShardwiseReporter(config) {
+  return ((config)?.reporters ?? []).some((r) => {
+    const name = Array.isArray(r) ? r[0] : r;
+    if (typeof name === 'string') return isOwnReporter(name);
+    return name?.constructor?.name === 'ShardwiseVitestReporter';
+  });
+}
+
+/** The line a balanced shard prints when the shardwise reporter is not among Vitest's reporters. */
+export const NO_REPORTER_LINE = (index, count) => `[shardwise] shard ${index}/${count}: the shardwise reporter is not among Vitest's reporters (a --reporter flag replaces the config's list): this shard is balanced, but saves no report and no shard record, so 'shardwise verify' will count it missing; add --reporter=shardwise/vitest beside the flag`;

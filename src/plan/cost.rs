@@ -168,16 +168,40 @@ pub struct CostsRecord {
     pub per_test_ms: Option<f64>,
 }
 
-/// A runner's documented defaults, used when no report teaches better: `(per shard, per worker,
-/// per file, per test)` in ms. Measured on this project's bench suites (`npm run bench:suites`,
-/// 2 cores): Jest's boot and a worker's module registry; Vitest's boot (Vite) and a worker's
-/// environment; Playwright's boot and a browser per worker. An unknown runner: none.
-pub fn defaults(runner: Option<&str>) -> (u64, u64, u64, u64) {
+/// What the planner knows of a runner, in one place: its documented costs, used when no report
+/// teaches better, and how to read its reports' figures (see [`learn`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// `(per shard, per worker, per file, per test)` in ms. Measured on this project's bench
+    /// suites (`npm run bench:suites`, 2 cores): Jest's boot and a worker's module registry;
+    /// Vitest's boot (Vite) and a worker's environment; Playwright's boot and a browser per
+    /// worker. An unknown runner: none.
+    pub defaults: (u64, u64, u64, u64),
+    /// The greatest factor [`calibrate`] scales the measured files' costs by. Jest's figures are
+    /// each file's wall time on its worker and Playwright's the gaps on its workers' timelines, so
+    /// a run busy longer than the model's makespan of its tests lost that time to its runner's
+    /// order (Jest on a cold cache runs its files by size, and a slow file last leaves a worker
+    /// idle): no file's cost, nor one every shard pays (a balanced shard runs its files longest
+    /// first), so it is left out: only down (1). Vitest's figures are measured inside the worker
+    /// and miss the worker's own start for each file (an isolated file gets a fresh one): up to 3x
+    /// (the bench's Vitest suite: its modules' figures explain 14 s of 28 s busy). Playwright's
+    /// timeline counts no gap before a worker's first file, nor a worker started again after a
+    /// failure: up to 1.5x (the bench's Playwright suite: shards took 1.14-1.27x their prediction
+    /// at 1x, 0.91-1.05x at 1.5x).
+    pub max_scale: f64,
+    /// How far a run's warm-up reaches (see [`warm_up`]).
+    pub cold: Cold,
+    /// The unit the runner shards by: `file` for Jest and Vitest (they cannot split a file).
+    pub unit: Option<UnitKind>,
+}
+
+/// The runner's [`Profile`] (a report's `category`).
+pub fn profile(runner: Option<&str>) -> Profile {
     match runner {
-        Some("jest") => (1500, 300, 150, 2),
-        Some("vitest") => (1200, 300, 120, 1),
-        Some("playwright") => (1500, 1000, 100, 30),
-        _ => (0, 0, 0, 0),
+        Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 1.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File) },
+        Some("vitest") => Profile { defaults: (1200, 300, 120, 1), max_scale: 3.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
+        Some("playwright") => Profile { defaults: (1500, 1000, 100, 30), max_scale: 1.5, cold: Cold::FirstFiles, unit: None },
+        _ => Profile { defaults: (0, 0, 0, 0), max_scale: 1.0, cold: Cold::FirstFiles, unit: None },
     }
 }
 
@@ -239,24 +263,6 @@ fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> 
         }
     }
     out
-}
-
-/// The greatest factor [`calibrate`] scales the measured files' costs by, per runner. Jest's
-/// figures are each file's wall time on its worker and Playwright's the gaps on its workers'
-/// timelines, so a run busy longer than the model's makespan of its tests lost that time to its
-/// runner's order (Jest on a cold cache runs its files by size, and a slow file last leaves a
-/// worker idle): no file's cost, nor one every shard pays (a balanced shard runs its files longest
-/// first), so it is left out: only down. Vitest's figures are measured inside the worker and miss
-/// the worker's own start for each file (an isolated file gets a fresh one): up to 3x (the bench's
-/// Vitest suite: its modules' figures explain 14 s of 28 s busy). Playwright's timeline counts no
-/// gap before a worker's first file, nor a worker started again after a failure: up to 1.5x (the
-/// bench's Playwright suite: shards took 1.14-1.27x their prediction at 1x, 0.91-1.05x at 1.5x).
-fn max_scale(runner: Option<&str>) -> f64 {
-    match runner {
-        Some("vitest") => 3.0,
-        Some("playwright") => 1.5,
-        _ => 1.0,
-    }
 }
 
 /// `costs` scaled by `k` (the files' costs, per file and per test; not per worker).
@@ -404,16 +410,9 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
 
 /// How far a run's warm-up reaches (see [`warm_up`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cold {
+pub enum Cold {
     FirstFiles,
     EarlyHalf,
-}
-
-fn cold_of(runner: Option<&str>) -> Cold {
-    match runner {
-        Some("jest") => Cold::EarlyHalf,
-        _ => Cold::FirstFiles,
-    }
 }
 
 /// `overhead ≈ a + b × tests` over the measured files, least squares, both >= 0; `(mean, 0)` when
@@ -444,7 +443,8 @@ pub fn learn(report: &ReportView) -> Learned {
     let runner = report.category().map(str::to_owned);
     let record = report.source_text(COSTS_SOURCE).and_then(|t| crate::from_json::<CostsRecord>(t.as_bytes()).ok());
     let attempts = report.attempts_with_files();
-    let unit = matches!(runner.as_deref(), Some("jest" | "vitest")).then_some(UnitKind::File);
+    let profile = profile(runner.as_deref());
+    let unit = profile.unit;
     let lanes = attempts.iter().filter_map(|a| a.3).filter(|p| p.is_finite() && *p >= 0.0).fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))));
     let workers = record
         .as_ref()
@@ -469,8 +469,8 @@ pub fn learn(report: &ReportView) -> Learned {
         Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
         None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
     };
-    let (warm, lead) = if fitted.is_some() { (0.0, record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0)) } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), cold_of(runner.as_deref())) };
-    let (d_shard, d_worker, d_file, d_test) = defaults(runner.as_deref());
+    let (warm, lead) = if fitted.is_some() { (0.0, record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0)) } else { warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold) };
+    let (d_shard, d_worker, d_file, d_test) = profile.defaults;
     let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
     let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64);
     let (per_file_ms, per_test_ms) = if points.is_empty() {
@@ -502,7 +502,7 @@ pub fn learn(report: &ReportView) -> Learned {
             settings.unit = unit.unwrap_or_default();
             from_wall = true;
             match super::from_report::units_from_report(report, None) {
-                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, max_scale(runner.as_deref()), lead),
+                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, profile.max_scale, lead),
                 Err(_) => wall.round() as u64,
             }
         }
@@ -741,7 +741,7 @@ mod tests {
         let doc = view(r#"{"category":"vitest","environments":[{"name":"default"}],"tests":[{"title":"t","attempts":[{"duration":5}]}]}"#);
         let l = learn(&doc);
         assert!(!l.from_wall);
-        let (shard, worker, file, test) = defaults(Some("vitest"));
+        let (shard, worker, file, test) = profile(Some("vitest")).defaults;
         assert_eq!((l.per_shard_overhead_ms, l.costs.per_worker_ms, l.costs.per_file_ms, l.costs.per_test_ms), (shard, worker, file, test));
         assert_eq!(l.source, "vitest defaults");
     }

@@ -1,6 +1,9 @@
-// The preview of a run that failed outside its tests (files that failed to load: the report's
-// `unattributedErrors`), in headless Chromium against the local service: the errors come first,
-// each message once, its file, its stack folded; a report without any shows no such section.
+// Errors in the preview, in headless Chromium against the local service: a run that failed
+// outside its tests (files that failed to load: the report's `unattributedErrors`) shows the
+// errors first, each message once with its file; a report without any shows no such section.
+// A failing test's errors and output with terminal styles (as Playwright, Jest and Vitest write
+// them) are rendered as colours, never as escape codes; its message once; its snippet's line
+// marked; long output folded behind its size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +53,6 @@ const read = (page) => page.evaluate(() => {
       where: li.querySelector('.where')?.textContent,
       message: li.querySelector('.message')?.textContent,
       stack: li.querySelector('.stack')?.textContent,
-      stackOpen: li.querySelector('details')?.open,
     })),
     scripts: document.querySelectorAll('#run-errors img, #run-errors script').length,
   };
@@ -67,7 +69,6 @@ test('a run whose files failed to load: the errors first, each message once with
   assert.deepEqual(shown.items.map((i) => i.where), ['tests/broken-0.test.js:1', 'tests/broken-1.test.js:1', 'tests/broken-2.test.js:1']);
   assert.equal(shown.items[0].message, "Cannot find module './gone-0' from 'tests/broken-0.test.js'");
   assert.equal(shown.items[0].stack, '    at Resolver.resolveModule (resolver.js:1:1)\n    at <script> <img src=x onerror=alert(1)>', 'the stack without the message it repeats, as text');
-  assert.equal(shown.items[0].stackOpen, false);
   assert.equal(shown.scripts, 0);
   await page.screenshot({ path: fileURLToPath(new URL('./artifacts/preview-run-errors.png', import.meta.url)) });
   await page.close();
@@ -85,5 +86,59 @@ test('a run with many: the count is all of them, the first 50 shown; a clean run
   const clean = await read(page);
   assert.equal(clean.hidden, true);
   assert.equal(clean.items.length, 0);
+  await page.close();
+});
+
+const ESC = '\u001b';
+const PW_MESSAGE = `Error: ${ESC}[2mexpect(${ESC}[22m${ESC}[31mlocator${ESC}[39m${ESC}[2m).${ESC}[22mtoHaveText${ESC}[2m(${ESC}[22m${ESC}[32mexpected${ESC}[39m${ESC}[2m)${ESC}[22m failed\n\nExpected: ${ESC}[32m"$${ESC}[7m999${ESC}[27m.00"${ESC}[39m\nReceived: ${ESC}[31m"$${ESC}[7m899${ESC}[27m.00"${ESC}[39m`;
+const SNIPPET = [
+  `${ESC}[90m  91 |${ESC}[39m   ${ESC}[36mawait${ESC}[39m page${ESC}[33m.${ESC}[39mgoto(${ESC}[32m'/cart'${ESC}[39m)`,
+  `> 92 |   ${ESC}[36mawait${ESC}[39m expect(total)${ESC}[33m.${ESC}[39mtoHaveText(${ESC}[32m'$999.00'${ESC}[39m)`,
+  `${ESC}[90m  93 |${ESC}[39m })`,
+].join('\n');
+
+test('a failing test\'s styled error and output: colours, not codes; the message once; the snippet\'s line marked; long output folded', async () => {
+  const b = new api.ReportBuilder({ category: 'playwright', commitId: COMMIT, startTimestamp: 1 });
+  const env = b.addEnvironment({ name: 'chromium' });
+  const long = Array.from({ length: 400 }, (_, i) => `${ESC}[2mline ${i}${ESC}[22m\n`).join('');
+  b.addAttempt(b.addTest({ titlePath: ['cart', 'shows the total'], file: 'tests/cart.spec.ts', line: 90, column: 1, tags: ['@video', 'smoke'] }), {
+    environmentIdx: env, status: 'failed', startTimestamp: 1, duration: 1200,
+    errors: [{ message: PW_MESSAGE, stack: `${PW_MESSAGE}\n    at /repo/tests/cart.spec.ts:92:23`, snippet: SNIPPET, location: { file: 'tests/cart.spec.ts', line: 92, column: 23 } }],
+    stdio: [{ stream: 1, text: `${ESC}[32mready${ESC}[39m\n` }, { stream: 2, text: long }],
+  });
+  const up = await api.uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: b.build() });
+  const page = await pageWithErrors(browser);
+  await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(`/api/reports/${up.webUrl.split('/').pop()}/report.json.br`)}`);
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.click('#tests a, #tests [data-key]');
+  await page.waitForSelector('#test-detail .error .message', { timeout: 30_000 });
+  const seen = await page.evaluate(() => {
+    const d = document.getElementById('test-detail');
+    const color = (node) => getComputedStyle(node).color;
+    const spanWith = (root, text) => [...root.querySelectorAll('span')].find((s) => s.textContent === text);
+    const message = d.querySelector('.error .message');
+    return {
+      text: d.innerText,
+      locatorColor: color(spanWith(message, 'locator')),
+      plainColor: color(message),
+      inverse: spanWith(message, '999') && getComputedStyle(spanWith(message, '999')).backgroundColor,
+      stack: d.querySelector('.error .stack')?.textContent,
+      marked: d.querySelector('.snippet .marked')?.textContent,
+      folded: d.querySelector('details.long-output > summary')?.textContent,
+      foldedOpen: d.querySelector('details.long-output')?.open,
+      meta: d.querySelector('.meta')?.textContent,
+    };
+  });
+  assert.doesNotMatch(seen.text, /\u001b|\[\d+(;\d+)*m/, 'no escape code shows');
+  assert.equal(seen.locatorColor, 'rgb(192, 38, 45)', 'red is red');
+  assert.notEqual(seen.plainColor, seen.locatorColor);
+  assert.equal(seen.inverse, 'rgb(211, 241, 220)', 'inverse green: a green highlight');
+  assert.equal((seen.text.match(/toHaveText\(expected\) failed/g) ?? []).length, 1, 'the message once (the stack repeats it)');
+  assert.equal(seen.stack, '    at /repo/tests/cart.spec.ts:92:23');
+  assert.equal(seen.marked, "> 92 |   await expect(total).toHaveText('$999.00')");
+  assert.match(seen.folded, /^output: 402 lines, [\d,]+ bytes \(show\)$/);
+  assert.equal(seen.foldedOpen, false);
+  assert.match(seen.meta, /@video @smoke$/, 'a tag written with its @ keeps one');
+  await page.screenshot({ path: fileURLToPath(new URL('./artifacts/preview-styled-error.png', import.meta.url)), fullPage: true });
   await page.close();
 });

@@ -91,7 +91,7 @@ function debugReport({ video, store }) {
   add('tests/search.spec.ts', ['search', 'finds nothing'], 3, [{ environmentIdx: 1, status: 'failed', duration: 700, errors: [{ message: 'no results' }] }]);
   add('tests/xss.spec.ts', [XSS], 1, [{
     environmentIdx: 0, status: 'failed', duration: 50,
-    errors: [{ message: XSS, stack: XSS, snippet: XSS }],
+    errors: [{ message: XSS, stack: `${XSS}\n    at ${XSS}`, snippet: XSS }],
     steps: [{ title: XSS, duration: 1 }],
     stdio: [{ stream: 1, text: XSS }, { stream: 2, text: XSS }, { stream: 1, buffer: Buffer.from(XSS).toString('base64') }],
     annotations: [{ type: XSS, description: XSS }],
@@ -418,7 +418,7 @@ test('test page: a title, error, output, step, annotation and attachment name th
   const d = await readDetail(page);
   assert.equal(d.title, XSS);
   assert.deepEqual(d.attempts[0].messages, [XSS]);
-  assert.deepEqual(d.attempts[0].stacks, [XSS]);
+  assert.deepEqual(d.attempts[0].stacks, [`    at ${XSS}`], 'the stack after the message it repeats (shown once), as text');
   assert.deepEqual(d.attempts[0].snippets, [XSS]);
   assert.equal(d.attempts[0].stdout, `${XSS}${XSS}`);
   assert.equal(d.attempts[0].stderr, XSS);

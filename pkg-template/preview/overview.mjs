@@ -4,6 +4,7 @@
 import { $, el, fill } from './dom.mjs';
 import { fmt, count, ms, reportLabel } from './format.mjs';
 import { FIRST_ROWS, MORE_ROWS, PAGE_ROWS } from './state.mjs';
+import { errorBox } from './error-view.mjs';
 
 const flakyRow = (t) => el('li', { 'data-title': t.title, 'data-key': t.key },
   el('a', { href: `#test=${t.key}` }, t.title),
@@ -91,15 +92,9 @@ export function createOverview(page) {
     const rows = errors?.rows ?? [];
     $('run-errors').hidden = !errors?.count;
     $('run-errors-count').textContent = errors?.count ? `(${fmt(errors.count)}${errors.count > rows.length ? `, the first ${fmt(rows.length)} shown` : ''})` : '';
-    fill($('run-errors-list'), rows.map((e) => {
-      // the stack repeats the message at its start: the message once, then the rest
-      const stack = e.stack && e.message && e.stack.startsWith(e.message) ? e.stack.slice(e.message.length).replace(/^\n/, '') : e.stack;
-      return el('li', { className: 'run-error', 'data-file': e.file },
-        e.file ? el('div', { className: 'where' }, e.line ? `${e.file}:${e.line}` : e.file) : undefined,
-        e.message ? el('pre', { className: 'message' }, e.message) : undefined,
-        e.snippet ? el('pre', { className: 'snippet' }, e.snippet) : undefined,
-        stack ? el('details', null, el('summary', null, 'stack'), el('pre', { className: 'stack' }, stack)) : undefined);
-    }));
+    fill($('run-errors-list'), rows.map((e) => el('li', { className: 'run-error', 'data-file': e.file },
+      e.file ? el('div', { className: 'where' }, e.line ? `${e.file}:${e.line}` : e.file) : undefined,
+      errorBox(e))));
   }
 
   $('slowest-more').addEventListener('click', () => showMore('slowest'));

@@ -5,6 +5,8 @@ import { $, el, fill } from './dom.mjs';
 import { ms, where } from './format.mjs';
 import { KEY_PATTERN } from './summary.mjs';
 import { attachmentList } from './attachments.mjs';
+import { errorBox as errorView, textBlock } from './error-view.mjs';
+import { ansi } from './ansi.mjs';
 
 /** A base64 `buffer` stdio entry as text: UTF-8, invalid bytes as U+FFFD. */
 function bufferText(b64) {
@@ -18,20 +20,26 @@ function bufferText(b64) {
   }
 }
 
-function errorBox(e) {
-  return el('div', { className: 'error' },
-    e.message !== undefined && el('pre', { className: 'message' }, String(e.message)),
-    e.value !== undefined && e.message === undefined && el('pre', { className: 'message' }, String(e.value)),
-    e.location && el('div', { className: 'location' }, el('small', null, where(e.location))),
-    e.snippet && el('pre', { className: 'snippet' }, String(e.snippet)),
-    e.stack && el('pre', { className: 'stack' }, String(e.stack)));
-}
+const errorBox = (e) => errorView(e, where);
 
 function stepsTree(steps, depth = 0) {
   return el('ul', { className: 'steps' }, steps.map((s) => el('li', { className: s.error ? 'failed' : undefined },
     el('span', { className: 'step-title' }, String(s.title)), ' ', el('small', null, ms(s.duration ?? 0)),
     s.error ? errorBox(s.error) : undefined,
     s.steps?.length > 0 && depth < 64 && stepsTree(s.steps, depth + 1))));
+}
+
+/**
+ * An attempt's output: its chunks as written, stderr apart by colour, terminal styles rendered;
+ * folded behind its size when long.
+ */
+function stdioBlock(stdio) {
+  const chunks = stdio.map((e) => ({ stream: e.stream, text: e.text !== undefined ? String(e.text) : bufferText(String(e.buffer ?? '')) }));
+  const all = chunks.map((c) => c.text).join('');
+  const folded = textBlock('stdio', all);
+  const pre = folded.tagName === 'PRE' ? folded : folded.querySelector('pre');
+  pre.replaceChildren(...chunks.map((c) => el('span', { className: c.stream === 2 ? 'stderr' : 'stdout' }, ansi(c.text)))); // entries are chunks, as written
+  return folded;
 }
 
 /** One attempt's box; `n`: its number in its environment. */
@@ -45,10 +53,7 @@ function attemptBox(a, n, envName, attachments) {
       status !== expected && el('small', null, ` (expected ${expected})`)),
     a.errors?.length > 0 && [el('h5', null, 'errors'), a.errors.map(errorBox)],
     a.steps?.length > 0 && [el('h5', null, 'steps'), stepsTree(a.steps)],
-    a.stdio?.length > 0 && [el('h5', null, 'output'), el('pre', { className: 'stdio' }, a.stdio.map((e) => {
-      const text = e.text !== undefined ? String(e.text) : bufferText(String(e.buffer ?? ''));
-      return el('span', { className: e.stream === 2 ? 'stderr' : 'stdout' }, text); // entries are chunks, as written
-    }))],
+    a.stdio?.length > 0 && [el('h5', null, 'output'), stdioBlock(a.stdio)],
     a.annotations?.length > 0 && [el('h5', null, 'annotations'), el('ul', { className: 'annotations' }, a.annotations.map((x) => el('li', null,
       el('b', null, String(x.type)), x.description !== undefined ? `: ${x.description}` : '', x.location ? el('small', null, ` ${where(x.location)}`) : undefined)))],
     a.attachments?.length > 0 && [el('h5', null, 'attachments'), attachments(a.attachments)]);
@@ -115,7 +120,7 @@ export function createTestPage(page) {
       el('button', { type: 'button', className: 'close', onclick: () => { history.pushState(null, '', `${location.pathname}${location.search}`); close(); } }, 'close'),
       el('h3', { className: 'test-title' }, test.title),
       el('p', { className: 'links' }, el('a', { className: 'permalink', href: `#test=${test.key}`, title: 'opens this test, in this report and in the next ones' }, 'link to this test')),
-      el('p', { className: 'meta' }, [where({ file: test.file, line: test.line }), test.tags?.length ? test.tags.map((t) => `@${t}`).join(' ') : undefined].filter(Boolean).join(' · ')),
+      el('p', { className: 'meta' }, [where({ file: test.file, line: test.line }), test.tags?.length ? test.tags.map((t) => (String(t).startsWith('@') ? String(t) : `@${t}`)).join(' ') : undefined].filter(Boolean).join(' · ')),
       el('div', { className: 'attempts' }, boxes, test.attempts.length === 0 && el('p', null, 'No attempts: the test did not run.')));
     page.tests.markOpen(test.key);
     d.scrollIntoView({ block: 'nearest' });

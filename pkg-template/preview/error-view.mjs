@@ -1,0 +1,52 @@
+// How the page shows an error and a test's output: terminal styles rendered (ansi.mjs), each
+// message once (a stack that begins with its message shows only the rest), a code snippet with
+// its marked line (`>` in Playwright's and Jest's code frames) highlighted, and long text folded
+// behind its size.
+import { el } from './dom.mjs';
+import { ansi, plain } from './ansi.mjs';
+import { fmt } from './format.mjs';
+
+/** Longer text than this (characters) or more lines than LONG_LINES is folded behind its size. */
+export const LONG_CHARS = 20_000;
+export const LONG_LINES = 200;
+
+/** The stack without the message it repeats at its start (compared without styles), or all of it. */
+export function stackAfterMessage(message, stack) {
+  if (typeof stack !== 'string' || !stack) return undefined;
+  if (typeof message !== 'string' || !message) return stack;
+  const m = plain(message).trimEnd();
+  if (!m || !plain(stack).startsWith(m)) return stack;
+  const lines = stack.split('\n');
+  const rest = lines.slice(m.split('\n').length).join('\n');
+  return rest.trim() ? rest : undefined;
+}
+
+/** A code snippet, line by line, the marked line (`>` first) highlighted. */
+export function snippetNodes(snippet) {
+  return String(snippet).split('\n').map((line, i, all) => {
+    const nodes = ansi(line);
+    const tail = i < all.length - 1 ? '\n' : '';
+    return /^\s*>/.test(plain(line)) ? [el('span', { className: 'marked' }, nodes), tail] : [nodes, tail];
+  });
+}
+
+/** `pre` of `text` (styles rendered), folded behind its size when long. */
+export function textBlock(className, text, label = 'output') {
+  const str = String(text ?? '');
+  const pre = el('pre', { className }, ansi(str));
+  const lines = str.split('\n').length;
+  if (str.length <= LONG_CHARS && lines <= LONG_LINES) return pre;
+  return el('details', { className: 'long-output' },
+    el('summary', null, `${label}: ${fmt(lines)} lines, ${fmt(new TextEncoder().encode(plain(str)).length)} bytes (show)`), pre);
+}
+
+/** One error: its message once, its location, its snippet, the rest of its stack. */
+export function errorBox(e, where) {
+  const message = e.message !== undefined ? String(e.message) : e.value !== undefined ? String(e.value) : undefined;
+  const stack = stackAfterMessage(message, e.stack === undefined ? undefined : String(e.stack));
+  return el('div', { className: 'error' },
+    message !== undefined && el('pre', { className: 'message' }, ansi(message)),
+    e.location && where && el('div', { className: 'location' }, el('small', null, where(e.location))),
+    e.snippet && el('pre', { className: 'snippet' }, snippetNodes(e.snippet)),
+    stack && textBlock('stack', stack, 'stack'));
+}

@@ -110,6 +110,8 @@ test('a failing test\'s styled error and output: colours, not codes; the message
   const page = await pageWithErrors(browser);
   await page.goto(`${srv.baseUrl}/preview/?url=${encodeURIComponent(`/api/reports/${up.webUrl.split('/').pop()}/report.json.br`)}`);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  // served Brotli-compressed: the status gives what came over the wire and what it decoded to
+  assert.match(await page.textContent('#status'), /report\.json\.br: [\d,]+ bytes downloaded \([\d,]+ decoded\), 1 test, decoded in \d+ ms$/);
   await page.click('#tests a, #tests [data-key]');
   await page.waitForSelector('#test-detail .error .message', { timeout: 30_000 });
   const seen = await page.evaluate(() => {

@@ -48,7 +48,9 @@ export function createComparison(page) {
     const list = (name, rows, note, extra = () => ({})) => {
       fill($(`cmp-${name}`), rows.length ? rows.map((t) => el('li', { 'data-key': t.key, 'data-title': t.title, ...extra(t) }, el('a', { href: `#test=${t.key}` }, t.title), ' ', el('small', null, note(t))))
         : el('li', { className: 'none' }, 'none'));
-      $(`cmp-${name}-count`).textContent = `(${fmt(name === 'moved' ? diff.movedCount : rows.length)})`;
+      $(`cmp-${name}-count`).textContent = name === 'moved'
+        ? `(${fmt(rows.length)} of the ${count(diff.movedCount, 'test')} whose duration changed)`
+        : `(${fmt(rows.length)})`;
     };
     list('newFailures', diff.newFailures, was);
     list('fixed', diff.fixed, (t) => `now ${t.outcome}`);

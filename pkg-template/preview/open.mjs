@@ -43,6 +43,7 @@ export function createOpener(page) {
     }
     my.label = label;
     my.meta = undefined;
+    my.downloaded = bytes.downloadedBytes;
     setStatus(`Decoding ${label} (${fmt(bytes.byteLength)} bytes)…`, 'loading');
     worker.send('open', { bytes }, [bytes]);
   }
@@ -72,7 +73,8 @@ export function createOpener(page) {
     page.overview.show(summary, meta);
     page.chart.reset(summary);
     $('report').hidden = false;
-    setStatus(`${my.label}: ${count(meta.bytes, 'byte')}, ${count(summary.totals.tests, 'test')}, decoded in ${fmt(meta.decodeMs)} ms`, 'ready');
+    const size = my.downloaded ? `${fmt(my.downloaded)} bytes downloaded (${fmt(meta.bytes)} decoded)` : count(meta.bytes, 'byte');
+    setStatus(`${my.label}: ${size}, ${count(summary.totals.tests, 'test')}, decoded in ${fmt(meta.decodeMs)} ms`, 'ready');
     page.chart.request(); // first: the plan is what the page always showed; the test list follows it
     page.tests.reset(summary);
     page.shardRun.offer();

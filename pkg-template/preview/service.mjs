@@ -47,7 +47,12 @@ export async function fetchBytes(url) {
     throw new Error(`cannot reach ${url} (${e.message}); is the server running?`);
   }
   if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
-  return res.arrayBuffer();
+  const bytes = await res.arrayBuffer();
+  // sent compressed (Content-Encoding), fetch gives the decoded bytes: what came over the wire is
+  // its Content-Length
+  const sent = res.headers.get('content-encoding') ? Number(res.headers.get('content-length')) : NaN;
+  if (Number.isFinite(sent) && sent > 0 && sent !== bytes.byteLength) bytes.downloadedBytes = sent;
+  return bytes;
 }
 
 /** The service's list of reports (oldest first), or undefined when this page is not served by one. */

@@ -4,11 +4,13 @@
 // origin or a local file.
 import { el } from './dom.mjs';
 import { fmt, count } from './format.mjs';
-import { readFetch } from './service.mjs';
+import { readFetch, traceViewer, traceViewerUrl } from './service.mjs';
 
 const IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)(\s*;.*)?$/i;
 const VIDEO = /^video\/(webm|mp4|ogg)(\s*;.*)?$/i;
 const TEXT = /^(text\/[\w.+-]+|application\/([\w.-]+\+)?(json|xml)|application\/(x-ndjson|javascript|x-sh|yaml|x-yaml))(\s*;.*)?$/i;
+/** A Playwright trace: its `trace` attachment (a zip), or a zip named as one. */
+const isTrace = (name, type) => /^application\/zip\b/i.test(type) && /^trace(\b|$)|\btrace\.zip$/i.test(name);
 /** A text attachment is shown up to this many bytes (the rest by its download link). */
 const TEXT_SHOWN_BYTES = 256 * 1024;
 
@@ -45,6 +47,14 @@ export function attachmentList(atts, source, objectUrl) {
         },
       }, 'download');
       li.append(' ', link);
+      if (isTrace(String(a.name), type)) {
+        // opened in Playwright's trace viewer, served by `shardwise serve` from the user's playwright-core
+        const slot = el('span', { className: 'trace-link' });
+        li.append(' ', slot);
+        traceViewer().then((tv) => slot.append(tv.available
+          ? el('a', { href: traceViewerUrl(url), target: '_blank', rel: 'noopener' }, 'open in the trace viewer')
+          : el('small', null, `(${tv.hint ?? 'the trace viewer is served by shardwise serve'})`)));
+      }
     } else {
       const file = source.files.get(a.id);
       if (!file) { li.append(el('small', { className: 'error' }, ' (not in the folder)')); continue; }

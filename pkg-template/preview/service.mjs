@@ -66,3 +66,16 @@ export async function listReports() {
     return undefined; // not served by `shardwise serve`: no list
   }
 }
+
+let traceViewerAnswer;
+/**
+ * Whether this page's service serves Playwright's trace viewer (`{available, hint?}`), asked once;
+ * `{available: false}` when the page is not served by `shardwise serve`.
+ */
+export function traceViewer() {
+  traceViewerAnswer ??= fetch('/api/trace-viewer').then((r) => (r.ok ? r.json() : { available: false })).catch(() => ({ available: false }));
+  return traceViewerAnswer;
+}
+
+/** The trace viewer's page for the trace at `url` (served by this page's service). */
+export const traceViewerUrl = (url) => `${location.origin}/trace/index.html?trace=${encodeURIComponent(new URL(url, location.href).href)}`;

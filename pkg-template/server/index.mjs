@@ -11,6 +11,7 @@ import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
 import { Store, decodeBr } from './store.mjs';
 import { durationsOf, annotate } from './predict.mjs';
+import { findTraceViewer, NO_TRACE_VIEWER, TRACE_FILES, TRACE_TYPES } from './trace-viewer.mjs';
 
 // The package files a browser needs for the report preview; nothing else of staticDir is served.
 const STATIC_FILES = /^(browser\.mjs|src\/\w[\w.-]*\.js|wasm\/\w[\w.-]*\.(js|wasm)|preview\/\w[\w.-]*)$/;
@@ -63,7 +64,9 @@ export const isLoopback = (host) => host === 'localhost' || host === '::1' || /^
  * its browser files are served under /pkg/ and /preview/ redirects to the report preview there),
  * readsNeedToken (default: host is not loopback: then reading reports needs the access token),
  * keepReports (newest finished reports kept, 0 = all), idleTimeoutMs, requestTimeoutMs,
- * maxBodyBytes (largest storage PUT), snapshotEvery (reports between two snapshots of the history).
+ * maxBodyBytes (largest storage PUT), snapshotEvery (reports between two snapshots of the history),
+ * traceViewerFrom (the directory Playwright's trace viewer is looked for from, default the current
+ * one; null: none is served).
  */
 export async function createServer(opts = {}) {
   const { port = 0, host = '127.0.0.1', computeDelayMs = 300, staticDir } = opts;
@@ -81,6 +84,8 @@ export async function createServer(opts = {}) {
   // served from memory a while (every shard polls it at once) and from disk afterwards.
   const groups = new Map();
   let baseUrl;
+  // Playwright's trace viewer from the user's own playwright-core, when the preview is served
+  const traceViewer = staticDir && opts.traceViewerFrom !== null ? findTraceViewer(opts.traceViewerFrom ?? process.cwd()) : undefined;
 
   const checkAccess = (req) => { if (bearer(req) !== accessToken) fail(401, 'unauthorized', 'invalid access token'); };
   const checkRead = (req) => {
@@ -257,6 +262,25 @@ export async function createServer(opts = {}) {
     res.end(req.method === 'HEAD' ? undefined : blob.bytes);
   }
 
+  /**
+   * GET /api/trace-viewer: whether trace attachments open here (`{available, version?, hint?}`);
+   * GET /trace/<file>: the trace viewer's files (`/trace/index.html?trace=<a trace's URL>`).
+   */
+  function traceViewerRoute(req, res, path) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') fail(405, 'method_not_allowed', 'use GET', { allow: 'GET' });
+    if (path === '/api/trace-viewer') {
+      return sendJson(res, 200, traceViewer ? { available: true, ...(traceViewer.version ? { version: traceViewer.version } : {}) } : { available: false, hint: NO_TRACE_VIEWER });
+    }
+    if (!traceViewer) fail(404, 'not_found', NO_TRACE_VIEWER);
+    let name = path.slice('/trace/'.length) || 'index.html';
+    try { name = decodeURIComponent(name); } catch { fail(400, 'invalid_request', 'bad path'); }
+    const p = join(traceViewer.dir, ...name.split('/'));
+    if (!TRACE_FILES.test(name) || !existsSync(p) || !statSync(p).isFile()) fail(404, 'not_found', `no such file /trace/${name}`);
+    const body = readFileSync(p);
+    res.writeHead(200, { 'content-type': TRACE_TYPES[extname(p)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
   /** GET /pkg/<file>: the package's browser files (the preview imports ../browser.mjs, so paths stay relative). */
   function serveStatic(res, rel) {
     let name;
@@ -285,6 +309,10 @@ export async function createServer(opts = {}) {
       try { u = new URL(req.url, 'http://x'); } catch { fail(400, 'invalid_request', 'bad request target'); }
       if (u.pathname.startsWith('/storage/')) return await storage(req, res, u.pathname.slice(9), u.searchParams);
       if (u.pathname === '/api/reports' || u.pathname.startsWith('/api/reports/')) return reportsApi(req, res, u.pathname);
+      if (staticDir && (u.pathname === '/api/trace-viewer' || u.pathname === '/trace' || u.pathname.startsWith('/trace/'))) {
+        if (u.pathname === '/trace') { res.writeHead(302, { location: `/trace/${u.search}` }); res.end(); return; }
+        return traceViewerRoute(req, res, u.pathname);
+      }
       // the webUrl `start` hands out: the report's page in the preview
       const page = req.method === 'GET' && /^\/reports\/([^/]+)$/.exec(u.pathname);
       if (page) {

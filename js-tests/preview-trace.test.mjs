@@ -4,7 +4,8 @@
 // viewer from this repository's own playwright-core, as `shardwise serve` does from a user's
 // project); in headless Chromium the test's page links the trace, and the trace viewer opened
 // from that link shows the test's actions. A service with no playwright-core to hand says what to
-// install instead.
+// install instead. The run keeps its terminal colours (FORCE_COLOR=1): its error's codes are
+// rendered as colours on the test's page, never printed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,7 +60,8 @@ export default defineConfig({
 `);
   const run = await runPlaywright({
     config: path.join(OUT, 'playwright.config.mjs'), json: path.join(OUT, 'pw.json'), timeoutMs: 150_000,
-    env: { SHARDWISE_COMMIT_ID: COMMIT, SHARDWISE_BASE_URL: srv.baseUrl, SHARDWISE_ACCESS_TOKEN: srv.accessToken },
+    // colours on, as on a developer's terminal and in CI logs that keep them: the error carries ANSI codes
+    env: { SHARDWISE_COMMIT_ID: COMMIT, SHARDWISE_BASE_URL: srv.baseUrl, SHARDWISE_ACCESS_TOKEN: srv.accessToken, FORCE_COLOR: '1', NO_COLOR: undefined },
   });
   assert.equal(run.code, 1, run.text);
   const link = /\[shardwise\] report uploaded: (\S+) \((\d+) attachments?/.exec(run.text);
@@ -72,6 +74,14 @@ export default defineConfig({
   const href = await (await page.waitForSelector('#test-detail .trace-link a', { timeout: 30_000 })).getAttribute('href');
   assert.match(href, new RegExp(`^${srv.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/trace/index\\.html\\?trace=`));
   assert.equal(await page.textContent('#test-detail .trace-link a'), 'open in the trace viewer');
+  // the real error's terminal colours: rendered, not printed
+  const error = await page.evaluate(() => ({
+    text: document.querySelector('#test-detail .error').innerText,
+    coloured: [...document.querySelectorAll('#test-detail .error .message span[class*="ansi-fg-"]')].map((s) => [s.textContent, getComputedStyle(s).color]),
+  }));
+  assert.match(error.text, /toHaveText/);
+  assert.doesNotMatch(error.text, /\u001b|\[\d+(;\d+)*m/, 'no escape code shows');
+  assert.ok(error.coloured.length > 0, 'coloured spans from the runner\'s codes');
   await page.close();
 
   // the trace viewer, as the link opens it (its own page: a service worker of its own scope)

@@ -42,6 +42,7 @@ export function createShardRun(page) {
   function close() {
     my.seq++;
     my.members = [];
+    my.reruns = [];
     $('shard-run').hidden = true;
     $('shard-run-table').textContent = '';
     $('shard-run-tests').textContent = '';
@@ -49,22 +50,37 @@ export function createShardRun(page) {
     delete $('shard-run').dataset.state;
   }
 
-  /** The open report's sibling shards in the service's list (the newest report of each index), or undefined. */
+  /**
+   * The open report's sibling shards in the service's list, or undefined: the shards of its run
+   * (the same commit, shard count and run id, when the shards' plans name their run), for each
+   * index its latest attempt (the open report for its own), `reruns` the indices that ran more than
+   * once. Without a run id (a run outside CI, or reports of an older shardwise): the newest report
+   * of each index for the commit.
+   */
   function siblingShards() {
     const { source, reports } = state.report;
     const id = source?.id;
     const me = id && reports?.find((r) => r.id === id);
-    const s = me && shardOfTitle(me.title);
+    const s = me && (me.shard ?? shardOfTitle(me.title));
     if (!s) return undefined;
-    const newest = new Map();
+    const runId = me.shard?.runId;
+    const later = (a, b) => (a.shard?.attempt ?? 0) - (b.shard?.attempt ?? 0) || (a.finishedAt ?? 0) - (b.finishedAt ?? 0);
+    const chosen = new Map();
     for (const r of reports) {
-      const o = shardOfTitle(r.title);
+      if (r.duplicateOf) continue; // the same report uploaded again
+      const o = r.shard ?? shardOfTitle(r.title);
       if (!o || o.count !== s.count || r.commitId !== me.commitId) continue;
-      const had = newest.get(o.index);
-      if (!had || (r.finishedAt ?? 0) > (had.finishedAt ?? 0) || r.id === id) newest.set(o.index, r);
+      if (runId !== undefined && r.shard?.runId !== runId) continue; // another run of this commit
+      const had = chosen.get(o.index);
+      chosen.set(o.index, { r: !had || later(r, had.r) > 0 ? r : had.r, runs: (had?.runs ?? 0) + 1 });
     }
-    newest.set(s.index, me);
-    return { count: s.count, reports: [...newest.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r) };
+    chosen.set(s.index, { r: me, runs: chosen.get(s.index)?.runs ?? 1 });
+    const byIndex = [...chosen.entries()].sort((a, b) => a[0] - b[0]);
+    return {
+      count: s.count, runId,
+      reports: byIndex.map(([, c]) => c.r),
+      reruns: byIndex.filter(([, c]) => c.runs > 1).map(([index, c]) => ({ index, runs: c.runs, attempt: c.r.shard?.attempt })),
+    };
   }
 
   /** Offers the shard view when the open report is a shard of a run the service holds. */
@@ -72,13 +88,14 @@ export function createShardRun(page) {
     const b = $('shard-run-open');
     const sib = state.report.summary && siblingShards();
     b.hidden = !sib;
-    if (sib) b.textContent = `Shard view of this run (${sib.reports.length} of ${count(sib.count, 'shard')} uploaded)`;
+    if (sib) b.textContent = `Shard view of this run (${sib.reports.length} of ${count(sib.count, 'shard')} uploaded${sib.runId ? `; run ${sib.runId}` : ''})`;
   }
 
   /** Reads every member's bytes and has the worker reduce them to their figures. */
-  async function request(/** @type {Member[]} */ members) {
+  async function request(/** @type {Member[]} */ members, reruns = []) {
     const seq = ++my.seq;
     my.members = members;
+    my.reruns = reruns;
     $('shard-run').hidden = false;
     $('shard-run').dataset.state = 'loading';
     $('shard-run-summary').textContent = `Reading ${count(members.length, 'shard report')}…`;
@@ -137,6 +154,7 @@ export function createShardRun(page) {
       maxPredicted !== undefined ? `predicted makespan ${ms(maxPredicted)}` : undefined,
       spans.length ? `longest shard's tests took ${ms(Math.max(...spans))}` : undefined,
       twice.count ? `${count(twice.count, 'test')} ran on more than one shard` : undefined,
+      ...(my.reruns ?? []).map((x) => `shard ${x.index} ran ${x.runs} times: ${x.attempt ? `attempt ${x.attempt}` : 'its latest'} shown`),
     ].filter(Boolean).join(' · ');
     const several = fill($('shard-run-twice'), twice.tests.map((t) => el('li', { 'data-key': t.key }, t.title, ' ', el('small', null, `(shards ${t.shards.join(', ')})`))));
     several.hidden = !twice.count;
@@ -160,7 +178,7 @@ export function createShardRun(page) {
     request(sib.reports.map((r) => {
       const url = reportRoute(r.id);
       return { name: reportLabel(r), load: () => fetchBytes(url), open: { url } };
-    }));
+    }), sib.reruns);
   });
 
   return { close, offer, request, onShards, onError };

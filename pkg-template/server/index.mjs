@@ -11,12 +11,34 @@ import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
 import { Store, decodeBr } from './store.mjs';
 import { durationsOf, annotate } from './predict.mjs';
+import { SHARD_PLAN_SOURCE } from '../src/sources.js';
 import { findTraceViewer, NO_TRACE_VIEWER, TRACE_FILES, TRACE_TYPES } from './trace-viewer.mjs';
 
 // The package files a browser needs for the report preview; nothing else of staticDir is served.
 const STATIC_FILES = /^(browser\.mjs|src\/\w[\w.-]*\.js|wasm\/\w[\w.-]*\.(js|wasm)|preview\/\w[\w.-]*)$/;
 const STATIC_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml' };
+
+/**
+ * A balanced shard's place in its run, from the plan its report carries (SHARD_PLAN_SOURCE):
+ * `{index, count, fingerprint, runId?, attempt?}` for the report list, so the preview's shard view
+ * groups the shards of one run (and the latest attempt of a re-run shard); undefined otherwise.
+ */
+export function shardOf(doc) {
+  const text = (doc.sources ?? []).findLast?.((x) => x?.filePath === SHARD_PLAN_SOURCE)?.text;
+  if (typeof text !== 'string') return undefined;
+  let p;
+  try { p = JSON.parse(text); } catch { return undefined; }
+  const whole = (v) => (Number.isSafeInteger(v) && v >= 1 ? v : undefined);
+  const str = (v) => (typeof v === 'string' && v.length && v.length <= 256 ? v : undefined);
+  const index = whole(p?.shardIndex);
+  const count = whole(p?.shardCount);
+  if (!index || !count) return undefined;
+  const runId = str(p.run?.id);
+  const attempt = whole(p.run?.attempt);
+  const fingerprint = str(p.fingerprint);
+  return { index, count, ...(fingerprint ? { fingerprint } : {}), ...(runId ? { runId } : {}), ...(attempt ? { attempt } : {}) };
+}
 
 /** Reads a JSON-route body of at most `max` bytes (413 beyond, without reading the rest). */
 const readBody = (req, max) => new Promise((resolve, reject) => {
@@ -182,7 +204,8 @@ export async function createServer(opts = {}) {
       const first = store.firstWithSha(sha256, id);
       // durable (an fsync'd journal line) before the answer
       try {
-        await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}) }, first ? {} : durationsOf(doc));
+        const shard = shardOf(doc);
+        await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}), ...(shard ? { shard } : {}) }, first ? {} : durationsOf(doc));
       } catch (e) {
         if (store.bySha.get(sha256) === id) store.bySha.delete(sha256); // not finished: the next upload of these bytes is the first
         throw e;

@@ -51,6 +51,17 @@ export function runIdFromEnv(env = process.env) {
   return env.CI_PIPELINE_ID ?? env.BUILDKITE_BUILD_ID ?? env.CIRCLE_WORKFLOW_ID ?? env.BUILD_BUILDID ?? undefined;
 }
 
+/**
+ * Which attempt of its CI job this is (a re-run of a failed shard is a later one), when it is
+ * said: SHARDWISE_RUN_ATTEMPT, GitHub's GITHUB_RUN_ATTEMPT, Buildkite's retry count (+1); else
+ * undefined.
+ */
+export function runAttemptFromEnv(env = process.env) {
+  const said = env.SHARDWISE_RUN_ATTEMPT ?? env.GITHUB_RUN_ATTEMPT;
+  const n = said !== undefined ? Number(said) : env.BUILDKITE_RETRY_COUNT !== undefined ? Number(env.BUILDKITE_RETRY_COUNT) + 1 : NaN;
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
 /** The CI run's address, when the CI says it. */
 export function runUrlFromEnv(env = process.env) {
   if (env.GITHUB_RUN_ID && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY)

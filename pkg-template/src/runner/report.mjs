@@ -41,16 +41,19 @@ export function reportPlace(outputFolder, index, count) {
  * entry (docs/report-format.md §3.1 allows any file's text there; an environment's `metadata` would
  * make each shard's environments differ from every other run's, and a test's history is kept per
  * environment) at SHARD_PLAN_SOURCE whose text is JSON `{shardIndex, shardCount, fingerprint,
- * predictedMs, units, unit}`: this shard's part of the plan (`units`: how many units it was to run;
- * `unit`: "test" for Playwright, "file" for Jest and Vitest).
+ * predictedMs, units, unit, run?}`: this shard's part of the plan (`units`: how many units it was to
+ * run; `unit`: "test" for Playwright, "file" for Jest and Vitest; `run`: `{id, attempt?}`, the CI
+ * run it belongs to, when known (runIdFromEnv, runAttemptFromEnv), so the shard view groups one
+ * run's shards and a re-run shard's latest attempt).
  * @param {object} report a built report (changed in place)
- * @param {{record: {fingerprint: string, shardIndex: number, shardCount: number, assigned: string[]}, predictedMs: number, unit: 'test'|'file'}} plan
+ * @param {{record: {fingerprint: string, shardIndex: number, shardCount: number, assigned: string[]}, predictedMs: number, unit: 'test'|'file', run?: {id?: string, attempt?: number}}} plan
  */
-export function addShardPlan(report, { record, predictedMs, unit }) {
+export function addShardPlan(report, { record, predictedMs, unit, run }) {
   if (!report || !record) return report;
   const text = JSON.stringify({
     shardIndex: record.shardIndex, shardCount: record.shardCount, fingerprint: record.fingerprint,
     predictedMs: Math.round(predictedMs ?? 0), units: record.assigned?.length ?? 0, unit,
+    ...(run?.id ? { run: { id: String(run.id), ...(run.attempt ? { attempt: run.attempt } : {}) } } : {}),
   });
   report.sources = [...(report.sources ?? []).filter((s) => s.filePath !== SHARD_PLAN_SOURCE), { filePath: SHARD_PLAN_SOURCE, text, contentType: 'application/json' }];
   return report;

@@ -267,15 +267,15 @@ describe('timings (a report document) -> durations', () => {
       suites: [{ type: 'suite', title: 'd', tests: [{ title: 't2', attempts: [{ duration: 50 }, { duration: 25 }] }, { title: 'new', attempts: [] }] }] }],
   };
   test('per test and environment (retries summed), tests without data absent', () => {
-    assert.equal(durationsFromReport(report).length, 3);
-    const m = durationsByTest(report);
+    assert.equal(durationsFromReport(report, shardwise).length, 3);
+    const m = durationsByTest(report, shardwise);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['t1'])), 100);
     assert.equal(m.get(testKey('firefox', 'a.pw.js', ['t1'])), 300);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 't2'])), 75);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 'new'])), undefined);
   });
   test('per file for file-sharding runners', () => {
-    assert.deepEqual([...durationsByFile(report)], [['a.pw.js', 475]]);
+    assert.deepEqual([...durationsByFile(report, shardwise)], [['a.pw.js', 475]]);
   });
 });
 
@@ -296,7 +296,7 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
     const listed = testListFromSources({ api: shardwise, units, category: 'jest', commitId: 'c'.repeat(40) });
     assert.deepEqual({ tests: listed.tests, unnamed: listed.unnamed, files: listed.files }, { tests: 2, unnamed: 2, files: 1 });
     assert.deepEqual(listed.report.environments.map((e) => e.name), ['jest']);
-    assert.equal(durationsFromReport(listed.report).length, 0, 'no attempts: a list, not durations');
+    assert.equal(durationsFromReport(listed.report, shardwise).length, 0, 'no attempts: a list, not durations');
     const titles = [];
     const walk = (s, t) => { for (const x of s.tests ?? []) titles.push([...t, x.title].join(' > ')); for (const c of s.suites ?? []) walk(c, c.type === 'file' ? t : [...t, c.title]); };
     for (const s of listed.report.suites) walk(s, [s.location?.file ?? s.title]);
@@ -591,7 +591,7 @@ describe('durationsSource: timings file, else the live exchange', async () => {
   const { durationsSource } = await import('../pkg/src/runner/durations.mjs');
   const { writeFileSync } = await import('node:fs');
   const annotated = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.pw.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }] }] };
-  const lookup = (report) => { const m = durationsByTest(report); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
+  const lookup = (report) => { const m = durationsByTest(report, shardwise); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
   const unit = { file: 'a.pw.js', titlePath: ['t'] };
 
   test('a timings file is read with decodeReport, relative to the config directory', async () => {

@@ -136,7 +136,7 @@ test('a shard that must not run: its line now and again at the end, and the run 
   assert.match(reporter.lines[1], /report saved to .*shard-1-of-2 \(upload off\)/, 'what ran before is still reported');
 });
 
-test('without a commit id the run is not reported, said once', async (t) => {
+test('without a commit id the run is not reported, said once; a balanced shard still says what it took and saves its record', async (t) => {
   if (resolveOptions({}).commitId) return t.skip('a commit id is set in this environment');
   const root = tmp(); // not a git checkout
   const reporter = new FakeRunnerReporter({ outputFolder: 'out', upload: false });
@@ -145,6 +145,18 @@ test('without a commit id the run is not reported, said once', async (t) => {
   await reporter.end();
   assert.deepEqual(reporter.lines, [NO_COMMIT_LINE]);
   assert.equal(existsSync(path.join(root, 'out')), false);
+
+  const shard = new FakeRunnerReporter({ outputFolder: 'out', upload: false });
+  const record = { fingerprint: 'f00d', shardIndex: 1, shardCount: 2, units: ['a.test.js', 'b.test.js'], assigned: ['a.test.js'] };
+  setShardPrediction({ index: 1, count: 2, predictedMs: 100, expected: { bodiesMs: 0, estimated: 1 }, record, root });
+  shard.onStart({ root, shard: { index: 1, count: 2 } });
+  shard.onResult({ file: path.join(root, 'a.test.js'), title: 't1', environment: 'fast', ms: 10 });
+  await shard.end();
+  assert.equal(shard.lines[0], NO_COMMIT_LINE);
+  assert.match(shard.lines[1], /^\[shardwise\] shard 1\/2 took /);
+  const folder = path.join(root, 'out', 'shard-1-of-2');
+  assert.equal(existsSync(path.join(folder, REPORT_FILE)), false);
+  assert.deepEqual(JSON.parse(readFileSync(path.join(folder, SHARD_RECORD), 'utf8')).ran, ['a.test.js']);
 });
 
 test('held lines (Jest prints its summary after its reporters end): the end\'s lines and a stop wait for flush', async () => {

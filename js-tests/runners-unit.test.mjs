@@ -672,3 +672,21 @@ test('Jest < 30 makes its sequencer without the global config: the workers come 
   assert.equal(workersFromArgv(['node', 'jest'], 8), 7, 'Jest\'s default: the cores less one');
   assert.equal(workersFromArgv(['node', 'jest'], 1), 1);
 });
+
+test('files.mjs and timings.mjs reach the wasm through the api they are given, as the rest of the runners', () => {
+  const dir = tmp();
+  writeFileSync(path.join(dir, 'a.spec.js'), 'whatever the source');
+  const seen = [];
+  const api = {
+    ReportBuilder: shardwise.ReportBuilder,
+    __discoverTests: (source) => { seen.push(source); return { tests: [['from the fake']], unnamed: 0 }; },
+    __testDurations: (report) => [{ environment: 'e', file: 'a.spec.js', titlePath: ['t'], durationMs: 5 }, { environment: 'e', file: 'a.spec.js', titlePath: ['u'], durationMs: 6 }, { environment: 'e', titlePath: ['v'], durationMs: 1 }],
+  };
+  const listed = testListFromSources({ api, units: unitsFromFiles([{ path: path.join(dir, 'a.spec.js'), environment: 'jest' }], dir), category: 'jest', commitId: 'c'.repeat(40) });
+  assert.deepEqual(seen, ['whatever the source']);
+  assert.equal(listed.tests, 1);
+  assert.deepEqual(listed.report.suites[0].tests.map((t) => t.title), ['from the fake']);
+  assert.deepEqual([...durationsByFile({}, api)], [['a.spec.js', 11]]);
+  assert.equal(durationsByTest({}, api).get(testKey('e', 'a.spec.js', ['u'])), 6);
+  assert.equal(durationsFromReport({}, api).length, 3);
+});

@@ -118,7 +118,7 @@ for (const name of Object.keys(RUNNERS)) {
     });
 
     test('the numbered tests\' durations are found again: by the timings file, and under the names the test list reads from source', () => {
-      const durations = durationsByTest(full.report);
+      const durations = durationsByTest(full.report, api);
       const env = RUNNERS[name].environment;
       for (const titlePath of [['each', 'same title [3]'], ['twice'], ['twice [2]']])
         assert.ok(durations.get(testKey(env, casesFile, titlePath)) >= 20, `${titlePath.join(' > ')}: ${durations.get(testKey(env, casesFile, titlePath))}`);

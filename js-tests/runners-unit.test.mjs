@@ -267,15 +267,15 @@ describe('timings (a report document) -> durations', () => {
       suites: [{ type: 'suite', title: 'd', tests: [{ title: 't2', attempts: [{ duration: 50 }, { duration: 25 }] }, { title: 'new', attempts: [] }] }] }],
   };
   test('per test and environment (retries summed), tests without data absent', () => {
-    assert.equal(durationsFromReport(report).length, 3);
-    const m = durationsByTest(report);
+    assert.equal(durationsFromReport(report, shardwise).length, 3);
+    const m = durationsByTest(report, shardwise);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['t1'])), 100);
     assert.equal(m.get(testKey('firefox', 'a.pw.js', ['t1'])), 300);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 't2'])), 75);
     assert.equal(m.get(testKey('chromium', 'a.pw.js', ['d', 'new'])), undefined);
   });
   test('per file for file-sharding runners', () => {
-    assert.deepEqual([...durationsByFile(report)], [['a.pw.js', 475]]);
+    assert.deepEqual([...durationsByFile(report, shardwise)], [['a.pw.js', 475]]);
   });
 });
 
@@ -296,7 +296,7 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
     const listed = testListFromSources({ api: shardwise, units, category: 'jest', commitId: 'c'.repeat(40) });
     assert.deepEqual({ tests: listed.tests, unnamed: listed.unnamed, files: listed.files }, { tests: 2, unnamed: 2, files: 1 });
     assert.deepEqual(listed.report.environments.map((e) => e.name), ['jest']);
-    assert.equal(durationsFromReport(listed.report).length, 0, 'no attempts: a list, not durations');
+    assert.equal(durationsFromReport(listed.report, shardwise).length, 0, 'no attempts: a list, not durations');
     const titles = [];
     const walk = (s, t) => { for (const x of s.tests ?? []) titles.push([...t, x.title].join(' > ')); for (const c of s.suites ?? []) walk(c, c.type === 'file' ? t : [...t, c.title]); };
     for (const s of listed.report.suites) walk(s, [s.location?.file ?? s.title]);
@@ -591,7 +591,7 @@ describe('durationsSource: timings file, else the live exchange', async () => {
   const { durationsSource } = await import('../pkg/src/runner/durations.mjs');
   const { writeFileSync } = await import('node:fs');
   const annotated = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.pw.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }] }] };
-  const lookup = (report) => { const m = durationsByTest(report); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
+  const lookup = (report) => { const m = durationsByTest(report, shardwise); return (u) => m.get(testKey('p', u.file, u.titlePath)); };
   const unit = { file: 'a.pw.js', titlePath: ['t'] };
 
   test('a timings file is read with decodeReport, relative to the config directory', async () => {
@@ -671,4 +671,22 @@ test('Jest < 30 makes its sequencer without the global config: the workers come 
   assert.equal(workersFromArgv(['node', 'jest', '--runInBand', '--maxWorkers=3'], 8), 1);
   assert.equal(workersFromArgv(['node', 'jest'], 8), 7, 'Jest\'s default: the cores less one');
   assert.equal(workersFromArgv(['node', 'jest'], 1), 1);
+});
+
+test('files.mjs and timings.mjs reach the wasm through the api they are given, as the rest of the runners', () => {
+  const dir = tmp();
+  writeFileSync(path.join(dir, 'a.spec.js'), 'whatever the source');
+  const seen = [];
+  const api = {
+    ReportBuilder: shardwise.ReportBuilder,
+    __discoverTests: (source) => { seen.push(source); return { tests: [['from the fake']], unnamed: 0 }; },
+    __testDurations: (report) => [{ environment: 'e', file: 'a.spec.js', titlePath: ['t'], durationMs: 5 }, { environment: 'e', file: 'a.spec.js', titlePath: ['u'], durationMs: 6 }, { environment: 'e', titlePath: ['v'], durationMs: 1 }],
+  };
+  const listed = testListFromSources({ api, units: unitsFromFiles([{ path: path.join(dir, 'a.spec.js'), environment: 'jest' }], dir), category: 'jest', commitId: 'c'.repeat(40) });
+  assert.deepEqual(seen, ['whatever the source']);
+  assert.equal(listed.tests, 1);
+  assert.deepEqual(listed.report.suites[0].tests.map((t) => t.title), ['from the fake']);
+  assert.deepEqual([...durationsByFile({}, api)], [['a.spec.js', 11]]);
+  assert.equal(durationsByTest({}, api).get(testKey('e', 'a.spec.js', ['u'])), 6);
+  assert.equal(durationsFromReport({}, api).length, 3);
 });

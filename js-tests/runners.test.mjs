@@ -159,7 +159,7 @@ for (const name of Object.keys(RUNNERS)) {
         if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
         const parsed = Schema.Report.safeParse(report);
         assert.ok(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 5)));
-        const inReport = new Set(durationsFromReport(report).map((d) => [d.file, ...d.titlePath].join(' > ')));
+        const inReport = new Set(durationsFromReport(report, api).map((d) => [d.file, ...d.titlePath].join(' > ')));
         assert.deepEqual([...inReport].sort(), [...r.executed.keys()].sort(), `run ${shard || 'full'}`);
       }
       if (name === 'playwright') {

@@ -63,7 +63,7 @@ export async function run(argv) {
   }
   const bytes = values.out.endsWith('.br') ? api.encodeReport(annotated) : new TextEncoder().encode(JSON.stringify(annotated));
   writeFileSync(values.out, bytes);
-  const known = new Set(durationsFromReport(annotated).map((d) => JSON.stringify([d.file, ...d.titlePath]))).size;
+  const known = new Set(durationsFromReport(annotated, api).map((d) => JSON.stringify([d.file, ...d.titlePath]))).size;
   console.log(`saved ${values.out}: predicted durations for ${plural(known, 'test')}`);
   return 0;
 }

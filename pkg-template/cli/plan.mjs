@@ -231,7 +231,7 @@ function asTheRunnerPlans(content, opts, values) {
   }
   if (values.unit === undefined && learned.unit === 'file' && opts.environment === undefined) {
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
-    return { content: { units: fileUnitsFromReport(content.report) }, label: 'units', lines };
+    return { content: { units: fileUnitsFromReport(content.report, api) }, label: 'units', lines };
   }
   return { content, lines };
 }

@@ -1,36 +1,29 @@
 // shardwise/playwright: a Playwright reporter that balances shards by predicted duration (in
 // `preprocess`, Playwright >= 1.62) and saves/uploads the run's report.
 //   reporter: [['list'], ['shardwise/playwright', { timingsFile: 'timings.json' }]]
-import os from 'node:os';
+// The reporter's work is the skeleton's (src/runner/reporter.mjs); here, Playwright's translation
+// and its balancing, which it does in the reporter (Jest's and Vitest's is in their sequencers).
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import * as shardwise from '../node.mjs';
-import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { planShard, actualLines, attemptsMs, ShardStop } from '../src/runner/plan.mjs';
-import { writeShardRecord } from '../src/runner/shard-record.mjs';
+import { RunReporter, systemData } from '../src/runner/reporter.mjs';
+import { gitInfo } from '../src/runner/options.mjs';
+import { planShard, ShardStop, balancingFailedLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
-import { AttachmentStore, saveAndUpload, reportPlace, runStart, addShardPlan } from '../src/runner/report.mjs';
-import { recordNotes, guarded } from '../src/runner/record.mjs';
-import { RunCosts } from '../src/runner/costs.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
   recordResult, compact, unitId,
 } from './translate.mjs';
 
-const osInfo = () => ({ osName: os.type(), osVersion: os.release(), osArch: os.arch() });
-
-export default class ShardwiseReporter {
+export default class ShardwiseReporter extends RunReporter {
   /** @param {import('../types/playwright').ShardwisePlaywrightOptions} [options] */
   constructor(options = {}) {
+    super(options, { runner: 'playwright', unit: 'test' });
     // `playwright test --list` runs nothing: the reporter plans, saves and sends nothing (the
     // saved report of the last real run, a timings file, stays as it was)
     this.listing = options._mode === 'list' || process.argv.includes('--list');
-    this.options = resolveOptions(options);
-    this.api = options.api ?? shardwise;
-    this.log = (line) => { if (!this.options.quiet) process.stdout.write(`${line}\n`); };
+    /** This shard's plan when balanced: `{shard, predictedMs, expected, record, root}`. */
     this.balanced = undefined;
-    this.failedOnce = false;
     /** result -> its output in order (`onStdOut`/`onStdErr`), for the report's `stdio`. */
     this.output = new WeakMap();
   }
@@ -53,7 +46,7 @@ export default class ShardwiseReporter {
         config: path.relative(root, config.configFile ?? '') || undefined,
         testList: () => this.testList(config, units),
         lookup: (report) => {
-          const byTest = durationsByTest(report);
+          const byTest = durationsByTest(report, this.api);
           return (u) => byTest.get(testKey(u.project || 'default', u.file, u.titlePath));
         },
       });
@@ -68,23 +61,23 @@ export default class ShardwiseReporter {
         // nothing and `onEnd` fails the run
         testRun.skipSharding();
         for (const u of units) testRun.exclude(u.test);
-        this.stopped = e.line;
-        this.log(e.line);
+        this.stopShard(e.line);
         return;
       }
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
-      this.balanced = { shard, predictedMs: planned.shard.predictedMs, expected: planned.expected, start: this.runStart(), record: planned.record, root, ran: new Set() };
+      this.runStart();
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, expected: planned.expected, record: planned.record, root };
       this.log(planned.line);
     } catch (e) {
-      this.log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); Playwright shards natively`);
+      this.log(balancingFailedLine(e, 'Playwright'));
     }
   }
 
   /** The test list for the durations exchange: one environment per project. */
   testList(config, units) {
     const builder = new this.api.ReportBuilder(compact({ category: 'playwright', commitId: this.options.commitId ?? gitInfo(this.cwd(config)).commitId }));
-    for (const p of config.projects) builder.addEnvironment(environmentFor(p, osInfo()));
+    for (const p of config.projects) builder.addEnvironment(environmentFor(p, systemData()));
     for (const u of units) builder.addTest(compact({ titlePath: u.titlePath, file: u.file, line: u.test.location?.line, column: u.test.location?.column }));
     return builder.build();
   }
@@ -94,26 +87,14 @@ export default class ShardwiseReporter {
     const shard = config.shard;
     if (shard && shard.total > 1 && !versionAtLeast(config.version, MIN_PLAYWRIGHT))
       this.log(`[shardwise] balancing shards needs Playwright >= ${MIN_PLAYWRIGHT} (this is ${config.version}); Playwright shards natively`);
-    try {
-      const { folder, title } = reportPlace(path.resolve(this.cwd(config), this.options.outputFolder), shard?.current, shard?.total);
-      this.folder = folder;
-      const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
-      if (!commitId) {
-        this.log('[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported');
-        return;
-      }
-      this.startTimestamp = this.runStart();
-      this.workers = config.workers;
-      this.builder = new this.api.ReportBuilder(compact({
-        category: 'playwright', commitId, startTimestamp: this.startTimestamp, url: runUrlFromEnv(), title,
-        testRunner: { name: 'playwright', version: config.version },
-      }));
-      const envIndex = new Map();
-      for (const p of config.projects) envIndex.set(p.name || 'default', this.builder.addEnvironment(environmentFor(p, osInfo())));
-      this.ctx = { root, envIndex, store: new AttachmentStore(folder), readFile: (p) => readFileSync(p), notes: recordNotes(this.log), onOutsideRoot: outsideRootOnce(this.log, root), writtenOf: (r) => this.output.get(r) };
-    } catch (e) {
-      this.fail(e);
-    }
+    this.begin({
+      cwd: this.cwd(config),
+      shard: shard && { index: shard.current, count: shard.total },
+      version: config.version,
+      workers: config.workers,
+      environments: (system) => config.projects.map((p) => environmentFor(p, system)),
+      context: { readFile: (p) => readFileSync(p), writtenOf: (r) => this.output.get(r) },
+    });
   }
 
   /** A test's output, in the order written (the result keeps stdout and stderr apart). */
@@ -129,54 +110,19 @@ export default class ShardwiseReporter {
   }
 
   onTestEnd(test, result) {
-    if (this.balanced) this.balanced.ran.add(unitId(test, this.balanced.root));
-    if (!this.builder) return;
-    guarded(this.ctx, 'a test result', () => recordResult(this.builder, this.ctx, test, result));
+    if (this.balanced) this.ran.add(unitId(test, this.balanced.root));
+    this.record('a test result', (builder, ctx) => recordResult(builder, ctx, test, result));
   }
 
-  /** This run's start (see runStart), the same for the plan's "took" line and the report. */
-  runStart() {
-    this.started ??= runStart();
-    return this.started;
+  /** Balanced in `preprocess`: its units are tests, `ran` holds their ids. */
+  balancedShard() {
+    if (!this.balanced) return undefined;
+    const { shard, predictedMs, expected, record } = this.balanced;
+    return { index: shard.current, count: shard.total, predictedMs, expected, record, ran: this.ran };
   }
 
   async onEnd() {
-    let report;
-    if (this.builder) {
-      try {
-        report = this.builder.build();
-        report.duration = Math.max(0, Date.now() - this.startTimestamp);
-        // no file: Rust reads Playwright's file costs from the workers' timelines
-        new RunCosts('playwright', this.workers).addTo(report, this.api.shardCosts);
-      } catch (e) {
-        this.fail(e);
-      }
-    }
-    if (this.balanced) {
-      const { shard, predictedMs, start, record, ran, expected } = this.balanced;
-      const actualMs = Date.now() - start;
-      for (const line of actualLines({ shardIndex: shard.current, shardCount: shard.total, predictedMs, actualMs, testsMs: report && attemptsMs(this.builder), expected })) this.log(line);
-      if (this.folder) writeShardRecord(this.folder, record, ran);
-      if (report) addShardPlan(report, { record, predictedMs, unit: 'test' });
-    }
-    if (report) {
-      try {
-        await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: this.log });
-      } catch (e) {
-        this.fail(e);
-      }
-    }
-    if (this.stopped) {
-      this.log(this.stopped);
-      return { status: 'failed' };
-    }
-    return undefined;
-  }
-
-  fail(e) {
-    if (this.failedOnce) return;
-    this.failedOnce = true;
-    this.builder = undefined;
-    this.log(`[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`);
+    const { failed } = await this.end();
+    return failed ? { status: 'failed' } : undefined;
   }
 }

@@ -4,10 +4,12 @@
 // the test list is read from the files' sources: Rust's `discover` lists the tests each file
 // declares (describe/test/it titles), as the runner will name them in its report. A file's
 // predicted time is the sum of its tests' predictions; files with none are estimated.
+//
+// The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
+// the runners: `api.__discoverTests`, `api.__testDurations` (timings.mjs).
 import { readFileSync } from 'node:fs';
-import { __discoverTests } from '../../wasm/shardwise.js';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
-import { planShard, SharedReason, ShardStop } from './plan.mjs';
+import { planShard, SharedReason, ShardStop, balancingFailedLine } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 import { plural } from './words.mjs';
@@ -35,7 +37,7 @@ export function unitsFromFiles(files, root) {
  * The durations exchange's test list for `units`, from their sources: every test each file
  * declares, under each environment the file runs in.
  * @param {object} p
- * @param {{ReportBuilder: Function}} p.api
+ * @param {{ReportBuilder: Function, __discoverTests: Function}} p.api
  * @returns {{report: object, tests: number, unnamed: number, files: number}} `files`: files with tests found
  */
 export function testListFromSources({ api, units, category, commitId }) {
@@ -53,7 +55,7 @@ export function testListFromSources({ api, units, category, commitId }) {
     } catch {
       continue; // gone since the runner listed it: estimated like a new file
     }
-    const found = __discoverTests(source); // Rust `discover`
+    const found = api.__discoverTests(source); // Rust `discover`
     unnamed += found.unnamed;
     if (found.tests.length) files += 1;
     for (const titlePath of found.tests) {
@@ -101,7 +103,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
         return listed.report;
       },
       lookup: (report) => {
-        const byFile = durationsByFile(report);
+        const byFile = durationsByFile(report, api);
         return (u) => byFile.get(u.file);
       },
     });
@@ -124,7 +126,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       log(e.line);
       throw e;
     }
-    log(`[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); ${testRunner} shards natively`);
+    log(balancingFailedLine(e, testRunner));
     return undefined;
   }
 }

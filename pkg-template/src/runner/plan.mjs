@@ -33,6 +33,12 @@ export class ShardStop extends Error {
 }
 
 /**
+ * The line of a shard whose planning itself failed (the same on every shard: an old build, a
+ * core that refuses the units): `runner` (as the user names it) then shards natively.
+ */
+export const balancingFailedLine = (e, runner) => `[shardwise] balancing failed (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); ${runner} shards natively`;
+
+/**
  * Durations that could not be had for a reason every shard shares (no service and no timings
  * file configured, no test titles in the sources): every shard then plans from estimates alone,
  * alike. Any other failure (the service, the network, a timings file that cannot be read) may

@@ -3,9 +3,7 @@
 // which the report preview reads too.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canReachService, relativePosix } from './options.mjs';
-import { writeShardRecord } from './shard-record.mjs';
-import { actualLines, shardPrediction, attemptsMs } from './plan.mjs';
+import { canReachService } from './options.mjs';
 import { plural } from './words.mjs';
 import { SHARD_PLAN_SOURCE } from '../sources.js';
 import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, shardFolder, shardTitle } from '../layout.js';
@@ -141,24 +139,4 @@ export async function saveAndUpload({ api, report, store, options, log }) {
     log(`[shardwise] upload failed (${error?.code ?? 'ERROR'}: ${error?.message ?? error}); the report is saved in ${folder}: re-upload it with \`npx shardwise upload ${folder}\``);
     return { folder, error };
   }
-}
-
-/**
- * The end of a Jest or Vitest run: the predicted-against-actual line of a balanced shard and its
- * record (shard.json: the files it ran), then the report finished (`duration`), saved and uploaded.
- * @param {{builder?: any, start?: number, api: any, store: AttachmentStore, options: object, log: (line: string) => void, ran?: Iterable<string>}} run
- *   `ran`: the absolute paths of the test files that ran
- */
-export async function endRun({ builder, start, api, store, options, log, ran = [], costs }) {
-  const p = shardPrediction();
-  const report = builder?.build();
-  if (report) report.duration = Date.now() - start;
-  costs?.addTo(report, api.shardCosts);
-  if (report && p?.record) addShardPlan(report, { record: p.record, predictedMs: p.predictedMs, unit: 'file' });
-  if (p && start) {
-    for (const line of actualLines({ shardIndex: p.index, shardCount: p.count, predictedMs: p.predictedMs, actualMs: Date.now() - start, testsMs: report && attemptsMs(builder), expected: p.expected })) log(line);
-  }
-  if (p?.record && store) writeShardRecord(store.folder, p.record, [...ran].map((f) => relativePosix(p.root, f)));
-  if (!report) return;
-  await saveAndUpload({ api, report, store, options, log });
 }

@@ -6,24 +6,27 @@
 // duration in an environment is the sum of the `duration` of its attempts with that
 // `environmentIdx`. A saved run report (`report.json.br`) is therefore also a valid timings file:
 // its attempts are measured times.
+//
+// The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
+// the runners: `api.__testDurations`.
 import { readFileSync } from 'node:fs';
-import { __testDurations } from '../../wasm/shardwise.js';
 
 /**
  * Every (environment, file, titlePath) of a report with its duration in ms (Rust
  * `plan::from_report::test_durations`: the file and title rules are the planner's).
  * @param {any} report a decoded report document
+ * @param {{__testDurations: Function}} api the package namespace
  * @returns {Array<{environment: string, file?: string, titlePath: string[], durationMs: number}>}
  */
-export const durationsFromReport = (report) => __testDurations(report);
+export const durationsFromReport = (report, api) => api.__testDurations(report);
 
 /** The lookup key of one test in one environment. */
 export const testKey = (environment, file, titlePath) => JSON.stringify([environment, file ?? '', ...titlePath]);
 
 /** Map testKey -> ms. */
-export function durationsByTest(report) {
+export function durationsByTest(report, api) {
   const map = new Map();
-  for (const d of durationsFromReport(report)) {
+  for (const d of durationsFromReport(report, api)) {
     const k = testKey(d.environment, d.file, d.titlePath);
     map.set(k, (map.get(k) ?? 0) + d.durationMs);
   }
@@ -31,9 +34,9 @@ export function durationsByTest(report) {
 }
 
 /** Map file -> ms, summed over its tests and environments (for runners that shard by file). */
-export function durationsByFile(report) {
+export function durationsByFile(report, api) {
   const map = new Map();
-  for (const d of durationsFromReport(report)) {
+  for (const d of durationsFromReport(report, api)) {
     if (d.file === undefined) continue;
     map.set(d.file, (map.get(d.file) ?? 0) + d.durationMs);
   }
@@ -45,8 +48,8 @@ export function durationsByFile(report) {
  * id and file the report's file, its prediction the sum of its tests' (at least 1 ms when
  * measured, as `planShard` counts any measured unit).
  */
-export function fileUnitsFromReport(report) {
-  return [...durationsByFile(report)].map(([file, ms]) => ({ id: file, file, durationMs: Math.max(1, Math.round(ms)) }));
+export function fileUnitsFromReport(report, api) {
+  return [...durationsByFile(report, api)].map(([file, ms]) => ({ id: file, file, durationMs: Math.max(1, Math.round(ms)) }));
 }
 
 /** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */

@@ -5,13 +5,13 @@
 // three runners fill it in rather than redo its parts.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from 'shardwise';
 import { RunReporter, systemData, stoppedLine, NO_COMMIT_LINE } from '../pkg/src/runner/reporter.mjs';
-import { setShardPrediction } from '../pkg/src/runner/plan.mjs';
+import { setShardPrediction, setShardStop } from '../pkg/src/runner/plan.mjs';
 import { resolveOptions } from '../pkg/src/runner/options.mjs';
 import { SHARD_PLAN_SOURCE, COSTS_SOURCE } from '../pkg/src/sources.js';
 import { REPORT_FILE, SHARD_RECORD } from '../pkg/src/layout.js';
@@ -52,7 +52,7 @@ class FakeRunnerReporter extends RunReporter {
 const savedReport = (folder) => shardwise.decodeReport(new Uint8Array(readFileSync(path.join(folder, REPORT_FILE))));
 const source = (report, filePath) => JSON.parse(report.sources.find((s) => s.filePath === filePath).text);
 
-afterEach(() => setShardPrediction(undefined));
+afterEach(() => { setShardPrediction(undefined); setShardStop(undefined); });
 
 test('a runner that fills in the skeleton: its report saved in its shard\'s folder, its balanced shard\'s lines and record', async () => {
   const root = tmp();
@@ -125,15 +125,17 @@ test('a failed start stops reporting with the same line; the end then saves noth
   assert.equal(existsSync(path.join(root, 'out')), false);
 });
 
-test('a shard that must not run: its line now and again at the end, and the run fails', async () => {
+test('a shard that must not run: its line once, the run fails, no report of nothing saved, nothing of an earlier run left', async () => {
   const root = tmp();
+  const folder = path.join(root, 'out', 'shard-1-of-2');
+  mkdirSync(path.join(folder, 'attachments'), { recursive: true });
+  for (const f of [REPORT_FILE, SHARD_RECORD, 'attachments.json', 'uploaded.json', 'attachments/abc']) writeFileSync(path.join(folder, f), 'an earlier run');
   const reporter = new FakeRunnerReporter({ commitId: COMMIT, outputFolder: 'out', upload: false });
   reporter.stopShard('[shardwise] shard 1/2 stopped: durations unavailable (x)');
   reporter.onStart({ root, shard: { index: 1, count: 2 } });
   assert.deepEqual(await reporter.end(), { failed: true });
-  assert.equal(reporter.lines[0], '[shardwise] shard 1/2 stopped: durations unavailable (x)');
-  assert.equal(reporter.lines.at(-1), '[shardwise] shard 1/2 stopped: durations unavailable (x)');
-  assert.match(reporter.lines[1], /report saved to .*shard-1-of-2 \(upload off\)/, 'what ran before is still reported');
+  assert.deepEqual(reporter.lines, ['[shardwise] shard 1/2 stopped: durations unavailable (x)', '[shardwise] no report saved: shard 1/2 ran nothing (see its line above)']);
+  assert.deepEqual(readdirSync(folder), []);
 });
 
 test('without a commit id the run is not reported, said once; a balanced shard still says what it took and saves its record', async (t) => {

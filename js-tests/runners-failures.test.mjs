@@ -6,8 +6,8 @@
 // balanced Vitest shard whose `--reporter` flag dropped shardwise's reporter says so.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
@@ -24,12 +24,14 @@ before(async () => {
 });
 after(() => service?.close());
 
+/** A project of its own (a git repository: report paths are relative to it). */
 function write(dir, files) {
   rmSync(dir, { recursive: true, force: true });
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
   }
+  execFileSync('git', ['init', '-q'], { cwd: dir });
 }
 
 /** Runs `argv` in `cwd` (stdout and stderr in one text, as a CI log shows them). */
@@ -91,7 +93,9 @@ import ShardwiseSequencer from 'shardwise/vitest/sequencer';
 export default defineConfig({ test: {
   include: ['tests/**/*.test.ts'],
   globalSetup: process.env.GS ? ['./global-setup.mjs'] : [],
-  reporters: ['default', ['shardwise/vitest', { outputFolder: process.env.SW_OUTPUT }]],
+  // shardwise's first: Vitest 5 wants Node >= 22.12, and on Node 20 its default reporter throws
+  // (Map.groupBy) while summing up failed files, before the reporters after it end
+  reporters: [['shardwise/vitest', { outputFolder: process.env.SW_OUTPUT }], 'default'],
   sequence: { sequencer: ShardwiseSequencer },
 } });
 `,
@@ -110,6 +114,18 @@ export default defineConfig({
 `,
   },
 };
+
+/** A project of 5 passing files, balanced by shardwise's sequencer. */
+function passingProject(runner) {
+  const files = { ...BROKEN[runner] };
+  const ext = runner === 'jest' ? 'js' : 'ts';
+  for (const k of Object.keys(files)) if (/^tests\/(syntax|missing|throws)\./.test(k)) delete files[k];
+  for (let i = 0; i < 4; i++) {
+    files[`tests/more-${i}.test.${ext}`] = `${runner === 'vitest' ? "import { test, expect } from 'vitest';\n" : ''}test('n${i}', () => expect(${i}).toBe(${i}));\n`;
+  }
+  if (runner === 'jest') files['jest.config.cjs'] = files['jest.config.cjs'].replace('testMatch:', "testSequencer: 'shardwise/jest/sequencer',\n  testMatch:");
+  return files;
+}
 
 const ARGV = {
   jest: () => [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', 'jest.config.cjs'],
@@ -205,3 +221,23 @@ test('jest: a balanced shard whose --reporters flag dropped the shardwise report
   assert.equal(kept.code, 0, kept.text);
   assert.doesNotMatch(kept.text, /the shardwise reporter is not among/);
 });
+
+for (const runner of ['jest', 'vitest']) {
+  test(`${runner}: a shard stopped (its token refused): its line once, no stack, no report of nothing, no earlier run's files left, exit 1`, async () => {
+    const dir = path.join(OUT, `${runner}-stopped`);
+    write(dir, passingProject(runner));
+    const out = path.join(dir, 'stopped-report');
+    const shard = path.join(out, 'shard-1-of-2');
+    // an earlier run's files in this shard's folder
+    mkdirSync(path.join(shard, 'attachments'), { recursive: true });
+    for (const f of ['report.json.br', 'shard.json', 'attachments.json', 'uploaded.json', 'attachments/abc']) writeFileSync(path.join(shard, f), 'earlier run');
+    const argv = runner === 'jest' ? [...ARGV.jest(), '--shard=1/2'] : ARGV.vitest('--shard=1/2');
+    for (const extra of [[], ['--passWithNoTests']]) {
+      const r = await run(dir, [...argv, ...extra], { SW_OUTPUT: out, SHARDWISE_ACCESS_TOKEN: 'swat_refused' });
+      assert.equal(r.code, 1, `${extra.join(' ')}: ${r.text}`);
+      assert.equal(r.text.split('\n').filter((l) => l.includes('[shardwise] shard 1/2 stopped: durations unavailable (HTTP_STATUS:')).length, 1, r.text);
+      assert.doesNotMatch(r.text, /Unhandled Error|ShardStop|\n\s+at |npx shardwise upload|\[shardwise\] report saved|report uploaded/, r.text);
+      assert.deepEqual(existsSync(shard) ? readdirSync(shard) : [], [], 'nothing of the earlier run, and no report of nothing');
+    }
+  });
+}

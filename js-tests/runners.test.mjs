@@ -154,7 +154,7 @@ for (const name of Object.keys(RUNNERS)) {
           assert.equal(plan.length, 1, `shard ${shard}: the plan is carried once`);
           const p = JSON.parse(plan[0].text);
           assert.deepEqual({ ...p, predictedMs: typeof p.predictedMs, units: p.units > 0 },
-            { shardIndex: shard, shardCount: SHARDS, fingerprint: r.fingerprint, predictedMs: 'number', units: true, unit: name === 'playwright' ? 'test' : 'file' });
+            { shardIndex: shard, shardCount: SHARDS, fingerprint: r.fingerprint, predictedMs: 'number', units: true, unit: name === 'playwright' ? 'test' : 'file', run: { id: RUN_ID } });
         }
         if (typeof api.validateReport === 'function') assert.deepEqual(api.validateReport(report), []);
         const parsed = Schema.Report.safeParse(report);

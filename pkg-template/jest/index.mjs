@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
 import { jestFileCost } from '../src/runner/costs.mjs';
-import { ENVIRONMENT, recordFileResult } from './translate.mjs';
+import { ENVIRONMENT, recordFileResult, recordFileErrors } from './translate.mjs';
 
 function jestVersion(rootDir) {
   try {
@@ -41,6 +41,8 @@ export default class ShardwiseJestReporter extends RunReporter {
     const file = typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined;
     if (file) this.ran.add(file);
     this.record('a test file\'s results', (builder, ctx) => recordFileResult(builder, ctx, testResult));
+    // a file that failed to run (a syntax error, a missing module), or a hook outside its tests
+    recordFileErrors(this.runErrors, { root: this.ctx?.root ?? this.globalConfig?.rootDir ?? process.cwd() }, testResult);
     this.record('a test file\'s costs', (_builder, ctx) => this.costs.add(file === undefined ? undefined : reportPath(ctx.root, file), jestFileCost(testResult)));
   }
 
@@ -50,11 +52,13 @@ export default class ShardwiseJestReporter extends RunReporter {
   // has completed (so after the summary), with process exit as the fallback.
   async onRunComplete() {
     this.hold();
-    await this.end();
+    const { failed } = await this.end();
+    this.failed = failed;
   }
 
+  /** A stopped shard fails Jest's run (its exit code), with nothing more printed: its line was said. */
   getLastError() {
     this.flush();
-    return undefined;
+    return this.failed ? new Error('[shardwise] this shard stopped (see its line above)') : undefined;
   }
 }

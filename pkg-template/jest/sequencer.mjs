@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
-import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
+import { setShardPrediction, shardPrediction, ShardStop } from '../src/runner/plan.mjs';
 import { ENVIRONMENT, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
 
 /** Jest's default sequencer, resolved from the project (Jest ships it), for `sort` and caching. */
@@ -49,15 +49,24 @@ export default class ShardwiseSequencer extends baseSequencer() {
     this.globalConfig = context?.globalConfig;
   }
 
-  /** A shard that must not run (see planShard) throws: its line is printed, and Jest fails. */
+  /** A shard that must not run (see planShard) runs no file: its line is printed, and Jest fails. */
   async shard(tests, { shardIndex, shardCount }) {
     const options = resolveOptions(reporterOptions(this.globalConfig));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
-    const planned = await planFiles({
-      api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
-      workers: this.globalConfig?.maxWorkers ?? workersFromArgv(process.argv),
-      cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
-    });
+    let planned;
+    try {
+      planned = await planFiles({
+        api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
+        workers: this.globalConfig?.maxWorkers ?? workersFromArgv(process.argv),
+        cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
+      });
+    } catch (e) {
+      // its line is said (planFiles); thrown on, Jest prints it again with a stack. With the
+      // shardwise reporter in the run, the shard runs no file and the reporter fails the run
+      // (getLastError); without it, the throw is what fails the run.
+      if (e instanceof ShardStop && this.globalConfig && hasShardwiseReporter(this.globalConfig)) return [];
+      throw e;
+    }
     if (!planned) return super.shard(tests, { shardIndex, shardCount });
     // Jest < 30 makes the sequencer without its config: nothing to tell from then
     if (this.globalConfig && !hasShardwiseReporter(this.globalConfig)) log(NO_REPORTER_LINE(shardIndex, shardCount));

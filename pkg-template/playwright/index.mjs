@@ -110,6 +110,7 @@ export default class ShardwiseReporter extends RunReporter {
   }
 
   onTestEnd(test, result) {
+    this.testsEnded = true;
     if (this.balanced) this.ran.add(unitId(test, this.balanced.root));
     this.record('a test result', (builder, ctx) => recordResult(builder, ctx, test, result));
   }
@@ -121,7 +122,16 @@ export default class ShardwiseReporter extends RunReporter {
     return { index: shard.current, count: shard.total, predictedMs, expected, record, ran: this.ran };
   }
 
-  async onEnd() {
+  /** An error outside any test: a spec file that failed to load, a global set-up that threw, a worker's crash. */
+  onError(error) {
+    if (this.listing) return;
+    this.runError(error);
+  }
+
+  async onEnd(result) {
+    if (!this.listing && result?.status === 'failed' && this.runErrors.errors.length === 0 && !this.testsEnded) {
+      this.runErrors.stoppedBeforeTests('Playwright ended the run as failed before any test ran (no tests found, or a global set-up failed; Playwright printed why)');
+    }
     const { failed } = await this.end();
     return failed ? { status: 'failed' } : undefined;
   }

@@ -4,7 +4,7 @@
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
 import { vitestFileCost } from '../src/runner/costs.mjs';
-import { environmentName, recordTestCase } from './translate.mjs';
+import { environmentName, recordTestCase, recordModuleErrors, recordRunEnd } from './translate.mjs';
 
 export default class ShardwiseVitestReporter extends RunReporter {
   /** @param {import('../types/vitest').ShardwiseVitestOptions} [options] */
@@ -14,6 +14,7 @@ export default class ShardwiseVitestReporter extends RunReporter {
 
   onInit(ctx) {
     const config = ctx?.config ?? {};
+    this.cwd = config.root ?? process.cwd();
     this.begin({
       cwd: config.root ?? process.cwd(),
       shard: config.shard && { index: config.shard.index, count: config.shard.count },
@@ -27,6 +28,8 @@ export default class ShardwiseVitestReporter extends RunReporter {
     if (typeof testModule?.moduleId !== 'string') return;
     this.ran.add(testModule.moduleId);
     this.record('a test module\'s costs', (_builder, ctx) => this.costs.add(reportPath(ctx.root, testModule.moduleId), vitestFileCost(testModule)));
+    // an import or transform that failed, a throw at its top level, a beforeAll/afterAll
+    recordModuleErrors(this.runErrors, { root: this.ctx?.root ?? this.cwd }, testModule);
   }
 
   onTestCaseResult(testCase) {
@@ -34,7 +37,9 @@ export default class ShardwiseVitestReporter extends RunReporter {
     this.record('a test result', (builder, ctx) => recordTestCase(builder, ctx, testCase));
   }
 
-  async onTestRunEnd() {
-    await this.end();
+  async onTestRunEnd(testModules, unhandledErrors, reason) {
+    recordRunEnd(this.runErrors, { root: this.ctx?.root ?? this.cwd }, testModules, unhandledErrors, reason);
+    const { failed } = await this.end();
+    if (failed) process.exitCode = 1; // a stopped shard fails, even where an empty run would pass (passWithNoTests)
   }
 }

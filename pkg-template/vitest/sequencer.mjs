@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
-import { setShardPrediction, shardPrediction } from '../src/runner/plan.mjs';
+import { setShardPrediction, shardPrediction, ShardStop } from '../src/runner/plan.mjs';
 import { environmentName, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
 
 export default class ShardwiseSequencer {
@@ -16,16 +16,25 @@ export default class ShardwiseSequencer {
     this.ctx = ctx;
   }
 
-  /** A shard that must not run (see planShard) throws: its line is printed, and Vitest fails. */
+  /** A shard that must not run (see planShard) runs no file: its line is printed, and Vitest fails. */
   async shard(files) {
     const { index, count } = this.ctx.config.shard;
     const options = resolveOptions(reporterOptions(this.ctx.config));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
-    const planned = await planFiles({
-      api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
-      workers: this.ctx.config.fileParallelism === false ? 1 : this.ctx.config.maxWorkers,
-      cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
-    });
+    let planned;
+    try {
+      planned = await planFiles({
+        api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
+        workers: this.ctx.config.fileParallelism === false ? 1 : this.ctx.config.maxWorkers,
+        cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
+      });
+    } catch (e) {
+      if (!(e instanceof ShardStop)) throw e;
+      // its line is said (planFiles); thrown on, Vitest would print it again as an "Unhandled
+      // Error" with a stack: the shard runs no file and fails instead
+      process.exitCode = 1;
+      return [];
+    }
     if (!planned) return nativeShard(files, index, count);
     if (!hasShardwiseReporter(this.ctx.config)) log(NO_REPORTER_LINE(index, count));
     setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });

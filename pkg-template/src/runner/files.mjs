@@ -8,11 +8,13 @@
 // The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
 // the runners: `api.__discoverTests`, `api.__testDurations` (timings.mjs).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
-import { planShard, SharedReason, ShardStop, balancingFailedLine } from './plan.mjs';
+import { planShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 import { plural } from './words.mjs';
+import { clearSaved, reportPlace } from './report.mjs';
 
 /**
  * Test files -> planner units (one indivisible unit per file; id = repo-relative path). A file
@@ -124,6 +126,10 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
   } catch (e) {
     if (e instanceof ShardStop) {
       log(e.line);
+      setShardStop(e.line);
+      // the runner may end before its reporter starts (Jest with no file to run): an earlier run's
+      // report and records in this shard's folder go now, so none is taken for this run's
+      try { clearSaved(reportPlace(path.resolve(cwd, options.outputFolder), shardIndex, shardCount).folder); } catch { /* nothing there */ }
       throw e;
     }
     log(balancingFailedLine(e, testRunner));

@@ -234,3 +234,13 @@ export const setShardPrediction = (p) => { globalThis[PREDICTION] = p; };
 
 /** @returns {{index: number, count: number, predictedMs: number, expected?: object, order?: string[], record?: object, root?: string} | undefined} */
 export const shardPrediction = () => globalThis[PREDICTION];
+
+// A shard that must not run (ShardStop) planned in a sequencer: its line passes to the reporter,
+// which then saves no report (the shard ran nothing) and does not say the line again.
+const STOPPED = Symbol.for('shardwise.shardStop');
+
+/** @param {string} line the shard's stop line */
+export const setShardStop = (line) => { globalThis[STOPPED] = line; };
+
+/** @returns {string | undefined} the stop line of this process's shard, if it stopped */
+export const shardStop = () => globalThis[STOPPED];

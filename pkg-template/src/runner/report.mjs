@@ -1,12 +1,13 @@
 // The saved report folder and the upload, shared by the reporters and `shardwise upload`.
 // The folder's layout (file names, a shard's folder and title) is defined in src/layout.js,
 // which the report preview reads too.
-import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
 import { plural } from './words.mjs';
 import { SHARD_PLAN_SOURCE } from '../sources.js';
-import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, shardFolder, shardTitle } from '../layout.js';
+import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, SHARD_RECORD, UPLOADED_RECORD, shardFolder, shardTitle } from '../layout.js';
+import { recordUpload } from './uploaded.mjs';
 
 export { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST };
 
@@ -85,6 +86,17 @@ export class AttachmentStore {
   }
 }
 
+/**
+ * Removes what an earlier run saved in `folder` (its report, attachments, manifest, shard record
+ * and upload record; nothing else), so the folder holds this run's only: a shard that stops, or a
+ * run that saves less, never leaves an earlier run's files beside its own.
+ */
+export function clearSaved(folder) {
+  for (const name of [REPORT_FILE, ATTACHMENTS_MANIFEST, ATTACHMENTS_DIR, SHARD_RECORD, UPLOADED_RECORD]) {
+    rmSync(path.join(folder, name), { recursive: true, force: true });
+  }
+}
+
 /** Writes the encoded report and the attachment manifest into `folder`. */
 export function saveReport(folder, bytes, attachments) {
   mkdirSync(folder, { recursive: true });
@@ -133,6 +145,7 @@ export async function saveAndUpload({ api, report, store, options, log }) {
       report: bytes,
       attachments: attachments.map((a) => ({ ...a, path: path.join(folder, ATTACHMENTS_DIR, a.id) })),
     });
+    recordUpload(folder, { baseUrl: options.baseUrl, bytes, reportUrl: uploaded.reportUrl });
     log(`[shardwise] report uploaded: ${uploaded.reportUrl} (${plural(uploaded.attachments, 'attachment')}, ${plural(uploaded.bytes, 'byte')})`);
     return { folder, uploaded };
   } catch (error) {

@@ -13,18 +13,22 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as shardwise from '../../node.mjs';
-import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce, relativePosix } from './options.mjs';
-import { AttachmentStore, addShardPlan, reportPlace, runStart, saveAndUpload } from './report.mjs';
-import { actualLines, attemptsMs, shardPrediction } from './plan.mjs';
+import { resolveOptions, gitInfo, runUrlFromEnv, runAttemptFromEnv, outsideRootOnce, relativePosix } from './options.mjs';
+import { AttachmentStore, addShardPlan, clearSaved, reportPlace, runStart, saveAndUpload } from './report.mjs';
+import { actualLines, attemptsMs, shardPrediction, shardStop } from './plan.mjs';
 import { writeShardRecord } from './shard-record.mjs';
 import { recordNotes, guarded } from './record.mjs';
 import { RunCosts } from './costs.mjs';
+import { RunErrors } from './run-errors.mjs';
 
 /** The machine's OS, as every environment of a report says it (`systemData`). */
 export const systemData = () => ({ osName: os.type(), osVersion: os.release(), osArch: os.arch() });
 
 /** The one line a reporter says when it stops reporting (the tests run on). */
 export const stoppedLine = (e) => `[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`;
+
+/** `i/n` of a shard's stop line (`[shardwise] shard i/n stopped: ...`). */
+const shardOfLine = (line) => /shard (\d+\/\d+)/.exec(line)?.[1] ?? '';
 
 /** The line of a run without a commit id: it is not reported. */
 export const NO_COMMIT_LINE = '[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported';
@@ -51,10 +55,23 @@ export class RunReporter {
     /** The folder the report and the shard's record are saved in. */
     this.folder = undefined;
     this.costs = undefined;
-    /** The line of a shard that must not run (`stopShard`): said again at the end, and the run fails. */
+    /** The line of a shard that must not run (`stopShard`, or its sequencer's `setShardStop`): the run fails, no report is saved. */
     this.shardStopLine = undefined;
     this.reportingStopped = false;
     this.held = undefined;
+    /** The run's errors outside its tests (files that failed to load, a global set-up): `runError`. */
+    this.runErrors = new RunErrors();
+  }
+
+  /**
+   * An error outside any test, as the runner reports it: `file` the test file it belongs to,
+   * `loaded: false` when that file failed to load. Kept in the report's `unattributedErrors` and
+   * counted by the closing line, even when the run is not reported (no commit id).
+   */
+  runError(e, { file, loaded = true } = {}) {
+    try {
+      this.runErrors.add(e, { root: this.ctx?.root ?? process.cwd(), file, loaded });
+    } catch { /* an error of an unforeseen shape: the runner says it anyway */ }
   }
 
   /** This run's start (see runStart), the same for the report and a balanced shard's "took" line. */
@@ -80,6 +97,7 @@ export class RunReporter {
       this.runStart();
       const { folder, title } = reportPlace(path.resolve(cwd, this.options.outputFolder), shard?.index, shard?.count);
       this.folder = folder;
+      clearSaved(folder); // an earlier run's report, attachments and records: never beside this run's
       const { root, commitId } = gitInfo(cwd, this.options.commitId);
       if (!commitId) {
         this.log(NO_COMMIT_LINE);
@@ -126,8 +144,8 @@ export class RunReporter {
   }
 
   /**
-   * A shard that must not run (`ShardStop` of plan.mjs): its line now, again at the end, and the
-   * run fails (`end`).
+   * A shard that must not run (`ShardStop` of plan.mjs): its line now (once), and the run fails
+   * (`end`), saving no report: the shard ran nothing, and a report of nothing is not one to upload.
    */
   stopShard(line) {
     this.shardStopLine = line;
@@ -152,6 +170,7 @@ export class RunReporter {
         report = builder.build();
         report.duration = Math.max(0, Date.now() - this.runStart());
         this.costs.addTo(report, this.api.shardCosts);
+        this.runErrors.addTo(report);
       } catch (e) {
         stop(e);
       }
@@ -160,7 +179,8 @@ export class RunReporter {
       const shard = this.balancedShard();
       if (shard) {
         const { index, count, predictedMs, expected, record, ran } = shard;
-        if (report) addShardPlan(report, { record, predictedMs, unit: this.unit });
+        const run = this.options.runId ? { id: this.options.runId, attempt: runAttemptFromEnv() } : undefined;
+        if (report) addShardPlan(report, { record, predictedMs, unit: this.unit, run });
         const actualMs = Date.now() - this.runStart();
         for (const line of actualLines({ shardIndex: index, shardCount: count, predictedMs, actualMs, testsMs: report && attemptsMs(builder), expected })) this.say(line);
         if (this.folder) writeShardRecord(this.folder, record, ran);
@@ -168,15 +188,19 @@ export class RunReporter {
     } catch (e) {
       stop(e);
     }
-    if (report) {
+    const stopped = this.shardStopLine ?? shardStop();
+    // a stopped shard's runner ends its run of nothing as failed: that is the stop, said already
+    if (stopped) this.runErrors.stoppedEarly = undefined;
+    for (const line of this.runErrors.lines()) this.say(line);
+    if (report && !stopped) {
       try {
         await saveAndUpload({ api: this.api, report, store: this.ctx.store, options: this.options, log: (line) => this.say(line) });
       } catch (e) {
         stop(e);
       }
     }
-    if (this.shardStopLine) this.say(this.shardStopLine);
-    return { failed: Boolean(this.shardStopLine) };
+    if (stopped && report) this.say(`[shardwise] no report saved: shard ${shardOfLine(stopped)} ran nothing (see its line above)`);
+    return { failed: Boolean(stopped) };
   }
 
   /** Stops reporting (the tests run on), said once. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as shardwise from '../node.mjs';
 import { resolveOptions, gitInfo, runUrlFromEnv, outsideRootOnce } from '../src/runner/options.mjs';
-import { planShard, actualLines, attemptsMs, ShardStop } from '../src/runner/plan.mjs';
+import { planThisShard, actualLines, attemptsMs, ShardStop } from '../src/runner/plan.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
@@ -59,7 +59,7 @@ export default class ShardwiseReporter {
       });
       let planned;
       try {
-        planned = await planShard({
+        planned = await planThisShard({
           api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright',
         });
       } catch (e) {

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.206 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.2063 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -189,9 +189,12 @@ test('the .wasm stays within its size budget: 1.206 MB after wasm-opt -Oz', () =
   // shardCosts; and discover's numbering of repeated titles): 1,140,383 -> 1,205,500 bytes (each
   // sort of a new element type costs several KB: the model orders attempts and files by integer
   // keys with the planner's own sort of u64, 13 KB less than sorting them as they are). Not yet
-  // trimmed further: the serde readers and writers of the new types are the suspects. Every byte
-  // over it needs the same account.
+  // trimmed further: the serde readers and writers of the new types are the suspects. 1,206,300
+  // since the preview finds each test by the place and title Rust lists it with, not by walking
+  // the report in Rust's order (issue 35: `__decodeReportTests` gives titles and places by column,
+  // places as one Uint32Array; as arrays of arrays it cost 1,577 bytes): 1,205,544 -> 1,206,215
+  // bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_206_000, `shardwise_bg.wasm is ${size} bytes, over the 1,206,000-byte budget`);
+  assert.ok(size <= 1_206_300, `shardwise_bg.wasm is ${size} bytes, over the 1,206,300-byte budget`);
 });

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './helpers/until.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'demo');
@@ -105,8 +106,9 @@ test('demo: Ctrl-C while the shards run stops every process and the service', { 
   const dir = `${DIR}-interrupted`;
   const demo = startDemo(dir);
   await demo.waitFor(/== 2\. /);
-  await new Promise((r) => setTimeout(r, 1500)); // the balanced shards are running
-  const running = leftovers(dir);
+  // the balanced shards are running: seen as soon as there are four
+  const shards = (l) => l.filter((x) => x.includes('playwright')).length >= 4;
+  const running = (await until(() => { const l = leftovers(dir); return shards(l) && l; }, { timeoutMs: 60_000 })) ?? leftovers(dir);
   assert.ok(running.filter((l) => l.includes('playwright')).length >= 4, `the check sees the shards while they run: ${running.join('\n')}`);
   demo.child.kill('SIGINT');
   const { code, out } = await demo.exited;
@@ -114,7 +116,8 @@ test('demo: Ctrl-C while the shards run stops every process and the service', { 
   assert.match(out, /SIGINT: stopping/);
   const url = out.match(/local service at (\S+)/)[1];
   assert.ok(await refused(url), 'the service is stopped');
-  await new Promise((r) => setTimeout(r, 500));
+  // every process gone (as soon as it is, within 10 s)
+  await until(() => leftovers(dir).length === 0);
   assert.deepEqual(leftovers(dir), []);
 });
 

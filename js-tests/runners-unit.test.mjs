@@ -14,7 +14,7 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planShard, shardLine, actualLines, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
+import { planThisShard, shardLine, actualLines, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
@@ -304,7 +304,7 @@ describe('Jest/Vitest files -> the test list of the durations exchange', () => {
   });
 });
 
-describe('planShard: the shared flow and its one line', () => {
+describe('planThisShard: the shared flow and its one line', () => {
   // the package itself: the planner, not a stand-in for it
   const api = shardwise;
   const units = unitsFromFiles(['/r/a.js', '/r/b.js', '/r/c.js', '/r/d.js'], '/r');
@@ -312,7 +312,7 @@ describe('planShard: the shared flow and its one line', () => {
   const getDurations = async () => ({ durationOf: (u) => known[u.file], source: 'timings file t.json' });
 
   test('durations flow into the plan; the line names shard, times, estimates and fingerprint', async () => {
-    const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
+    const p = await planThisShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
     const [line, note, ...rest] = p.line.split('\n');
     // d.js is estimated as the mean of the others (2667 ms): 10.7 s over two shards
     assert.match(line, /^\[shardwise\] shard 2\/2: predicted \S+, makespan 5\.7s, lower bound 5\.3s, 1 of 4 files estimated \(durations: timings file t\.json; costs: (?:unknown runner )?defaults\), fingerprint [0-9a-f]+$/);
@@ -320,9 +320,9 @@ describe('planShard: the shared flow and its one line', () => {
     // over a fifth of the units estimated: a second line says the split is partly a guess
     assert.equal(note, '[shardwise] 1 of 4 files (25%) had no duration and were estimated: the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations');
     assert.deepEqual(rest, []);
-    const most = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations: async () => ({ durationOf: (u) => (u.file === 'd.js' ? undefined : 1000), source: 's' }) });
+    const most = await planThisShard({ api, units, shardIndex: 2, shardCount: 2, getDurations: async () => ({ durationOf: (u) => (u.file === 'd.js' ? undefined : 1000), source: 's' }) });
     assert.equal(most.line.split('\n').length, 2);
-    const none = await planShard({ api, units: units.slice(0, 3), shardIndex: 2, shardCount: 2, getDurations });
+    const none = await planThisShard({ api, units: units.slice(0, 3), shardIndex: 2, shardCount: 2, getDurations });
     assert.equal(none.line.split('\n').length, 1, 'none estimated: one line');
   });
 
@@ -358,14 +358,14 @@ describe('planShard: the shared flow and its one line', () => {
     assert.equal(at(4900, 3600, known).length, 1, '+22.5%');
   });
   test('every shard derives the same plan, and the shards are disjoint and complete', async () => {
-    const parts = await Promise.all([1, 2, 3].map((i) => planShard({ api, units, shardIndex: i, shardCount: 3, getDurations })));
+    const parts = await Promise.all([1, 2, 3].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 3, getDurations })));
     assert.equal(new Set(parts.map((p) => p.plan.fingerprint)).size, 1);
     const all = parts.flatMap((p) => [...p.mine]);
     assert.deepEqual(all.sort(), units.map((u) => u.id).sort());
   });
   test('durations this shard alone may lack (the service, a timings file): the shard stops, one line, no plan of its own', async () => {
     for (const e of [new Error('service down'), Object.assign(new Error('HTTP 401'), { code: 'HTTP_STATUS' })]) {
-      await assert.rejects(planShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: async () => { throw e; } }), (stop) => {
+      await assert.rejects(planThisShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: async () => { throw e; } }), (stop) => {
         assert.ok(stop instanceof ShardStop);
         assert.match(stop.line, /^\[shardwise\] shard 1\/2 stopped: durations unavailable \((HTTP_STATUS: )?(service down|HTTP 401)\)\. .* runs nothing and fails\. Re-run this shard: the same commit and run id give the same plan\.$/);
         return true;
@@ -374,13 +374,13 @@ describe('planShard: the shared flow and its one line', () => {
   });
   test('durations no shard has (nothing configured): the estimate-only plan, the same on every shard, said in the line', async () => {
     const none = async () => { throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN'); };
-    const parts = await Promise.all([1, 2].map((i) => planShard({ api, units, shardIndex: i, shardCount: 2, getDurations: none })));
+    const parts = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations: none })));
     assert.match(parts[0].line, /durations: none \(no timingsFile .*\); estimates only, the same plan on every shard/);
     assert.equal(parts[0].plan.estimated, 4);
     assert.equal(parts[0].record.fingerprint, parts[1].record.fingerprint);
   });
   test('the shard record names the plan, every unit and this shard\'s', async () => {
-    const p = await planShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
+    const p = await planThisShard({ api, units, shardIndex: 2, shardCount: 2, getDurations, unitLabel: 'files' });
     assert.deepEqual(p.record, { fingerprint: p.plan.fingerprint, shardIndex: 2, shardCount: 2, units: units.map((u) => u.id), assigned: [...p.mine] });
   });
   test('a shard with nothing to run says so, and stops unless allowEmptyShards', async () => {
@@ -388,8 +388,8 @@ describe('planShard: the shared flow and its one line', () => {
     const line = shardLine({ plan, shardIndex: 2, shardCount: 2, unitCount: 1, source: 's' });
     assert.match(line, /this shard has nothing to run/);
     const one = unitsFromFiles(['/r/a.js'], '/r');
-    await assert.rejects(planShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations }), (e) => e instanceof ShardStop && /nothing to run.*fails rather than pass having run nothing/.test(e.line));
-    const p = await planShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
+    await assert.rejects(planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations }), (e) => e instanceof ShardStop && /nothing to run.*fails rather than pass having run nothing/.test(e.line));
+    const p = await planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
     assert.equal(p.mine.size, 0);
   });
 });

@@ -395,14 +395,14 @@ fn t_plan(input: &[u8]) -> Checked {
     Ok(Outcome::ok(format!("shards:{} units:{} {options:x}", size_class(p.shards.len()), size_class(p.shards.iter().map(|s| s.units.len()).sum()))))
 }
 
-/// Target 6: `exchange::decode_report` of a durations response, without and with `Content-Encoding: br`:
+/// Target 6: `exchange::decode_download_body` of a durations response, without and with `Content-Encoding: br`:
 /// an Ok document is an object, the header does not change what decodes (only how a failure
 /// reads), the header is read case- and space-insensitively, and the error codes are the
 /// documented ones.
 fn t_exchange(input: &[u8]) -> Checked {
-    let plain = exchange::decode_report(input, None);
-    let br = exchange::decode_report(input, Some("br"));
-    let spaced = exchange::decode_report(input, Some(" Br "));
+    let plain = exchange::decode_download_body(input, None);
+    let br = exchange::decode_download_body(input, Some("br"));
+    let spaced = exchange::decode_download_body(input, Some(" Br "));
     check!(br == spaced, "exchange.header-case-and-space", "{:?} vs {:?}", br.as_ref().err(), spaced.as_ref().err());
     for r in [&plain, &br] {
         match r {

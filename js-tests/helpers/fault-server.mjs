@@ -22,7 +22,8 @@
  *     e.g. a truncated Brotli download.
  * Any step may carry `times` (default 1; Infinity = forever).
  * Every request is recorded in `requests`: { route, method, path, query (object), headers, body (Buffer), status,
- * at (Date.now() on arrival) }. `maxInFlight(route)` is the most requests of a route handled at once.
+ * at (Date.now() on arrival) }. `maxInFlight(route)` is the most requests of a route handled at once;
+ * `idle(route)` resolves once none is being handled (answered, or its connection closed by the client).
  * Presigned URLs in JSON answers are rewritten to point at the proxy, so storage calls are scripted too.
  * `prefix: '/some/path'` serves everything under that path prefix (baseUrl includes it; presigned URLs too):
  * a request outside the prefix is answered 404 and recorded with route 'outsidePrefix'.
@@ -33,6 +34,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { createServer } from '../../pkg-template/server/index.mjs';
+import { until } from './until.mjs';
 
 export function routeOf(method, path) {
   const api = { '/api/testDurations/create': 'create', '/api/testDurations/submit': 'submit', '/api/upload/start': 'start', '/api/upload/attachments': 'attachments', '/api/upload/finish': 'finish' };
@@ -149,6 +151,8 @@ export async function createFaultServer({ script = {}, prefix = '', tls = false,
     reset() { steps.clear(); requests.length = 0; inFlight.clear(); },
     requestsTo: (route) => requests.filter((r) => r.route === route),
     maxInFlight: (route) => inFlight.get(route)?.[1] ?? 0,
+    /** Resolves `true` once no request of `route` is being handled, `false` if some still is after `timeoutMs`. */
+    idle: async (route, timeoutMs = 10_000) => !!(await until(() => (inFlight.get(route)?.[0] ?? 0) === 0, { timeoutMs })),
     /** Every credential a client used so far: the access token, Bearer tokens, presigned query strings and signatures. */
     secretsSeen() {
       const out = new Set([service.accessToken]);

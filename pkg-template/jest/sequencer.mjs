@@ -49,7 +49,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
     this.globalConfig = context?.globalConfig;
   }
 
-  /** A shard that must not run (see planShard) runs no file: its line is printed, and Jest fails. */
+  /** A shard that must not run (see planThisShard) runs no file: its line is printed, and Jest fails. */
   async shard(tests, { shardIndex, shardCount }) {
     const options = resolveOptions(reporterOptions(this.globalConfig));
     const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };

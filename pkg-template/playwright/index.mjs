@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { RunReporter, systemData } from '../src/runner/reporter.mjs';
 import { gitInfo } from '../src/runner/options.mjs';
-import { planShard, ShardStop, balancingFailedLine } from '../src/runner/plan.mjs';
+import { planThisShard, ShardStop, balancingFailedLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import {
@@ -52,7 +52,7 @@ export default class ShardwiseReporter extends RunReporter {
       });
       let planned;
       try {
-        planned = await planShard({
+        planned = await planThisShard({
           api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright',
         });
       } catch (e) {

@@ -5,8 +5,8 @@ import { shardOfTitle } from '../src/layout.js';
 
 /**
  * Every test of the report with its title path (suite titles, without the file), in document
- * order: top-level tests, then each suite's tests before its child suites (the planner's order,
- * src/plan/from_report.rs `test_ids`).
+ * order: top-level tests, then each suite's tests before its child suites. The preview itself
+ * lists tests as Rust names them (`keyedTests`), each found by its place, not by this walk.
  */
 export function* walkTests(report) {
   function* suite(s, path) {
@@ -20,15 +20,36 @@ export function* walkTests(report) {
 
 /**
  * The planner's names of a report's tests, kept beside the decoded report: `__decodeReportTests`
- * (wasm) gives each test's unit id (`file › suite › title`, the id `planShards` uses) and file in
- * document order, so this page never re-implements the planner's rule.
+ * (wasm) lists each test with its unit id (`file › suite › title`, the id `planShards` uses),
+ * file, own title and place in the document (src/plan/from_report.rs `listed_tests`), so this
+ * page never re-implements the planner's rule nor relies on walking the report in Rust's order.
  */
 const TEST_IDS = new WeakMap();
 
-/** `{report, ids, files}` from `__decodeReportTests`: the report, its tests' names kept. */
-export function withTestIds({ report, ids, files }) {
-  TEST_IDS.set(report, { ids, files });
+/** `{report, ids, files, titles, places}` from `__decodeReportTests`: the report, its tests' names kept. */
+export function withTestIds({ report, ids, files, titles, places }) {
+  TEST_IDS.set(report, { ids, files, titles, places });
   return report;
+}
+
+/**
+ * The test whose place starts at `places[at]` (`listed_tests`: the place's length, then the
+ * indexes of the test's suites from `report.suites` down, then its index in the innermost one's
+ * `tests`; a top-level test's place is its index in `report.tests` alone) and its title path (the
+ * titles of its suites that are neither `file` suites nor empty, then its own).
+ */
+function testAt(report, places, at) {
+  const end = at + places[at];
+  let { tests, suites } = report;
+  const path = [];
+  for (let i = at + 1; i < end; i++) {
+    const s = suites?.[places[i]];
+    if (!s) return undefined;
+    if (s.type !== 'file' && s.title) path.push(s.title);
+    ({ tests, suites } = s);
+  }
+  const test = tests?.[places[end]];
+  return test && { test, path: [...path, test.title] };
 }
 
 /** A 53-bit hash of a string (cyrb53), as 14 hex digits. */
@@ -56,23 +77,30 @@ export function keyOf(unitId, nth = 1) {
   return hash53(nth > 1 ? `${unitId}\0${nth}` : unitId);
 }
 
-/** `[...walkTests(report)]`, each with its file, unit id and key (the report read by `withTestIds`). */
+/**
+ * Every test of the report (`{test, path, file, unitId, key}`, in document order), as Rust listed
+ * it for the report read by `withTestIds`: each found by its place and checked against the title
+ * Rust read there, so a report and a list that disagree fail loudly instead of misnaming tests.
+ */
 export function keyedTests(report) {
   const named = TEST_IDS.get(report);
   if (!named) throw new Error('internal: the report was not read with __decodeReportTests (withTestIds)');
+  const { ids, files, titles, places } = named;
   const seen = new Map();
   const all = [];
-  for (const t of walkTests(report)) {
-    const i = all.length;
-    const id = named.ids[i];
+  for (let i = 0, at = 0; i < ids.length; i++, at += places[at] + 1) {
+    const t = testAt(report, places, at);
+    if (!t || (t.test.title ?? '') !== titles[i]) {
+      throw new Error(`internal: the report has no test titled ${JSON.stringify(titles[i])} at [${places.subarray(at + 1, at + 1 + places[at])}]`);
+    }
+    const id = ids[i];
     const nth = (seen.get(id) ?? 0) + 1;
     seen.set(id, nth);
-    t.file = named.files[i];
+    t.file = files[i];
     t.unitId = id;
     t.key = keyOf(id, nth);
     all.push(t);
   }
-  if (all.length !== named.ids.length) throw new Error(`internal: ${all.length} tests walked, ${named.ids.length} named`);
   return all;
 }
 
@@ -147,7 +175,7 @@ export function summarize(report, all = keyedTests(report)) {
 }
 
 /**
- * The test list's rows: one per test (`id` = its index in `walkTests` order, `key` its link), or, given an
+ * The test list's rows: one per test (`id` = its index in `keyedTests`, `key` its link), or, given an
  * environment index, one per test that ran there, with that environment's attempts only.
  * `retries` counts the attempts beyond the first in each environment.
  * @param {Array<{test: object, path: string[], file?: string, key: string}>} all `keyedTests(report)`

@@ -16,7 +16,7 @@ export default class ShardwiseSequencer {
     this.ctx = ctx;
   }
 
-  /** A shard that must not run (see planShard) runs no file: its line is printed, and Vitest fails. */
+  /** A shard that must not run (see planThisShard) runs no file: its line is printed, and Vitest fails. */
   async shard(files) {
     const { index, count } = this.ctx.config.shard;
     const options = resolveOptions(reporterOptions(this.ctx.config));

@@ -224,27 +224,36 @@ pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
     parse(std::str::from_utf8(&json).unwrap_or_default())
 }
 
-/// `__decodeReportTests(bytes)`: [`decode_report`], and every test's planner unit id and file in
-/// document order (`plan::from_report::test_ids`), `{report, ids: string[], files: (string |
-/// undefined)[]}`: the report preview names and links tests by the planner's ids without
-/// re-implementing its rule. Not public.
+/// `__decodeReportTests(bytes)`: [`decode_report`], and every test's planner unit id, file, own
+/// title and place in the document (`plan::from_report::listed_tests`), `{report, ids: string[],
+/// files: (string | undefined)[], titles: string[], places: Uint32Array}` (`places`: each test's
+/// place in turn, its length then its indexes: suite indexes from `report.suites` down, then the
+/// test's index; a top-level test's index in `report.tests` alone): the report preview names and
+/// links tests by the planner's ids without re-implementing its rule, and finds each test in
+/// `report` by its place, checking its title. Not public.
 #[wasm_bindgen(js_name = "__decodeReportTests")]
 pub fn decode_report_tests(bytes: JsValue) -> JsResult<JsValue> {
     let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
     let json = report::decode_json(&bytes)?;
     let view: crate::plan::from_report::ReportView =
         crate::from_json(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
-    let (ids, files) = (js_sys::Array::new(), js_sys::Array::new());
-    for (id, file) in crate::plan::from_report::test_ids(&view) {
-        ids.push(&JsValue::from_str(&id));
-        files.push(&file.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(&f)));
+    let listed = crate::plan::from_report::listed_tests(&view);
+    let (ids, files, titles) = (js_sys::Array::new(), js_sys::Array::new(), js_sys::Array::new());
+    for ((id, file), title) in listed.ids.iter().zip(&listed.files).zip(&listed.titles) {
+        ids.push(&JsValue::from_str(id));
+        files.push(&file.map_or(JsValue::UNDEFINED, JsValue::from_str));
+        titles.push(&JsValue::from_str(title));
     }
+    let places = js_sys::Uint32Array::from(&listed.places[..]);
+    drop(listed);
     drop(view);
     let out = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
     let _ = set("report", &parse(std::str::from_utf8(&json).unwrap_or_default())?);
     let _ = set("ids", &ids);
     let _ = set("files", &files);
+    let _ = set("titles", &titles);
+    let _ = set("places", &places);
     Ok(out.into())
 }
 

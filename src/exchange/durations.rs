@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ctx::{success, with, Ctx, Env};
 use super::http::{Clock, Files, Method, Request, Transport};
-use super::payload::{decode_report, encode_report, ReportDocument, ReportInput};
+use super::payload::{decode_download_body, encode_upload_body, ReportDocument, ReportInput};
 use super::url::{is_http_url, BaseUrl};
 use super::{bearer, check_token, endpoints, header, is_header_safe};
 use crate::error::{Error, ErrorCode, Step};
@@ -74,7 +74,7 @@ impl DurationsOptions {
                 return Err(Error::invalid_input(format!("{name} must not be empty: omit it instead")));
             }
         }
-        let body = encode_report(&self.report).map_err(|e| Error { message: format!("report: {}", e.message), ..e })?;
+        let body = encode_upload_body(&self.report).map_err(|e| Error { message: format!("report: {}", e.message), ..e })?;
         Ok((base, body))
     }
 }
@@ -146,7 +146,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
             .map_err(|e| Error { attempts: Some(polls + e.attempts.unwrap_or(0)), ..e })?;
         polls += n;
         if resp.status == 200 {
-            return decode_report(&resp.body, resp.header("content-encoding")).map_err(|e| {
+            return decode_download_body(&resp.body, resp.header("content-encoding")).map_err(|e| {
                 let code = if e.code == ErrorCode::InvalidInput { ErrorCode::InvalidResponse } else { e.code };
                 with(Error { code, ..e }, Step::Poll, polls, Some(200))
             });

@@ -29,7 +29,7 @@ pub use ctx::{Env, Event, Progress};
 pub use durations::{fetch_durations, DurationsOptions};
 pub use http::{Body, Clock, Files, HostBody, Method, NoFiles, Request, Response, Transport};
 pub use key::{shard_group_key_for, ShardGroupKeyInput};
-pub use payload::{decode_report, encode_report, is_text_like, HeldReport, ReportDocument, ReportInput};
+pub use payload::{decode_download_body, encode_upload_body, is_text_like, HeldReport, ReportDocument, ReportInput};
 pub use retry::RetryPolicy;
 pub use upload::{attachment_compression, upload_report, Attachment, AttachmentData, UploadOptions, UploadResult, SAMPLE_BYTES};
 pub use url::BaseUrl;

@@ -52,7 +52,7 @@ impl PartialEq for HeldReport {
 /// Checks a report against the report format and returns the Brotli (quality 9) JSON bytes to
 /// upload. An invalid report is `INVALID_INPUT` naming the first problems by path. Brotli bytes
 /// that decode to a valid report are sent as they are.
-pub fn encode_report(report: &ReportInput) -> Result<Vec<u8>, Error> {
+pub fn encode_upload_body(report: &ReportInput) -> Result<Vec<u8>, Error> {
     Ok(match check_report(report)? {
         CheckedReport::Encoded(b) => b.into_owned(),
         CheckedReport::Held(h) => h.bytes.to_vec(),
@@ -69,7 +69,7 @@ pub enum CheckedReport<'a> {
     Json(Cow<'a, [u8]>),
 }
 
-/// Checks a report against the report format (as [`encode_report`], without encoding it).
+/// Checks a report against the report format (as [`encode_upload_body`], without encoding it).
 pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
     let opts = DecompressOptions::default();
     match report {
@@ -93,7 +93,7 @@ pub fn check_report(report: &ReportInput) -> Result<CheckedReport<'_>, Error> {
 /// hands over whatever prefix a truncated stream decodes to, so JSON that ends early under
 /// `Content-Encoding: br` is a truncated Brotli body. Corrupt or truncated Brotli is
 /// `BROTLI_CORRUPT`; anything else that is not a JSON object is `INVALID_RESPONSE`.
-pub fn decode_report(body: &[u8], content_encoding: Option<&str>) -> Result<ReportDocument, Error> {
+pub fn decode_download_body(body: &[u8], content_encoding: Option<&str>) -> Result<ReportDocument, Error> {
     let declared_br = content_encoding.is_some_and(|e| e.trim().eq_ignore_ascii_case("br"));
     let truncated = |detail: &str| {
         Error::new(
@@ -179,17 +179,17 @@ mod tests {
 
     #[test]
     fn reports_round_trip_and_plain_json_is_accepted() {
-        let br = encode_report(&ReportInput::Document(doc().to_string())).unwrap();
+        let br = encode_upload_body(&ReportInput::Document(doc().to_string())).unwrap();
         // the document's own JSON text, encoded (as encodeReport does): nothing rewritten
         assert_eq!(br, report::encode_json(doc().to_string().as_bytes()));
-        assert_eq!(decode_report(&br, Some("br")).unwrap(), doc());
-        assert_eq!(decode_report(&br, None).unwrap(), doc());
+        assert_eq!(decode_download_body(&br, Some("br")).unwrap(), doc());
+        assert_eq!(decode_download_body(&br, None).unwrap(), doc());
         let pretty = serde_json::to_string_pretty(&doc()).unwrap();
-        assert_eq!(decode_report(pretty.as_bytes(), None).unwrap(), doc());
+        assert_eq!(decode_download_body(pretty.as_bytes(), None).unwrap(), doc());
         // a fetch that already undid Content-Encoding: br
-        assert_eq!(decode_report(pretty.as_bytes(), Some("br")).unwrap(), doc());
-        assert_eq!(encode_report(&ReportInput::Bytes(br.clone())).unwrap(), br);
-        assert_eq!(encode_report(&ReportInput::Bytes(serde_json::to_vec(&doc()).unwrap())).unwrap(), br);
+        assert_eq!(decode_download_body(pretty.as_bytes(), Some("br")).unwrap(), doc());
+        assert_eq!(encode_upload_body(&ReportInput::Bytes(br.clone())).unwrap(), br);
+        assert_eq!(encode_upload_body(&ReportInput::Bytes(serde_json::to_vec(&doc()).unwrap())).unwrap(), br);
     }
 
     #[test]
@@ -202,14 +202,14 @@ mod tests {
             ReportInput::Bytes(serde_json::to_vec(&bad).unwrap()),
             ReportInput::Bytes(codec::compress(&serde_json::to_vec(&bad).unwrap(), Default::default()).unwrap()),
         ] {
-            let e = encode_report(&input).unwrap_err();
+            let e = encode_upload_body(&input).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidInput);
             assert!(e.message.contains("commitId") && e.message.contains("tests[0].attempts[0].environmentIdx"), "{}", e.message);
             assert!(e.message.contains("validateReport"), "{}", e.message);
         }
-        let e = encode_report(&ReportInput::Document(json!([]).to_string())).unwrap_err();
+        let e = encode_upload_body(&ReportInput::Document(json!([]).to_string())).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidInput);
-        let e = encode_report(&ReportInput::Document(json!({"tests": []}).to_string())).unwrap_err();
+        let e = encode_upload_body(&ReportInput::Document(json!({"tests": []}).to_string())).unwrap_err();
         assert!(e.message.contains("category: is required"), "{}", e.message);
     }
 
@@ -218,16 +218,16 @@ mod tests {
         // cut where the stream has begun to give JSON
         let tests: Vec<_> = (0..200).map(|i| json!({"title": format!("t{i}"), "attempts": []})).collect();
         let br = codec::compress(&serde_json::to_vec(&json!({"tests": tests})).unwrap(), Default::default()).unwrap();
-        assert_eq!(decode_report(&br[..br.len() / 2], None).unwrap_err().code, ErrorCode::BrotliCorrupt);
-        assert_eq!(decode_report(&br[..br.len() / 2], Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
-        assert_eq!(decode_report(b"{\"tests\": [", None).unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"{\"not json", None).unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"[1]", None).unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"", None).unwrap_err().code, ErrorCode::InvalidResponse);
-        assert_eq!(decode_report(b"{\"a\": }", Some("br")).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_download_body(&br[..br.len() / 2], None).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_download_body(&br[..br.len() / 2], Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_download_body(b"{\"tests\": [", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_download_body(b"{\"not json", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_download_body(b"[1]", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_download_body(b"", None).unwrap_err().code, ErrorCode::InvalidResponse);
+        assert_eq!(decode_download_body(b"{\"a\": }", Some("br")).unwrap_err().code, ErrorCode::InvalidResponse);
         // what Node's fetch hands over for a truncated Brotli body: a prefix of the JSON, or nothing
-        assert_eq!(decode_report(b"{\"tests\": [", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
-        assert_eq!(decode_report(b"", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
-        assert_eq!(encode_report(&ReportInput::Bytes(vec![1, 2, 3])).unwrap_err().code, ErrorCode::InvalidInput);
+        assert_eq!(decode_download_body(b"{\"tests\": [", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(decode_download_body(b"", Some("br")).unwrap_err().code, ErrorCode::BrotliCorrupt);
+        assert_eq!(encode_upload_body(&ReportInput::Bytes(vec![1, 2, 3])).unwrap_err().code, ErrorCode::InvalidInput);
     }
 }

@@ -455,10 +455,8 @@ pub fn learn(report: &ReportView) -> Learned {
 
     // per file: its tests, and what it cost beyond them
     let mut tests_of: BTreeMap<String, u64> = BTreeMap::new();
-    for (_, file) in super::from_report::test_ids(report) {
-        if let Some(f) = file {
-            *tests_of.entry(f).or_insert(0) += 1;
-        }
+    for f in super::from_report::listed_tests(report).files.into_iter().flatten() {
+        *tests_of.entry(f.to_owned()).or_insert(0) += 1;
     }
     // a reporter's record has the files' costs as measured and as it fitted them: learning again
     // from the measured ones gives the same fit (against the report's final wall time) and knows

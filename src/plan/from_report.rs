@@ -215,12 +215,31 @@ struct Walk<'a> {
     out: BTreeMap<String, (Option<String>, Option<f64>)>,
     /// Non-empty titles of the enclosing non-file suites.
     path: Vec<&'a str>,
-    /// When kept: every test's (id, file), in document order (see [`test_ids`]).
-    listed: Option<Vec<(String, Option<String>)>>,
+    /// When kept: every test, in document order (see [`listed_tests`]).
+    listed: Option<ListedTests<'a>>,
+    /// The indexes of the enclosing suites, from `report.suites` down (for [`ListedTest::place`]).
+    suites: Vec<u32>,
+}
+
+/// Every test of a report as [`listed_tests`] lists them, in document order, by column: the
+/// n-th test's names are the n-th of each list.
+#[derive(Debug, Default, PartialEq)]
+pub struct ListedTests<'a> {
+    /// Their unit ids (what `planShards` names them).
+    pub ids: Vec<String>,
+    /// Their files, by the rule of this module.
+    pub files: Vec<Option<&'a str>>,
+    /// Their own titles as the document has them (`""` for none).
+    pub titles: Vec<&'a str>,
+    /// Where each is in the document, one after the other: the place's length, then the indexes
+    /// of the test's enclosing suites from `report.suites` down, then its index in the innermost
+    /// one's `tests` (a top-level test's place is its index in `report.tests` alone). A reader of
+    /// the same document finds each test by it, whatever order it walks in.
+    pub places: Vec<u32>,
 }
 
 impl<'a> Walk<'a> {
-    fn test(&mut self, t: &'a TestView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
+    fn test(&mut self, i: usize, t: &'a TestView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
         let file = location_file(&t.location).or(file_suite).or(suite_file);
         let title = t.title.as_deref().unwrap_or("");
         let mut id = String::new();
@@ -231,7 +250,12 @@ impl<'a> Walk<'a> {
             id.push_str(part);
         }
         if let Some(listed) = &mut self.listed {
-            listed.push((id.clone(), file.map(str::to_owned)));
+            listed.ids.push(id.clone());
+            listed.files.push(file);
+            listed.titles.push(title);
+            listed.places.push(self.suites.len() as u32 + 1);
+            listed.places.extend_from_slice(&self.suites);
+            listed.places.push(i as u32);
         }
         let (mut ms, mut known) = (0.0, false);
         let here = |a: &&AttemptView| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64);
@@ -245,7 +269,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn suite(&mut self, s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
+    fn suite(&mut self, i: usize, s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>) {
         let title = s.title.as_deref().unwrap_or("");
         let is_file = s.kind.as_deref() == Some("file");
         let (file_suite, suite_file) = files_inside(s, file_suite, suite_file);
@@ -253,12 +277,14 @@ impl<'a> Walk<'a> {
         if pushed {
             self.path.push(title);
         }
-        for t in s.tests.iter().flatten() {
-            self.test(t, file_suite, suite_file);
+        self.suites.push(i as u32);
+        for (k, t) in s.tests.iter().flatten().enumerate() {
+            self.test(k, t, file_suite, suite_file);
         }
-        for child in s.suites.iter().flatten() {
-            self.suite(child, file_suite, suite_file);
+        for (k, child) in s.suites.iter().flatten().enumerate() {
+            self.suite(k, child, file_suite, suite_file);
         }
+        self.suites.pop();
         if pushed {
             self.path.pop();
         }
@@ -266,21 +292,22 @@ impl<'a> Walk<'a> {
 }
 
 fn walk(report: &ReportView, env: Option<usize>, list: bool) -> Walk<'_> {
-    let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new(), listed: list.then(Vec::new) };
-    for t in report.tests.iter().flatten() {
-        walk.test(t, None, None);
+    let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new(), listed: list.then(ListedTests::default), suites: Vec::new() };
+    for (i, t) in report.tests.iter().flatten().enumerate() {
+        walk.test(i, t, None, None);
     }
-    for s in report.suites.iter().flatten() {
-        walk.suite(s, None, None);
+    for (i, s) in report.suites.iter().flatten().enumerate() {
+        walk.suite(i, s, None, None);
     }
     walk
 }
 
 /// Every test of the report, in document order (top-level tests, then each suite's tests before
-/// its child suites): its unit id (what `planShards` names it) and its file, by the rule of this
-/// module. Tests that share an id are each listed. For readers that show a report's tests by the
-/// planner's names (the report preview's test links and comparisons).
-pub fn test_ids(report: &ReportView) -> Vec<(String, Option<String>)> {
+/// its child suites): its unit id (what `planShards` names it), its file by the rule of this
+/// module, its title and its place in the document. Tests that share an id are each listed. For
+/// readers that show a report's tests by the planner's names (the report preview's test links
+/// and comparisons: it finds each test by its place and checks its title).
+pub fn listed_tests(report: &ReportView) -> ListedTests<'_> {
     walk(report, None, true).listed.unwrap_or_default()
 }
 
@@ -385,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn test_ids_list_every_test_in_document_order_by_the_units_names() {
+    fn listed_tests_are_every_test_in_document_order_by_the_units_names_with_their_places() {
         let json = r#"{"environments": [],
           "suites": [{"type": "file", "title": "a.spec.ts",
             "tests": [{"title": "t"}, {"title": "t"}],
@@ -394,21 +421,15 @@ mod tests {
             {"type": "describe", "title": "loose suite", "location": {"file": "s.ts"}, "tests": [{"title": "w"}]}],
           "tests": [{"title": "top"}]}"#;
         let r: ReportView = serde_json::from_str(json).unwrap();
-        let s = |x: &str| Some(x.to_string());
-        assert_eq!(
-            test_ids(&r),
-            [
-                ("top".to_string(), None),
-                ("a.spec.ts › t".to_string(), s("a.spec.ts")),
-                ("a.spec.ts › t".to_string(), s("a.spec.ts")),
-                ("c.ts › d › u".to_string(), s("c.ts")),
-                ("a.spec.ts › v".to_string(), s("a.spec.ts")),
-                ("s.ts › loose suite › w".to_string(), s("s.ts")),
-            ]
-        );
+        let listed = listed_tests(&r);
+        assert_eq!(listed.ids, ["top", "a.spec.ts › t", "a.spec.ts › t", "c.ts › d › u", "a.spec.ts › v", "s.ts › loose suite › w"]);
+        assert_eq!(listed.files, [None, Some("a.spec.ts"), Some("a.spec.ts"), Some("c.ts"), Some("a.spec.ts"), Some("s.ts")]);
+        assert_eq!(listed.titles, ["top", "t", "t", "u", "v", "w"]);
+        // each place: its length, then the suite indexes and the test's index
+        assert_eq!(listed.places, [1, 0, 2, 0, 0, 2, 0, 1, 3, 0, 0, 0, 3, 0, 1, 0, 2, 1, 0]);
         // the same names planShards gives its units
         let units: Vec<String> = units_from_report(&r, None).unwrap().iter().map(|u| u.id.to_string()).collect();
-        let mut listed: Vec<String> = test_ids(&r).into_iter().map(|(id, _)| id).collect();
+        let mut listed = listed.ids;
         listed.dedup();
         listed.sort();
         listed.dedup();

@@ -323,4 +323,4 @@ pub fn encode_valid_json(json: &[u8], doc: serde_json::Value) -> Result<Vec<u8>>
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod read_tests;
+mod read_json_tests;

@@ -792,7 +792,7 @@ fn a_report_stays_readable_however_deep_its_tests_and_attempts_and_however_long_
     assert_eq!(titles[22], "d22");
     assert!(titles[23].starts_with("d23 \u{203a} d24") && titles[23].ends_with("d79"), "{}", titles[23]);
     assert_eq!(suite.tests.as_ref().unwrap()[0].attempts.len(), 2);
-    assert_eq!(crate::exchange::encode_report(&crate::exchange::ReportInput::Bytes(bytes)).map(|_| ()), Ok(()));
+    assert_eq!(crate::exchange::encode_upload_body(&crate::exchange::ReportInput::Bytes(bytes)).map(|_| ()), Ok(()));
 }
 
 /// Every place in a document, as JSON pointers (the root excluded).

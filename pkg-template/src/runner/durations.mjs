@@ -1,7 +1,7 @@
 // Where predicted durations come from: a timings file, else the live durations exchange.
-// Returns the `getDurations` callback `planShard` expects; it rejects with the reason when
+// Returns the `getDurations` callback `planThisShard` expects; it rejects with the reason when
 // durations cannot be had: a `SharedReason` when every shard shares it (nothing configured),
-// and the shards then plan from estimates alike; any other error stops the shard (see planShard).
+// and the shards then plan from estimates alike; any other error stops the shard (see planThisShard).
 import path from 'node:path';
 import { canReachService } from './options.mjs';
 import { readTimingsFile } from './timings.mjs';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
-import { planShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
+import { planThisShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile } from './timings.mjs';
 import { plural } from './words.mjs';
@@ -82,7 +82,7 @@ export function inPlanOrder(items, order, pathOf) {
  * Plans the files of one shard. When planning itself fails (for example an old build without
  * `planShards`: the same on every shard) it says so and returns `undefined`, and the caller shards
  * natively. A shard that must not run (durations only it could not have, nothing to run) says its
- * line and throws the `ShardStop` (see planShard): the runner then fails.
+ * line and throws the `ShardStop` (see planThisShard): the runner then fails.
  * @param {object} p
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
@@ -117,7 +117,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       }
       return d;
     };
-    const planned = await planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner });
+    const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
     const pathOf = new Map(units.map((u) => [u.id, u.path]));

@@ -24,7 +24,7 @@ export function resolveOptions(options = {}, env = process.env) {
     commitId: options.commitId ?? commitFromEnv(env),
     runId: options.runId ?? runIdFromEnv(env),
     quiet: options.quiet ?? false,
-    // a shard with nothing to run fails unless this is set (planShard)
+    // a shard with nothing to run fails unless this is set (planThisShard)
     allowEmptyShards: options.allowEmptyShards ?? (env.SHARDWISE_ALLOW_EMPTY_SHARDS === '1' || env.SHARDWISE_ALLOW_EMPTY_SHARDS === 'true'),
     // the durations exchange's whole budget, retries included (default: fetchDurations' 120 s)
     durationsTimeoutMs: options.durationsTimeoutMs ?? (env.SHARDWISE_DURATIONS_TIMEOUT_MS ? Number(env.SHARDWISE_DURATIONS_TIMEOUT_MS) : undefined),

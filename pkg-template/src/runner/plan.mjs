@@ -71,7 +71,7 @@ export class SharedReason extends Error {}
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object}>}
  * @throws {ShardStop}
  */
-export async function planShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner }) {
   workers = workerCount(workers);
   let source;
   let costs;
@@ -177,7 +177,7 @@ export const ESTIMATED_SHARE = 0.2;
  * @param {number} p.actualMs the shard's wall time
  * @param {number} [p.testsMs] its tests' attempts' durations, summed (undefined: not reported)
  * @param {{bodiesMs: number, knownCount?: number, estimated: number, costs?: string}} [p.expected]
- *   what planShard expected of its tests (known durations summed, how many known, how many
+ *   what planThisShard expected of its tests (known durations summed, how many known, how many
  *   estimated) and where its costs came from
  */
 export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, testsMs, expected }) {

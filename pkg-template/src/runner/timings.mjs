@@ -46,7 +46,7 @@ export function durationsByFile(report, api) {
 /**
  * A report's files as planner units, as the Jest and Vitest sequencers make them (`files.mjs`):
  * id and file the report's file, its prediction the sum of its tests' (at least 1 ms when
- * measured, as `planShard` counts any measured unit).
+ * measured, as `planThisShard` counts any measured unit).
  */
 export function fileUnitsFromReport(report, api) {
   return [...durationsByFile(report, api)].map(([file, ms]) => ({ id: file, file, durationMs: Math.max(1, Math.round(ms)) }));

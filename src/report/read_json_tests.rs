@@ -1,4 +1,5 @@
-//! The one rule for "Brotli or JSON" bytes ([`super::read_json`]), at the sizes real suites have.
+//! The one rule for "Brotli or JSON" bytes ([`super::read_json`]), at the sizes real suites have,
+//! and report bytes checked by that rule as their stream decodes ([`super::ensure_valid_bytes`]).
 
 use proptest::prelude::*;
 
@@ -181,9 +182,9 @@ proptest! {
         prop_assert_eq!(got.compressed, !plain);
         prop_assert!(got.json == json);
         prop_assert!(decode_json(&bytes).unwrap() == json);
-        let sent = crate::exchange::encode_report(&crate::exchange::ReportInput::Bytes(bytes.clone())).unwrap();
+        let sent = crate::exchange::encode_upload_body(&crate::exchange::ReportInput::Bytes(bytes.clone())).unwrap();
         prop_assert!(decode_json(&sent).unwrap() == json);
-        prop_assert!(crate::exchange::decode_report(&bytes, None).is_ok());
+        prop_assert!(crate::exchange::decode_download_body(&bytes, None).is_ok());
     }
 }
 

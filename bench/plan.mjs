@@ -1,7 +1,7 @@
 // Benchmark of planShards (npm run bench:plan): plan quality on real duration data sets and the
 // time to plan 100,000 units over 100 shards.
 //
-// Quality: for every file of ../shared/bench-data/durations (formats: its README.md), for N in
+// Quality: for every file of bench/data/durations (formats: its README.md), for N in
 // 2, 4, 8, 16, 32 and unit test|file, the makespan of each plan divided by the lower bound
 // max(total / N, largest group), all scored against the true durations:
 //   ours        planShards with every duration known
@@ -16,7 +16,7 @@
 // Those two checks compare like with like: in the planner's own view of the durations (whole
 // ms, at least 1; a zero duration is unknown and estimated, as types/plan.d.ts says), where LPT gets the
 // very same durations, and "reachable" means LPT itself comes within 1% of the bound.
-// Drift: for each pair of ../shared/bench-data/drift/pairs.json, plans made with the older
+// Drift: for each pair of bench/data/drift/pairs.json, plans made with the older
 // durations file, scored on the newer one, beside pytest-split's least_duration (details below).
 // Timing: planShards on 100,000 synthetic units over 100 shards (goal < 100 ms in Node), printed
 // with the cost of the JSON round trip of the same input, measured in the same run, as baseline;
@@ -31,7 +31,7 @@ import { spawnSync } from 'node:child_process';
 import { planShards } from 'shardwise';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const DATA = process.env.BENCH_DATA_DIR ?? path.resolve(here, '../../shared/bench-data/durations');
+const DATA = process.env.BENCH_DATA_DIR ?? path.resolve(here, 'data/durations');
 const SHARDS = [2, 4, 8, 16, 32];
 const sha1 = (s) => createHash('sha1').update(s).digest('hex');
 
@@ -197,7 +197,7 @@ for (const name of files) {
 }
 console.log(`\nquality: ${rows} rows; ${misses} more than 1% above a bound LPT reaches; ${worseThanLpt} worse than plain LPT`);
 
-// ---- drift: plan with an older durations file, run on the newer one (../shared/bench-data/drift)
+// ---- drift: plan with an older durations file, run on the newer one (bench/data/drift)
 // For each pair of pairs.json, N in SHARDS and unit test|file: the units planned are the *newer*
 // file's tests (what a CI run lists), each with its duration from the *older* file when that file
 // has it, else with no duration and its file (a new test: the planner estimates it); tests only in
@@ -218,7 +218,7 @@ function leastDuration(groups, n, weight) {
   }
   return shards;
 }
-const DRIFT = process.env.BENCH_DRIFT_DIR ?? path.resolve(here, '../../shared/bench-data/drift');
+const DRIFT = process.env.BENCH_DRIFT_DIR ?? path.resolve(here, 'data/drift');
 const pairs = JSON.parse(readFileSync(path.join(DRIFT, 'pairs.json'), 'utf8'));
 const drift = { ours: [], lpt: [] };
 console.log(`\ndrift: ${pairs.length} pairs (plan with the older file, score on the newer); ratios to the lower bound on the newer durations`);

@@ -174,7 +174,7 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
   report ??= api.decodeReport(new Uint8Array(bytes));
 
   let reportId;
-  await t.test('the reporter uploaded it, and `shardwise upload <folder>` uploads it again', async () => {
+  await t.test('the reporter uploaded it; `shardwise upload <folder>` says so, and with --again uploads it again', async () => {
     const m = text.match(/\[shardwise\] report uploaded: (\S+)\/reports\/([^\s/]+) \((\d+) attachments?, (\d+) bytes?\)$/m);
     assert.ok(m, `the reporter's upload line\n${text.slice(-3000)}`);
     reportId = m[2];
@@ -186,7 +186,11 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
     assert.equal(stored.status, 200);
     assert.ok(Buffer.from(await stored.arrayBuffer()).equals(brotliDecompressSync(bytes)), 'the service holds the saved report');
 
-    const up = await cli(['upload', folder], { cwd: dir, env: serviceEnv() });
+    // the reporter recorded its upload: the same folder again is not a second report
+    const twice = await cli(['upload', folder], { cwd: dir, env: serviceEnv() });
+    assert.equal(twice.code, 0, twice.text);
+    assert.match(twice.stdout, new RegExp(`^already uploaded .*report\\.json\\.br to ${service.baseUrl} \\([^)]+\\): ${service.baseUrl}/reports/${reportId} \\(--again uploads it once more\\)\n$`));
+    const up = await cli(['upload', folder, '--again'], { cwd: dir, env: serviceEnv() });
     assert.equal(up.code, 0, up.text);
     const again = up.stdout.match(/^uploaded .*report\.json\.br: (\S+)\/reports\/([^\s/]+) \((\d+) attachments?, (\d+) bytes?\)$/m);
     assert.ok(again, up.text);
@@ -262,23 +266,25 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-      const shown = async (label, bytesShown) => {
+      const shown = async (label, bytesShown, downloaded) => {
         await page.waitForFunction((l) => {
           const s = document.getElementById('status');
           return s.dataset.state === 'error' || (s.dataset.state === 'ready' && s.textContent.startsWith(`${l}: `));
         }, label, { timeout: 60_000 });
         const status = await page.textContent('#status');
         assert.equal(await page.getAttribute('#status', 'data-state'), 'ready', status);
-        assert.ok(status.startsWith(`${label}: ${bytesShown.toLocaleString('en-US')} bytes, ${declared.toLocaleString('en-US')} tests, `), status);
+        const size = downloaded ? `${downloaded.toLocaleString('en-US')} bytes downloaded (${bytesShown.toLocaleString('en-US')} decoded)` : `${bytesShown.toLocaleString('en-US')} bytes`;
+        assert.ok(status.startsWith(`${label}: ${size}, ${declared.toLocaleString('en-US')} tests, `), status);
         const totals = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#totals [data-total]')].map((c) => [c.dataset.total, Number(c.dataset.value)])));
         assert.deepEqual(totals, want, label);
         await page.waitForSelector('#chart[data-shards="4"]:not([aria-busy])', { timeout: 60_000 });
         assert.equal(await page.locator('#chart .bar').count(), 4);
       };
-      // by URL: the service sends it with Content-Encoding: br, so the page receives the JSON
+      // by URL: the service sends it with Content-Encoding: br, so the page receives the JSON (and
+      // says what came over the wire: the saved Brotli bytes)
       const url = `/api/reports/${reportId}/report.json.br`;
       await page.goto(`${service.baseUrl}/preview/?url=${encodeURIComponent(url)}`);
-      await shown(`${service.baseUrl}${url}`, brotliDecompressSync(bytes).length);
+      await shown(`${service.baseUrl}${url}`, brotliDecompressSync(bytes).length, bytes.length);
       // from disk: the saved Brotli bytes themselves (the stream that begins with '['), decoded by the wasm in the page
       await page.setInputFiles('#file', reportFile);
       await shown('report.json.br', bytes.length);

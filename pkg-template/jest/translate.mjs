@@ -1,6 +1,6 @@
 // Pure translations of Jest's objects (no wasm, no IO): unit-tested with plain objects.
 import { fileURLToPath } from 'node:url';
-import { testFile } from '../src/runner/options.mjs';
+import { testFile, listsReporter, noReporterLine } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, guarded, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
 
@@ -90,18 +90,8 @@ export function recordFileErrors(runErrors, ctx, testResult) {
   runErrors.add(e, { root: ctx.root, file, loaded: list(testResult?.testResults).length > 0 });
 }
 
-/**
- * Whether Jest's reporters include shardwise's: an entry naming `shardwise/jest` (or a path
- * to it), or an instance of its class. A `--reporters` flag on Jest's command line replaces the
- * config's list, and the shard then balances but saves no report and no shard record.
- */
-export function hasShardwiseReporter(globalConfig) {
-  return ((globalConfig)?.reporters ?? []).some((r) => {
-    const name = Array.isArray(r) ? r[0] : r;
-    if (typeof name === 'string') return isOwnReporter(name);
-    return name?.constructor?.name === 'ShardwiseJestReporter';
-  });
-}
+/** Whether Jest's reporters include shardwise's (a `--reporters` flag replaces the config's list). */
+export const hasShardwiseReporter = (globalConfig) => listsReporter(globalConfig?.reporters, isOwnReporter, 'ShardwiseJestReporter');
 
 /** The line a balanced shard prints when the shardwise reporter is not among Jest's reporters. */
-export const NO_REPORTER_LINE = (index, count) => `[shardwise] shard ${index}/${count}: the shardwise reporter is not among Jest's reporters (a --reporters flag replaces the config's list): this shard is balanced, but saves no report and no shard record, so 'shardwise verify' will count it missing; add --reporters=shardwise/jest beside the flag`;
+export const NO_REPORTER_LINE = (index, count) => noReporterLine({ index, count, runner: 'Jest', flag: '--reporters', entry: 'shardwise/jest' });

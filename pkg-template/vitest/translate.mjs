@@ -1,6 +1,6 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
 import { fileURLToPath } from 'node:url';
-import { testFile } from '../src/runner/options.mjs';
+import { testFile, listsReporter, noReporterLine } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
 
 
@@ -149,18 +149,8 @@ export function recordRunEnd(runErrors, ctx, testModules, unhandledErrors, reaso
   }
 }
 
-/**
- * Whether Vitest's reporters include shardwise's: an entry naming `shardwise/vitest` (or a path
- * to it), or an instance of its class. A `--reporter` flag on Vitest's command line replaces the
- * config's list, and the shard then balances but saves no report and no shard record.
- */
-export function hasShardwiseReporter(config) {
-  return ((config)?.reporters ?? []).some((r) => {
-    const name = Array.isArray(r) ? r[0] : r;
-    if (typeof name === 'string') return isOwnReporter(name);
-    return name?.constructor?.name === 'ShardwiseVitestReporter';
-  });
-}
+/** Whether Vitest's reporters include shardwise's (a `--reporter` flag replaces the config's list). */
+export const hasShardwiseReporter = (config) => listsReporter(config?.reporters, isOwnReporter, 'ShardwiseVitestReporter');
 
 /** The line a balanced shard prints when the shardwise reporter is not among Vitest's reporters. */
-export const NO_REPORTER_LINE = (index, count) => `[shardwise] shard ${index}/${count}: the shardwise reporter is not among Vitest's reporters (a --reporter flag replaces the config's list): this shard is balanced, but saves no report and no shard record, so 'shardwise verify' will count it missing; add --reporter=shardwise/vitest beside the flag`;
+export const NO_REPORTER_LINE = (index, count) => noReporterLine({ index, count, runner: 'Vitest', flag: '--reporter', entry: 'shardwise/vitest' });

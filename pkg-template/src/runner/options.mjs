@@ -123,3 +123,18 @@ export function outsideRootOnce(log, root) {
     log(`[shardwise] test files outside the repository root (${root}) are reported without their file, e.g. ${file}: report paths are relative to that root`);
   };
 }
+
+/**
+ * Whether a runner's `reporters` list holds shardwise's reporter: an entry whose name `isOwn`
+ * accepts (`shardwise/<runner>`, or a path to it), or an instance of the class named `className`.
+ * A `--reporter(s)` flag on the runner's command line replaces the config's list.
+ */
+export function listsReporter(reporters, isOwn, className) {
+  return (Array.isArray(reporters) ? reporters : []).some((r) => {
+    const name = Array.isArray(r) ? r[0] : r;
+    return typeof name === 'string' ? isOwn(name) : name?.constructor?.name === className;
+  });
+}
+
+/** The line a balanced shard prints when its runner's `flag` dropped shardwise's reporter. */
+export const noReporterLine = ({ index, count, runner, flag, entry }) => `[shardwise] shard ${index}/${count}: the shardwise reporter is not among ${runner}'s reporters (a ${flag} flag replaces the config's list): this shard is balanced, but saves no report and no shard record, so 'shardwise verify' will count it missing; add ${flag}=${entry} beside the flag`;

@@ -61,6 +61,8 @@ const testFiles = {
     `test('${name} waits', () => new Promise((r) => setTimeout(r, ${ms})));\n`]),
   vitest: Object.entries(WAITS).map(([name, ms]) => [`${name}.test.mjs`,
     `import { test } from 'vitest';\ntest('${name} waits', () => new Promise((r) => setTimeout(r, ${ms})));\n`]),
+  'node-test': Object.entries(WAITS).map(([name, ms]) => [`test/${name}.test.mjs`,
+    `import { test } from 'node:test';\ntest('${name} waits', () => new Promise((r) => setTimeout(r, ${ms})));\n`]),
 };
 
 const freePort = () => new Promise((resolve) => {
@@ -89,7 +91,9 @@ before(async () => {
     CI: '1',
     FORCE_COLOR: '0',
   };
-  for (const k of ['SHARDWISE_BASE_URL', 'SHARDWISE_ACCESS_TOKEN', 'SHARDWISE_TIMINGS_FILE', 'GITHUB_RUN_ID']) delete env[k];
+  // NODE_TEST_CONTEXT: this file runs under node --test; a `node --test` of a block must not take
+  // itself for one of its files' processes
+  for (const k of ['SHARDWISE_BASE_URL', 'SHARDWISE_ACCESS_TOKEN', 'SHARDWISE_TIMINGS_FILE', 'GITHUB_RUN_ID', 'NODE_TEST_CONTEXT']) delete env[k];
 });
 
 after(async () => {
@@ -173,6 +177,7 @@ test('README blocks run in order, as a new user would', async (t) => {
         }
         if (/shardwise upload/.test(b.code)) assert.match(r.out, /\/preview\/|reportUrl|uploaded/i);
         if (/shardwise durations/.test(b.code)) assert.ok(fs.existsSync(path.join(project, b.attrs.dir, 'shardwise-timings.json')));
+        if (/shardwise\/node-test/.test(b.code)) assert.match(r.out, /^\[shardwise\] report (uploaded|saved)/m, 'the node:test reporter saved its report');
         assert.doesNotMatch(r.out, new RegExp(service.accessToken), 'the token is never printed');
       } else if (b.lang === 'sh' && b.attrs.run === 'serve') {
         const port = await freePort();

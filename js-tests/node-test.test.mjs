@@ -1,0 +1,120 @@
+// node:test, for real (issue 34, its reporter): a project written into js-tests/.out/node-test/
+// (a git repository of its own) with nested describe/it, subtests, a skip with a reason, a todo,
+// a failing assertion with a diff, and a file that fails to load, run by `node --test` with
+// `--test-concurrency=2` and shardwise's reporter beside the spec reporter, against the local
+// service. The saved and uploaded report must hold every test node:test counted, as it counted
+// them, and the broken file as an error outside the tests.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as api from 'shardwise';
+import { createServer } from '../pkg/server/index.mjs';
+import { concurrencyOf } from '../pkg/node-test/translate.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = path.join(ROOT, 'js-tests', '.out', 'node-test');
+const COMMIT = '0de7e57000000000000000000000000000000000';
+let service;
+
+before(async () => {
+  service = await createServer({ dataDir: path.join(ROOT, 'js-tests', '.out', 'node-test-service'), computeDelayMs: 0 });
+});
+after(() => service?.close());
+
+const FILES = {
+  'package.json': '{"name":"node-test-project","private":true,"type":"module"}\n',
+  'test/cart.test.mjs': `import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+describe('cart', () => {
+  it('adds an item', () => assert.equal(1 + 1, 2));
+  it('shows the total', () => assert.deepEqual({ total: 999 }, { total: 899 }));
+  it.skip('pays by card', () => {});
+  it.todo('pays by invoice');
+  describe('coupons', () => {
+    it('applies one', () => {});
+    it('refuses an expired one', () => {});
+  });
+});
+`,
+  'test/search.test.mjs': `import { test } from 'node:test';
+test('search', async (t) => {
+  await t.test('finds by title', () => {});
+  await t.test('finds nothing', (t) => { t.skip('index not built'); });
+});
+test('a slow one', async () => { await new Promise((r) => setTimeout(r, 150)); });
+`,
+  'test/broken.test.mjs': "import gone from './does-not-exist.mjs';\n",
+};
+
+function run(args, env) {
+  // not NODE_TEST_CONTEXT: this file runs under node --test, and a node --test started with it
+  // takes itself for one of its files' processes (it reports to a parent and exits 0)
+  const { NODE_TEST_CONTEXT, ...outer } = process.env;
+  const child = spawn(process.execPath, args, { cwd: DIR, env: { ...outer, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout.on('data', (d) => { text += d; });
+  child.stderr.on('data', (d) => { text += d; });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, text })));
+}
+
+test('a node:test run with describe/it, subtests, skip, todo, a failure and a file that fails to load: saved and uploaded as node:test counted it', { timeout: 120_000 }, async () => {
+  rmSync(DIR, { recursive: true, force: true });
+  for (const [f, t] of Object.entries(FILES)) {
+    mkdirSync(path.dirname(path.join(DIR, f)), { recursive: true });
+    writeFileSync(path.join(DIR, f), t);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: DIR });
+  const r = await run(['--test', '--test-concurrency=2',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],
+  { SHARDWISE_COMMIT_ID: COMMIT, SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, NO_COLOR: '1', FORCE_COLOR: '0' });
+  assert.equal(r.code, 1, r.text);
+  assert.match(r.text, /✖ shows the total/, 'the spec reporter still prints the run');
+  assert.match(r.text, /^\[shardwise\] 1 test file failed to load \(test\/broken\.test\.mjs\): the run failed; the errors are in the report$/m);
+  const link = /^\[shardwise\] report uploaded: (\S+) /m.exec(r.text);
+  assert.ok(link, r.text);
+
+  const saved = api.decodeReport(new Uint8Array(readFileSync(path.join(DIR, 'shardwise-report', 'report.json.br'))));
+  const uploaded = api.decodeReport(new Uint8Array(await (await fetch(`${service.baseUrl}/api/reports/${link[1].split('/').pop()}/report.json.br`)).arrayBuffer()));
+  for (const report of [saved, uploaded]) {
+    assert.deepEqual(api.validateReport(report), []);
+    assert.equal(report.category, 'node-test');
+    assert.equal(report.testRunner?.version, process.versions.node);
+    const tests = [];
+    const walk = (s, path) => {
+      for (const t of s.tests ?? []) tests.push({ title: [...path, t.title].join(' › '), file: t.location?.file, line: t.location?.line, status: t.attempts[0].status, annotations: (t.attempts[0].annotations ?? []).map((a) => `${a.type}${a.description ? `: ${a.description}` : ''}`), error: t.attempts[0].errors?.[0]?.message });
+      for (const c of s.suites ?? []) walk(c, c.type === 'file' ? path : [...path, c.title]);
+    };
+    walk(report, []);
+    const by = Object.fromEntries(tests.map((t) => [t.title, t]));
+    assert.deepEqual(Object.keys(by).sort(), [
+      'a slow one', 'cart › adds an item', 'cart › coupons › applies one', 'cart › coupons › refuses an expired one',
+      'cart › pays by card', 'cart › pays by invoice', 'cart › shows the total',
+      'search', 'search › finds by title', 'search › finds nothing',
+    ].sort(), 'every test node:test counted, with its suites; no suite and no file as a test');
+    assert.equal(by['cart › adds an item'].status, 'passed');
+    assert.deepEqual([by['cart › adds an item'].file, by['cart › adds an item'].line], ['test/cart.test.mjs', 4]);
+    assert.equal(by['cart › shows the total'].status, 'failed');
+    assert.match(by['cart › shows the total'].error, /Expected values to be strictly deep-equal:\n\+ actual - expected/);
+    assert.deepEqual([by['cart › pays by card'].status, by['cart › pays by card'].annotations], ['skipped', ['skip']]);
+    assert.deepEqual([by['cart › pays by invoice'].status, by['cart › pays by invoice'].annotations], ['skipped', ['todo']]);
+    assert.deepEqual([by['search › finds nothing'].status, by['search › finds nothing'].annotations], ['skipped', ['skip: index not built']]);
+    assert.deepEqual(report.unattributedErrors.map((e) => e.location?.file), ['test/broken.test.mjs']);
+    assert.match(report.unattributedErrors[0].message, /does-not-exist\.mjs/);
+    // each file's cost beyond its tests, for the planner; the run's parallel files
+    const costs = JSON.parse(report.sources.find((s) => s.filePath === '.shardwise/costs.json').text);
+    assert.equal(costs.runner, 'node-test');
+    assert.equal(costs.workers, 2);
+    assert.deepEqual(Object.keys(costs.files).sort(), ['test/broken.test.mjs', 'test/cart.test.mjs', 'test/search.test.mjs']);
+  }
+});
+
+test('concurrencyOf reads --test-concurrency, else node:test\'s default', () => {
+  assert.equal(concurrencyOf(['--test', '--test-concurrency=3'], 8), 3);
+  assert.equal(concurrencyOf(['--test-concurrency', '4'], 8), 4);
+  assert.equal(concurrencyOf(['--test'], 8), 7);
+  assert.equal(concurrencyOf([], 1), 1);
+});

@@ -1,0 +1,62 @@
+// shardwise/node-test: a node:test reporter (Node >= 20) that saves the run's report and uploads
+// it when a token is set. Beside the reporter you read:
+//   node --test --test-reporter=spec --test-reporter-destination=stdout \
+//               --test-reporter=shardwise/node-test --test-reporter-destination=stdout
+// node:test gives a reporter no options: they come from SHARDWISE_* variables (the report goes to
+// `shardwise-report/`, or SHARDWISE_OUTPUT_FOLDER). The reporter's work is the skeleton's
+// (src/runner/reporter.mjs); here, node:test's translation (translate.mjs).
+import os from 'node:os';
+import { RunReporter } from '../src/runner/reporter.mjs';
+import { reportPath } from '../src/runner/options.mjs';
+import { ENVIRONMENT, NodeTestRun, concurrencyOf } from './translate.mjs';
+
+export class ShardwiseNodeTestReporter extends RunReporter {
+  constructor(options = {}) {
+    super({ outputFolder: process.env.SHARDWISE_OUTPUT_FOLDER || undefined, ...options }, { runner: 'node-test', unit: 'file' });
+  }
+
+  /** The run begins (before its first event). */
+  onStart({ cwd = process.cwd() } = {}) {
+    const workers = concurrencyOf(undefined, os.availableParallelism?.() ?? os.cpus().length);
+    const reported = this.begin({
+      cwd,
+      version: process.versions.node,
+      workers,
+      environments: (systemData) => [{ name: ENVIRONMENT, systemData }],
+      context: { environmentIdx: 0 },
+    });
+    this.run = reported && new NodeTestRun(this.builder, this.ctx, {
+      runError: (e, at) => this.runError(e, at),
+      fileCost: (file, ms) => this.record('a test file\'s cost', (_b, ctx) => this.costs.add(reportPath(ctx.root, file), ms)),
+      ran: (file) => this.ran.add(file),
+    });
+    if (!reported) {
+      // not reported (no commit id): the run's errors outside its tests are still counted
+      this.run = new NodeTestRun(nullBuilder, { root: cwd, environmentIdx: 0 }, { runError: (e, at) => this.runError(e, at) });
+    }
+  }
+
+  onEvent(event) {
+    if (this.reportingStopped) return;
+    try {
+      this.run?.onEvent(event);
+    } catch (e) {
+      this.stop(e);
+    }
+  }
+}
+
+/** A builder that records nothing (a run that is not reported still follows its events). */
+const nullBuilder = { addTest: () => undefined, addAttempt: () => {} };
+
+/**
+ * The reporter node:test loads: an async generator over the run's events. It yields nothing (the
+ * other reporter prints the run); its own lines go to stdout at the end.
+ * @param {AsyncIterable<{type: string, data?: object}>} source
+ */
+export default async function* shardwiseNodeTest(source) {
+  const reporter = new ShardwiseNodeTestReporter();
+  reporter.onStart();
+  for await (const event of source) reporter.onEvent(event);
+  await reporter.end();
+}

@@ -42,7 +42,7 @@ export default class ShardwiseJestReporter extends RunReporter {
     if (file) this.ran.add(file);
     this.record('a test file\'s results', (builder, ctx) => recordFileResult(builder, ctx, testResult));
     // a file that failed to run (a syntax error, a missing module), or a hook outside its tests
-    recordFileErrors(this.runErrors, { root: this.ctx?.root ?? this.globalConfig?.rootDir ?? process.cwd() }, testResult);
+    recordFileErrors(this.runErrors, { root: this.root }, testResult);
     this.record('a test file\'s costs', (_builder, ctx) => this.costs.add(file === undefined ? undefined : reportPath(ctx.root, file), jestFileCost(testResult)));
   }
 

@@ -5,10 +5,9 @@
 // built from integers for the 256-colour and true-colour codes). Other escape sequences (cursor
 // moves, erasing a line, hyperlinks) are dropped. Pure apart from creating nodes.
 import { el } from './dom.mjs';
+import { ESCAPES, plain } from '../src/ansi.js';
 
-/** Every escape sequence: CSI (`ESC [ ... final`), OSC (`ESC ] ... BEL|ESC \`), and a lone two-character escape. */
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\u001b\[([0-9;:?]*)([@-~])|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?/g;
+export { plain };
 
 /** The xterm 256-colour palette's colour `n` as `rgb(...)` (16-231: the 6x6x6 cube, 232-255: greys). */
 function palette(n) {
@@ -113,9 +112,4 @@ export function ansi(text) {
   }
   if (at < str.length) out.push(styled(str.slice(at), style));
   return out;
-}
-
-/** `text` without its escape sequences (for comparisons and titles). */
-export function plain(text) {
-  return String(text ?? '').replace(ESCAPES, '');
 }

@@ -30,15 +30,17 @@ export function snippetNodes(snippet) {
   });
 }
 
-/** `pre` of `text` (styles rendered), folded behind its size when long. */
-export function textBlock(className, text, label = 'output') {
+/** `pre` (showing `text`), folded behind the text's size when long. */
+export function folded(pre, text, label = 'output') {
   const str = String(text ?? '');
-  const pre = el('pre', { className }, ansi(str));
   const lines = str.split('\n').length;
   if (str.length <= LONG_CHARS && lines <= LONG_LINES) return pre;
   return el('details', { className: 'long-output' },
     el('summary', null, `${label}: ${fmt(lines)} lines, ${fmt(new TextEncoder().encode(plain(str)).length)} bytes (show)`), pre);
 }
+
+/** `pre` of `text` (styles rendered), folded behind its size when long. */
+export const textBlock = (className, text, label) => folded(el('pre', { className }, ansi(String(text ?? ''))), text, label);
 
 /** One error: its message once, its location, its snippet, the rest of its stack. */
 export function errorBox(e, where) {

@@ -1,6 +1,6 @@
 // The figures the report preview shows, computed from a decoded report (docs/report-format.md).
 // Pure: no DOM, no wasm; runs in the preview's worker and in tests.
-import { SHARD_PLAN_SOURCE } from '../src/sources.js';
+import { SHARD_PLAN_SOURCE, shardPlanOf } from '../src/sources.js';
 import { shardOfTitle } from '../src/layout.js';
 
 /**
@@ -281,17 +281,7 @@ export function compareReports(head, base, { top = 20 } = {}) {
 
 export { SHARD_PLAN_SOURCE };
 
-/** The plan a shard's report carries, or undefined. */
-export function shardPlanOf(report) {
-  const src = (report.sources ?? []).find((s) => s?.filePath === SHARD_PLAN_SOURCE);
-  if (!src) return undefined;
-  try {
-    const p = JSON.parse(src.text);
-    return p && typeof p === 'object' ? p : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { shardPlanOf };
 
 /** `{index, count}` from a shard report's title ("shard 2/3", as the reporters write it: src/layout.js), or undefined. */
 export { shardOfTitle };

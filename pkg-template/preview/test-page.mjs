@@ -5,7 +5,7 @@ import { $, el, fill } from './dom.mjs';
 import { ms, where } from './format.mjs';
 import { KEY_PATTERN } from './summary.mjs';
 import { attachmentList } from './attachments.mjs';
-import { errorBox as errorView, textBlock } from './error-view.mjs';
+import { errorBox as errorView, folded } from './error-view.mjs';
 import { ansi } from './ansi.mjs';
 
 /** A base64 `buffer` stdio entry as text: UTF-8, invalid bytes as U+FFFD. */
@@ -35,11 +35,9 @@ function stepsTree(steps, depth = 0) {
  */
 function stdioBlock(stdio) {
   const chunks = stdio.map((e) => ({ stream: e.stream, text: e.text !== undefined ? String(e.text) : bufferText(String(e.buffer ?? '')) }));
-  const all = chunks.map((c) => c.text).join('');
-  const folded = textBlock('stdio', all);
-  const pre = folded.tagName === 'PRE' ? folded : folded.querySelector('pre');
-  pre.replaceChildren(...chunks.map((c) => el('span', { className: c.stream === 2 ? 'stderr' : 'stdout' }, ansi(c.text)))); // entries are chunks, as written
-  return folded;
+  // entries are chunks, as written
+  const pre = el('pre', { className: 'stdio' }, chunks.map((c) => el('span', { className: c.stream === 2 ? 'stderr' : 'stdout' }, ansi(c.text))));
+  return folded(pre, chunks.map((c) => c.text).join(''));
 }
 
 /** One attempt's box; `n`: its number in its environment. */

@@ -11,7 +11,7 @@ import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
 import { Store, decodeBr } from './store.mjs';
 import { durationsOf, annotate } from './predict.mjs';
-import { SHARD_PLAN_SOURCE } from '../src/sources.js';
+import { shardPlanOf } from '../src/sources.js';
 import { findTraceViewer, NO_TRACE_VIEWER, TRACE_FILES, TRACE_TYPES } from './trace-viewer.mjs';
 
 // The package files a browser needs for the report preview; nothing else of staticDir is served.
@@ -25,10 +25,8 @@ const STATIC_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascr
  * groups the shards of one run (and the latest attempt of a re-run shard); undefined otherwise.
  */
 export function shardOf(doc) {
-  const text = (doc.sources ?? []).findLast?.((x) => x?.filePath === SHARD_PLAN_SOURCE)?.text;
-  if (typeof text !== 'string') return undefined;
-  let p;
-  try { p = JSON.parse(text); } catch { return undefined; }
+  const p = shardPlanOf(doc);
+  if (!p) return undefined;
   const whole = (v) => (Number.isSafeInteger(v) && v >= 1 ? v : undefined);
   const str = (v) => (typeof v === 'string' && v.length && v.length <= 256 ? v : undefined);
   const index = whole(p?.shardIndex);

@@ -14,7 +14,6 @@ export default class ShardwiseVitestReporter extends RunReporter {
 
   onInit(ctx) {
     const config = ctx?.config ?? {};
-    this.cwd = config.root ?? process.cwd();
     this.begin({
       cwd: config.root ?? process.cwd(),
       shard: config.shard && { index: config.shard.index, count: config.shard.count },
@@ -29,7 +28,7 @@ export default class ShardwiseVitestReporter extends RunReporter {
     this.ran.add(testModule.moduleId);
     this.record('a test module\'s costs', (_builder, ctx) => this.costs.add(reportPath(ctx.root, testModule.moduleId), vitestFileCost(testModule)));
     // an import or transform that failed, a throw at its top level, a beforeAll/afterAll
-    recordModuleErrors(this.runErrors, { root: this.ctx?.root ?? this.cwd }, testModule);
+    recordModuleErrors(this.runErrors, { root: this.root }, testModule);
   }
 
   onTestCaseResult(testCase) {
@@ -38,7 +37,7 @@ export default class ShardwiseVitestReporter extends RunReporter {
   }
 
   async onTestRunEnd(testModules, unhandledErrors, reason) {
-    recordRunEnd(this.runErrors, { root: this.ctx?.root ?? this.cwd }, testModules, unhandledErrors, reason);
+    recordRunEnd(this.runErrors, { root: this.root }, testModules, unhandledErrors, reason);
     const { failed } = await this.end();
     if (failed) process.exitCode = 1; // a stopped shard fails, even where an empty run would pass (passWithNoTests)
   }

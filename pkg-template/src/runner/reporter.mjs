@@ -27,9 +27,6 @@ export const systemData = () => ({ osName: os.type(), osVersion: os.release(), o
 /** The one line a reporter says when it stops reporting (the tests run on). */
 export const stoppedLine = (e) => `[shardwise] reporting stopped (${e?.code ?? 'ERROR'}: ${e?.message ?? e}); the tests are unaffected`;
 
-/** `i/n` of a shard's stop line (`[shardwise] shard i/n stopped: ...`). */
-const shardOfLine = (line) => /shard (\d+\/\d+)/.exec(line)?.[1] ?? '';
-
 /** The line of a run without a commit id: it is not reported. */
 export const NO_COMMIT_LINE = '[shardwise] no commit id (not a git checkout; set SHARDWISE_COMMIT_ID): the run is not reported';
 
@@ -61,6 +58,8 @@ export class RunReporter {
     this.held = undefined;
     /** The run's errors outside its tests (files that failed to load, a global set-up): `runError`. */
     this.runErrors = new RunErrors();
+    /** What report paths are relative to: the repository's root once `begin` found it. */
+    this.root = process.cwd();
   }
 
   /**
@@ -70,7 +69,7 @@ export class RunReporter {
    */
   runError(e, { file, loaded = true } = {}) {
     try {
-      this.runErrors.add(e, { root: this.ctx?.root ?? process.cwd(), file, loaded });
+      this.runErrors.add(e, { root: this.root, file, loaded });
     } catch { /* an error of an unforeseen shape: the runner says it anyway */ }
   }
 
@@ -99,6 +98,8 @@ export class RunReporter {
       this.folder = folder;
       clearSaved(folder); // an earlier run's report, attachments and records: never beside this run's
       const { root, commitId } = gitInfo(cwd, this.options.commitId);
+      this.root = root;
+      this.shard = shard;
       if (!commitId) {
         this.log(NO_COMMIT_LINE);
         return false;
@@ -199,7 +200,7 @@ export class RunReporter {
         stop(e);
       }
     }
-    if (stopped && report) this.say(`[shardwise] no report saved: shard ${shardOfLine(stopped)} ran nothing (see its line above)`);
+    if (stopped && report) this.say(`[shardwise] no report saved: shard ${this.shard?.index}/${this.shard?.count} ran nothing (see its line above)`);
     return { failed: Boolean(stopped) };
   }
 

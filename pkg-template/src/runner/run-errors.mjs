@@ -6,6 +6,7 @@
 // line says how many files failed to load. Pure: no IO, no wasm.
 import { reportPath } from './options.mjs';
 import { text, position } from './record.mjs';
+import { plain } from '../ansi.js';
 
 /** At most this many errors are kept (a run whose every file fails keeps the first ones, and says how many more). */
 export const MAX_RUN_ERRORS = 200;
@@ -27,8 +28,7 @@ export function reportError(e, root, at = {}) {
 
 /** The first line of a message, without terminal colour codes, at most 200 characters. */
 export function firstLine(message) {
-  // eslint-disable-next-line no-control-regex
-  const line = text(message).replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const line = plain(text(message)).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 

@@ -193,8 +193,10 @@ test('the .wasm stays within its size budget: 1.2063 MB after wasm-opt -Oz', () 
   // since the preview finds each test by the place and title Rust lists it with, not by walking
   // the report in Rust's order (issue 35: `__decodeReportTests` gives titles and places by column,
   // places as one Uint32Array; as arrays of arrays it cost 1,577 bytes): 1,205,544 -> 1,206,215
-  // bytes. Every byte over it needs the same account.
+  // bytes. 1,207,600 since a shard's cold cost grows with its files (issue 30: `coldMs`, its
+  // table of powers of 4/5 and the assignment's cost of a shard by its number of groups):
+  // 1,205,873 -> 1,207,489 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_206_300, `shardwise_bg.wasm is ${size} bytes, over the 1,206,300-byte budget`);
+  assert.ok(size <= 1_207_600, `shardwise_bg.wasm is ${size} bytes, over the 1,207,600-byte budget`);
 });

@@ -223,7 +223,7 @@ function asTheRunnerPlans(content, opts, values) {
     const c = learned.costs;
     const measured = learned.measuredFiles ? `${plural(learned.measuredFiles, 'file')} measured, others ` : '';
     lines.push(`costs        ${learned.source}: start-up ${fmtMs(opts.perShardOverheadMs ?? learned.perShardOverheadMs)} a shard`
-      + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`);
+      + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}${c.coldMs ? `, up to ${fmtMs(c.coldMs)} of cold transforms` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`);
   }
   if (opts.workers === undefined && learned.workers > 1) {
     opts.workers = learned.workers;

@@ -23,7 +23,7 @@ export function walkTests(report, fn) {
 // state, under keys no test has (they start with a NUL), per runner (the report's category): each
 // file's cost and the model's figures, each the same weighted mean as a test's duration. The
 // durations document then carries them back as a record of its own.
-const MODEL = ['perShardMs', 'perWorkerMs', 'perFileMs', 'perTestMs', 'workers'];
+const MODEL = ['perShardMs', 'perWorkerMs', 'coldMs', 'perFileMs', 'perTestMs', 'workers'];
 const costKey = (runner, name) => JSON.stringify(['\u0000costs', runner, name]);
 
 /** The costs record of a report, as state entries {key -> {'': value}}, into `out`. */

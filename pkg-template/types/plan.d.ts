@@ -37,11 +37,17 @@ export interface PlanOptions {
 
 /**
  * A shard's costs beyond its tests' bodies, in ms. A shard's predicted time is
- * `perShardOverheadMs + perWorkerMs + makespan over workers of (tests + their files' costs)`.
+ * `perShardOverheadMs + perWorkerMs + coldMs × (1 − 0.8^groups) + makespan over workers of
+ * (tests + their files' costs)`.
  */
 export interface ShardCostsOptions {
   /** A worker's start (a process, a browser): once per non-empty shard, as workers start side by side. */
   perWorkerMs?: number;
+  /**
+   * What a shard pays once for the modules its files share (Jest's cold transforms), at full: a
+   * shard of `n` groups (files, when files are kept whole) pays `coldMs × (1 − 0.8^n)`.
+   */
+  coldMs?: number;
   /** A file's cost (load, transform, environment, hooks) when `files` does not name it... */
   perFileMs?: number;
   /** ...plus this per test of it; also what a unit without a file pays. */
@@ -60,7 +66,8 @@ export interface ShardCosts {
   unit?: 'test' | 'file';
   /** The fixed cost per shard: a run's wall time less the model's prediction of it, else the runner's default. */
   perShardOverheadMs: number;
-  costs: Required<ShardCostsOptions>;
+  /** Every figure (`coldMs` only when the run paid one: Jest's). */
+  costs: Required<Omit<ShardCostsOptions, 'coldMs'>> & Pick<ShardCostsOptions, 'coldMs'>;
   /** How many files' costs were measured. */
   measuredFiles: number;
   /** Whether `perShardOverheadMs` came from the run's wall time. */

@@ -3,13 +3,14 @@
 //! by [`MAX_IMPROVEMENT_STEPS`] (never by wall-clock time).
 //!
 //! A shard's cost (without the overhead) is `max(ceil(sum / workers), largest group)`; with one
-//! worker, its sum. Its reported prediction with several workers is the makespan of its groups
+//! worker, its sum; plus its cold cost, which grows with its number of groups ([`ColdOf`]). Its reported prediction with several workers is the makespan of its groups
 //! over them ([`over_workers`]), which that cost bounds from below. LPT alone guarantees `makespan <= (4/3 - 1/(3N)) * optimum` for one worker
 //! (Graham, 1969); the improvement pass only ever lowers the heaviest shard, so the bound holds.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::cost::ColdOf;
 use super::options::Settings;
 
 /// Upper bound on improvement steps (one applied move or swap each).
@@ -25,7 +26,8 @@ pub(super) struct Assignment {
     /// Per group, its shard (0-based).
     pub shard_of_group: Vec<u32>,
     /// Per shard, its predicted time (without the per-shard overhead): with one worker its sum;
-    /// with more, the makespan of its groups over the workers, longest first ([`over_workers`]).
+    /// with more, the makespan of its groups over the workers, longest first ([`over_workers`]);
+    /// plus its cold cost.
     pub costs: Vec<u64>,
 }
 
@@ -67,7 +69,8 @@ fn cost(sum: u64, largest: u64, workers: u64) -> u64 {
     sum.div_ceil(workers).max(largest)
 }
 
-/// `max(ceil(total / (shards * workers)), largest group) + overhead`, or 0 without groups.
+/// `max(ceil(total / (shards * workers)), largest group) + overhead` (and one group's cold cost),
+/// or 0 without groups.
 pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     if weights.is_empty() {
         return 0;
@@ -75,19 +78,23 @@ pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     let total: u64 = weights.iter().copied().fold(0, u64::saturating_add);
     let largest = weights.iter().copied().max().unwrap_or(0);
     let slots = s.shard_count as u64 * s.workers as u64;
-    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms)
+    // the heaviest shard holds a group at least: at least one group's cold cost
+    let cold = ColdOf::new(s.costs.cold_ms).of(1);
+    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms).saturating_add(cold)
 }
 
 /// Assigns the groups (`weights[id]`) to `shard_count` shards.
 pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
     let workers = s.workers as u64;
+    let cold = ColdOf::new(s.costs.cold_ms);
     let mut bins = vec![Bin::default(); s.shard_count as usize];
 
     // LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
     // least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard
-    // (sum 0) always wins a tie: no shard stays empty while another holds two groups.
+    // (sum 0) always wins a tie: no shard stays empty while another holds two groups (a cold
+    // cost only grows with a shard's groups).
     let order = lpt_order(weights);
-    if workers == 1 {
+    if workers == 1 && s.costs.cold_ms == 0 {
         // cost = sum, so the least cost after adding is the least sum
         if !lpt_by_tree(&order, &mut bins) {
             lpt_by_heap(&order, &mut bins);
@@ -98,7 +105,7 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
             for (i, b) in bins.iter().enumerate() {
                 // items arrive heaviest first: a bin's first item is its largest
                 let largest = b.items.first().map_or(w, |x| x.0);
-                let c = (cost(b.sum + w, largest, workers), b.sum, i);
+                let c = (cost(b.sum + w, largest, workers) + cold.of(b.items.len() + 1), b.sum, i);
                 if c < best {
                     best = c;
                 }
@@ -117,7 +124,7 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
         }
     }
 
-    improve(&mut bins, workers);
+    improve(&mut bins, workers, &cold);
 
     let mut shard_of_group = vec![0u32; weights.len()];
     let costs = bins
@@ -127,7 +134,7 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
             for &(_, g) in &b.items {
                 shard_of_group[g] = i as u32;
             }
-            over_workers(&b.items, b.sum, workers)
+            over_workers(&b.items, b.sum, workers) + cold.of(b.items.len())
         })
         .collect();
     Assignment { shard_of_group, costs }
@@ -281,17 +288,22 @@ fn near(items: &[(u64, usize)], target: u64) -> impl Iterator<Item = usize> {
     lo.into_iter().chain(hi)
 }
 
-fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, workers: u64) -> Change {
+fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, workers: u64, cold: &ColdOf) -> Change {
     let (hb, sb) = (&bins[h], &bins[to]);
     let (wa, ga) = hb.items[a];
     let (wb, gb) = b.map_or((0, usize::MAX), |p| sb.items[p]);
+    // a move changes both shards' numbers of groups (and their cold costs), a swap neither
+    let (h_cold, s_cold) = match b {
+        None => (cold.of(hb.items.len() - 1), cold.of(sb.items.len() + 1)),
+        Some(_) => (cold.of(hb.items.len()), cold.of(sb.items.len())),
+    };
     let new_max = if workers == 1 {
         // one worker: a shard's cost is its sum (every item is at most the sum)
-        (hb.sum - wa + wb).max(sb.sum - wb + wa)
+        (hb.sum - wa + wb + h_cold).max(sb.sum - wb + wa + s_cold)
     } else {
-        let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers);
+        let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers) + h_cold;
         let s_largest = b.map_or(sb.largest(), |p| sb.largest_without(p));
-        let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers);
+        let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers) + s_cold;
         h_cost.max(s_cost)
     };
     Change { new_max, to, a, b, key: (ga, gb) }
@@ -305,9 +317,9 @@ fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, worke
 /// Moves try the heaviest shard's items nearest `g / 2`; swaps pair each item `a` heavier than
 /// `g / 2` (a lighter `a` is better moved than swapped) with the items of the other shard
 /// nearest `a - g / 2`.
-fn improve(bins: &mut [Bin], workers: u64) {
+fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf) {
     let mut evaluations = 0usize;
-    let mut costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers)).collect();
+    let mut costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers) + cold.of(b.items.len())).collect();
     let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
     for _ in 0..MAX_IMPROVEMENT_STEPS {
         let mut h = 0;
@@ -330,7 +342,7 @@ fn improve(bins: &mut [Bin], workers: u64) {
             let gap = bins[h].sum.saturating_sub(bins[to].sum);
             let half = gap / 2;
             for a in near(&bins[h].items, half) {
-                consider(evaluate(bins, h, to, a, None, workers));
+                consider(evaluate(bins, h, to, a, None, workers, cold));
                 evaluations += 1;
             }
             if rank >= SWAP_TARGETS {
@@ -353,11 +365,11 @@ fn improve(bins: &mut [Bin], workers: u64) {
                     at += 1;
                 }
                 if at > 0 {
-                    consider(evaluate(bins, h, to, a, Some(at - 1), workers));
+                    consider(evaluate(bins, h, to, a, Some(at - 1), workers, cold));
                     evaluations += 1;
                 }
                 if at < ts.len() {
-                    consider(evaluate(bins, h, to, a, Some(at), workers));
+                    consider(evaluate(bins, h, to, a, Some(at), workers, cold));
                     evaluations += 1;
                 }
             }
@@ -370,7 +382,7 @@ fn improve(bins: &mut [Bin], workers: u64) {
         }
         bins[c.to].insert(item);
         for i in [h, c.to] {
-            costs[i] = cost(bins[i].sum, bins[i].largest(), workers);
+            costs[i] = cost(bins[i].sum, bins[i].largest(), workers) + cold.of(bins[i].items.len());
         }
         if evaluations >= MAX_EVALUATIONS {
             break;

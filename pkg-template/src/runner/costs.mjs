@@ -41,7 +41,7 @@ export class RunCosts {
     const learned = shardCosts?.(report);
     if (learned?.fromWall) {
       const c = learned.costs;
-      Object.assign(record, { perShardMs: learned.perShardOverheadMs, perWorkerMs: c.perWorkerMs, perFileMs: c.perFileMs, perTestMs: c.perTestMs });
+      Object.assign(record, { perShardMs: learned.perShardOverheadMs, perWorkerMs: c.perWorkerMs, ...(c.coldMs ? { coldMs: c.coldMs } : {}), perFileMs: c.perFileMs, perTestMs: c.perTestMs });
       if (Object.keys(c.files).length) record.fittedFiles = c.files;
       setSource(report, record);
     }

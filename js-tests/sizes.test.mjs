@@ -15,7 +15,7 @@ import { decodeReport, encodeReport, compress, uploadReport, fetchDurations, pla
 import * as shardwise from 'shardwise';
 import { Schema } from '@flakiness/flakiness-report';
 import { createServer } from '../pkg/server/index.mjs';
-import { readTimingsFile } from '../pkg/src/runner/timings.mjs';
+import { readTimingsFile } from '../pkg/src/runner/durations.mjs';
 import { durationsSource } from '../pkg/src/runner/durations.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
 import { rng } from './helpers/data.mjs';

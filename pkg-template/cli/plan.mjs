@@ -9,7 +9,7 @@ import { readSaved } from '../src/runner/report.mjs';
 import { inFile, reportTargets } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
-import { fileUnitsFromReport } from '../src/runner/timings.mjs';
+import { planAsRun } from '../src/runner/timings.mjs';
 import { plural } from '../src/runner/words.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
@@ -208,30 +208,31 @@ export async function run(argv) {
  * lines saying what was read.
  */
 function asTheRunnerPlans(content, opts, values) {
-  let learned;
+  let run;
   try {
-    learned = api.shardCosts(content.report);
+    run = planAsRun(content.report, api, { environment: opts.environment });
   } catch {
     return undefined; // not a report: planShards says what is wrong with it
   }
+  const { learned } = run;
   const lines = [];
   if (values['bodies-only']) {
     lines.push('costs        none (--bodies-only): the tests\' own durations only');
   } else {
-    opts.costs = learned.costs;
-    if (opts.perShardOverheadMs === undefined && !values.shards?.startsWith('auto')) opts.perShardOverheadMs = learned.perShardOverheadMs;
-    const c = learned.costs;
+    opts.costs = run.costs;
+    if (opts.perShardOverheadMs === undefined && !values.shards?.startsWith('auto')) opts.perShardOverheadMs = run.perShardOverheadMs;
+    const c = run.costs;
     const measured = learned.measuredFiles ? `${plural(learned.measuredFiles, 'file')} measured, others ` : '';
-    lines.push(`costs        ${learned.source}: start-up ${fmtMs(opts.perShardOverheadMs ?? learned.perShardOverheadMs)} a shard`
+    lines.push(`costs        ${learned.source}: start-up ${fmtMs(opts.perShardOverheadMs ?? run.perShardOverheadMs)} a shard`
       + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}${c.coldMs ? `, up to ${fmtMs(c.coldMs)} of cold transforms` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`);
   }
-  if (opts.workers === undefined && learned.workers > 1) {
-    opts.workers = learned.workers;
-    lines.push(`workers      ${learned.workers}, as the report's run had (--workers to change)`);
+  if (opts.workers === undefined && run.workers) {
+    opts.workers = run.workers;
+    lines.push(`workers      ${run.workers}, as the report's run had (--workers to change)`);
   }
-  if (values.unit === undefined && learned.unit === 'file' && opts.environment === undefined) {
+  if (values.unit === undefined && run.fileUnits) {
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
-    return { content: { units: fileUnitsFromReport(content.report, api) }, label: 'units', lines };
+    return { content: { units: run.fileUnits() }, label: 'units', lines };
   }
   return { content, lines };
 }

@@ -1,6 +1,7 @@
-// How `planShards` would split the open report over N shards (the report as given: its tests'
-// durations), one bar per shard; selecting a bar lists that shard's tests (the plan's unit ids:
-// file › suites › title), fetched from the worker in pages. While a plan is computing, only the
+// How `planShards` would split the open report over N shards, as its runner would plan it (its
+// tests' durations, the costs and workers the run teaches, and for Jest and Vitest its files as
+// the units), one bar per shard; selecting a bar lists that shard's tests (the plan's unit ids:
+// file › suites › title) or files, fetched from the worker in pages. While a plan is computing, only the
 // latest change of the shard count or environment is kept.
 import { $, el, fill } from './dom.mjs';
 import { fmt, count, ms } from './format.mjs';
@@ -9,10 +10,10 @@ import { keyOf } from './summary.mjs';
 
 const MAX_SHARDS = 256;
 
-const bar = (s, max) => el('div', { className: 'bar', role: 'button', tabindex: '0', 'aria-expanded': 'false', 'data-shard': s.index, 'data-ms': s.predictedMs, 'data-tests': s.tests },
+const bar = (s, max, unit) => el('div', { className: 'bar', role: 'button', tabindex: '0', 'aria-expanded': 'false', 'data-shard': s.index, 'data-ms': s.predictedMs, 'data-tests': s.tests },
   el('span', { className: 'label' }, `shard ${s.index}`),
   el('span', { className: 'track' }, el('span', { className: 'fill', style: `width:${((100 * s.predictedMs) / max).toFixed(2)}%` })),
-  el('span', { className: 'value' }, `${ms(s.predictedMs)} · ${count(s.tests, 'test')}`));
+  el('span', { className: 'value' }, `${ms(s.predictedMs)} · ${count(s.tests, unit)}`));
 
 /** @param {{state: ReturnType<import('./state.mjs').createState>, worker: ReturnType<import('./worker-client.mjs').createWorkerClient>}} page */
 export function createShardChart(page) {
@@ -53,10 +54,12 @@ export function createShardChart(page) {
   function onPlan({ seq, plan }) {
     if (seq === my.seq && state.report.summary) {
       const max = Math.max(1, ...plan.shards.map((s) => s.predictedMs));
+      const unit = plan.unit === 'file' ? 'file' : 'test';
       $('plan-summary').textContent = `${count(plan.shardCount, 'shard')}: makespan ${ms(plan.makespanMs)} (lower bound ${ms(plan.lowerBoundMs)})`
-        + `${plan.estimated ? `, ${count(plan.estimated, 'test')} without a duration estimated` : ''}; fingerprint ${plan.fingerprint.slice(0, 12)}; planned in ${fmt(plan.planMs)} ms`
-        + '. Select a shard to list its tests.';
-      const chart = fill($('chart'), plan.shards.map((s) => bar(s, max)));
+        + `${plan.estimated ? `, ${count(plan.estimated, unit)} without a duration estimated` : ''}; fingerprint ${plan.fingerprint.slice(0, 12)}; planned in ${fmt(plan.planMs)} ms`
+        + `; as the run: ${count(plan.workers, 'worker')} a shard, ${unit === 'file' ? 'each file whole on one shard, ' : ''}costs ${plan.costs}`
+        + `. Select a shard to list its ${unit}s.`;
+      const chart = fill($('chart'), plan.shards.map((s) => bar(s, max, unit)));
       chart.dataset.shards = String(plan.shards.length);
       chart.dataset.makespan = String(plan.makespanMs);
       my.plan = plan;
@@ -102,9 +105,11 @@ export function createShardChart(page) {
     box.hidden = !s;
     if (!s) return;
     const shard = my.plan?.shards[s.index - 1];
+    const byFile = my.plan?.unit === 'file';
     $('shard-tests-title').textContent = `shard ${s.index} of ${my.plan?.shardCount ?? '?'}: `
-      + (s.count === undefined ? 'loading…' : `${count(s.count, 'test')}, ${ms(shard?.predictedMs ?? 0)} predicted`);
-    const list = fill($('shard-tests-list'), s.units.map((u) => el('li', { 'data-unit': u }, el('a', { href: `#test=${keyOf(u)}` }, u))));
+      + (s.count === undefined ? 'loading…' : `${count(s.count, byFile ? 'file' : 'test')}, ${ms(shard?.predictedMs ?? 0)} predicted`);
+    // a file unit is the file's path; a test unit opens its test
+    const list = fill($('shard-tests-list'), s.units.map((u) => el('li', { 'data-unit': u }, byFile ? u : el('a', { href: `#test=${keyOf(u)}` }, u))));
     list.dataset.shown = String(s.units.length);
     const more = $('shard-tests-more');
     const left = (s.count ?? 0) - s.units.length;

@@ -4,8 +4,9 @@
 // The long lists (every test by duration, the flaky tests) stay here and cross in pages; the test
 // list (every test, filtered and sorted here) crosses only as the window the page shows.
 // What crosses, both ways, is protocol.mjs's table: one handler here per TO_WORKER type.
-import init, { planShards } from '../browser.mjs';
-import { __fixedCostMs, __decodeReportTests } from '../wasm/shardwise.js';
+import init, { planShards, shardCosts } from '../browser.mjs';
+import { __fixedCostMs, __decodeReportTests, __testDurations } from '../wasm/shardwise.js';
+import { planAsRun } from '../src/runner/timings.mjs';
 import { withTestIds, summarize, keyedTests, testRows, queryRows, KEY_PATTERN, shardFigures, shardPlanOf, ranOnSeveral, SHARD_TESTS_LISTED, compareReports } from './summary.mjs';
 import { TO_WORKER, FROM_WORKER, message, dispatcher } from './protocol.mjs';
 
@@ -15,6 +16,7 @@ const held = {
   report: undefined,
   lists: undefined, // {slowest, flaky}: the full lists of the open report
   planned: undefined, // {seq, plan}: the last plan, whose shards' tests cross in pages
+  asRun: undefined, // {environment, run}: the report as its runner would plan it (timings.mjs planAsRun)
   tests: undefined, // {all: [{test, path, file, unitId, key}], byKey: Map<key, index>, rows: Map<env|'', rows>, last: {key, list}}: the test list, built at its first query
 };
 const FIRST_PAGE = 200;
@@ -48,6 +50,7 @@ const handle = dispatcher(TO_WORKER, {
     held.report = undefined;
     held.lists = undefined;
     held.planned = undefined;
+    held.asRun = undefined;
     held.tests = undefined;
     try {
       const bytes = new Uint8Array(data.bytes);
@@ -142,9 +145,13 @@ const handle = dispatcher(TO_WORKER, {
     if (!held.report) return fail('plan', { message: 'no report is open' }, data.seq);
     try {
       const t0 = performance.now();
-      const opts = { report: held.report, shardCount: data.shardCount };
-      if (data.environment !== undefined) opts.environment = data.environment;
-      const p = planShards(opts);
+      // as the runner would plan the run's tests: its costs, its workers, its unit
+      // learned once per report and environment (learning fits the run: several plans of it)
+      if (!held.asRun || held.asRun.environment !== data.environment) {
+        held.asRun = { environment: data.environment, run: planAsRun(held.report, { shardCosts, __testDurations }, { environment: data.environment }) };
+      }
+      const { run } = held.asRun;
+      const p = planShards({ ...run.options(), shardCount: data.shardCount });
       held.planned = { seq: data.seq, plan: p };
       // Only what the chart shows crosses back (not 50,000 unit ids).
       post('plan', {
@@ -152,6 +159,7 @@ const handle = dispatcher(TO_WORKER, {
         plan: {
           shardCount: data.shardCount, environment: data.environment,
           fingerprint: p.fingerprint, makespanMs: p.makespanMs, lowerBoundMs: p.lowerBoundMs, estimated: p.estimated,
+          unit: run.fileUnits ? 'file' : 'test', workers: run.workers ?? 1, costs: run.learned.source,
           shards: p.shards.map((s) => ({ index: s.index, predictedMs: s.predictedMs, tests: s.units.length, files: s.files.length })),
           planMs: Math.round(performance.now() - t0),
         },

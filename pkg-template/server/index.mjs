@@ -15,7 +15,9 @@ import { shardPlanOf } from '../src/sources.js';
 import { findTraceViewer, NO_TRACE_VIEWER, TRACE_FILES, TRACE_TYPES } from './trace-viewer.mjs';
 
 // The package files a browser needs for the report preview; nothing else of staticDir is served.
-const STATIC_FILES = /^(browser\.mjs|src\/\w[\w.-]*\.js|wasm\/\w[\w.-]*\.(js|wasm)|preview\/\w[\w.-]*)$/;
+// the preview and what it imports: the browser entry, src/*.js, the wasm, and of the runners' modules
+// the one without Node in it that plans a report as its run (src/runner/timings.mjs)
+const STATIC_FILES = /^(browser\.mjs|src\/\w[\w.-]*\.js|src\/runner\/timings\.mjs|wasm\/\w[\w.-]*\.(js|wasm)|preview\/\w[\w.-]*)$/;
 const STATIC_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml' };
 

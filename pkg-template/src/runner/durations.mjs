@@ -2,10 +2,15 @@
 // Returns the `getDurations` callback `planThisShard` expects; it rejects with the reason when
 // durations cannot be had: a `SharedReason` when every shard shares it (nothing configured),
 // and the shards then plan from estimates alike; any other error stops the shard (see planThisShard).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
-import { readTimingsFile } from './timings.mjs';
 import { SharedReason } from './plan.mjs';
+
+/** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */
+export function readTimingsFile(file, decodeReport) {
+  return decodeReport(new Uint8Array(readFileSync(file)));
+}
 
 /**
  * @param {object} p

@@ -8,8 +8,7 @@
 // its attempts are measured times.
 //
 // The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
-// the runners: `api.__testDurations`.
-import { readFileSync } from 'node:fs';
+// the runners: `api.__testDurations`. No Node module here: the preview's worker plans with it too.
 
 /**
  * Every (environment, file, titlePath) of a report with its duration in ms (Rust
@@ -52,9 +51,32 @@ export function fileUnitsFromReport(report, api) {
   return [...durationsByFile(report, api)].map(([file, ms]) => ({ id: file, file, durationMs: Math.max(1, Math.round(ms)) }));
 }
 
-/** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */
-export function readTimingsFile(file, decodeReport) {
-  return decodeReport(new Uint8Array(readFileSync(file)));
+/**
+ * A saved run's report planned as its runner plans it, for `shardwise plan <report>` and the
+ * preview's shard chart: the cost model it teaches (`shardCosts`: its files' costs, the fixed cost
+ * per shard, its workers' start and cold cost), its workers, and for a runner that runs each file
+ * whole (Jest, Vitest) its files as the units (unless an `environment` is chosen: files have none).
+ * Throws what `shardCosts` throws for a document that is not a report.
+ * @returns {{learned: object, costs: object, perShardOverheadMs: number, workers?: number, fileUnits?: () => Array<object>, options: () => object}}
+ */
+export function planAsRun(report, api, { environment } = {}) {
+  const learned = api.shardCosts(report);
+  const run = {
+    learned,
+    costs: learned.costs,
+    perShardOverheadMs: learned.perShardOverheadMs,
+    ...(learned.workers > 1 ? { workers: learned.workers } : {}),
+    ...(learned.unit === 'file' && environment === undefined ? { fileUnits: () => fileUnitsFromReport(report, api) } : {}),
+  };
+  /** All of it as `planShards` options (without `shardCount`). */
+  run.options = () => ({
+    costs: run.costs,
+    perShardOverheadMs: run.perShardOverheadMs,
+    ...(run.workers ? { workers: run.workers } : {}),
+    ...(run.fileUnits ? { units: run.fileUnits() } : { report }),
+    ...(environment !== undefined ? { environment } : {}),
+  });
+  return run;
 }
 
 /** A report's tests with their attempts removed: the test list the durations exchange takes. */

@@ -195,8 +195,12 @@ test('the .wasm stays within its size budget: 1.2063 MB after wasm-opt -Oz', () 
   // places as one Uint32Array; as arrays of arrays it cost 1,577 bytes): 1,205,544 -> 1,206,215
   // bytes. 1,207,600 since a shard's cold cost grows with its files (issue 30: `coldMs`, its
   // table of powers of 4/5 and the assignment's cost of a shard by its number of groups):
-  // 1,205,873 -> 1,207,489 bytes. Every byte over it needs the same account.
+  // 1,205,873 -> 1,207,489 bytes. 1,224,000 since a sharded run's folder is a timings file
+  // (issue 30: `__mergeRuns`, plan::runs: the shards' reports as one document, each test once per
+  // environment, and `learn_runs`, the costs learned from every shard, their median): 1,207,489 ->
+  // 1,223,541 bytes (written with the maps, entries and sorts the .wasm already had: with a map
+  // of f64 and a collected BTreeMap it was 1,235,100). Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_207_600, `shardwise_bg.wasm is ${size} bytes, over the 1,207,600-byte budget`);
+  assert.ok(size <= 1_224_000, `shardwise_bg.wasm is ${size} bytes, over the 1,224,000-byte budget`);
 });

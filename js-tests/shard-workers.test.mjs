@@ -9,8 +9,8 @@
 // same shards from a stale timings file say so.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as api from 'shardwise';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,6 +179,29 @@ for (const [name, project] of Object.entries(PROJECTS)) {
         assert.ok(predicted >= Math.max(...free) - 100 && predicted <= Math.max(...free) + fileCosts + 100, `${figures}; fixed ${fixed} ms, files' costs at most ${fileCosts} ms`);
         assert.ok(predicted < sum, figures);
       }
+    });
+
+    test('a sharded run\'s folder is a timings file: the next run\'s shards read its shards\' reports as one run, agree, and plan as `shardwise plan <folder>` does', async () => {
+      // the two shards' saved folders, as CI downloads a previous run's shard artifacts into one
+      const previous = path.join(dir, 'out', 'previous');
+      rmSync(previous, { recursive: true, force: true });
+      for (const i of [1, 2]) cpSync(path.join(dir, 'out', `shard-${i}`, `shard-${i}-of-2`), path.join(previous, `shard-${i}-of-2`), { recursive: true });
+      const next = await Promise.all([1, 2].map((i) => run(`next-${i}`, `${i}/2`, { SHARDWISE_TIMINGS_FILE: previous })));
+      const lines = next.map((r) => r.text.match(/^\[shardwise\] shard (\d)\/2: predicted \S+ over \d+ workers, .*\(durations: timings file (\S+) \(2 shard reports, read as one run\);.*fingerprint (\S+)/m));
+      for (const [i, m] of lines.entries()) {
+        assert.equal(next[i].code, 0, next[i].text);
+        assert.ok(m, `shard ${i + 1} did not plan from both shards' reports:\n${next[i].text}`);
+        assert.doesNotMatch(next[i].text, /were estimated/, 'every test has a duration from one shard or the other');
+      }
+      assert.equal(lines[0][3], lines[1][3], 'the same plan on both shards');
+      // every test ran once
+      const verify = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'verify', path.join(dir, 'out', 'next-1'), path.join(dir, 'out', 'next-2')], { encoding: 'utf8' });
+      assert.equal(verify.status, 0, `${verify.stdout}${verify.stderr}`);
+      // the CLI plans the folder as the shards did: the same fingerprint (Jest and Vitest, by file;
+      // Playwright's shards name their tests by project, which `plan` does not yet: issue 32)
+      const plan = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', previous, '--shards', '2', '--json'], { encoding: 'utf8' });
+      assert.equal(plan.status, 0, plan.stderr);
+      if (name !== 'playwright') assert.equal(JSON.parse(plan.stdout).fingerprint, lines[0][3]);
     });
 
     test('with stale durations each shard says so in one line, with what to do, and that a third was estimated', { skip: name === 'vitest' && 'ends through the same code as Jest' }, () => {

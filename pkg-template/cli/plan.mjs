@@ -23,7 +23,9 @@ shard of a run can print to show they computed the same plan.
 <input> is one of:
   - a report or timings file, JSON or Brotli JSON (report.json, report.json.br, the output of
     'shardwise durations'), or a reporter's saved report folder: each test's predicted duration
-    is the sum of its attempts' durations (in one environment with --environment);
+    is the sum of its attempts' durations (in one environment with --environment); or a sharded
+    run's folder (shard-1-of-3/, ...): its shards' reports read as one run, every shard's tests,
+    and the costs learned from every shard;
   - a JSON array of units [{"id": "...", "file"?: "...", "group"?: "...", "durationMs"?: n}].
 
 A report plans as its runner does (what 'shardwise plan' reads of it is printed under the table):
@@ -72,7 +74,8 @@ Options:
 function readInput(target) {
   const targets = reportTargets(target);
   if (targets.length > 1) {
-    throw new UsageError(`${target} holds ${targets.length} reports (${targets.map((t) => path.relative(target, t) || '.').join(', ')}): plan reads one; name one of them, or a report of the whole run`);
+    const shards = shardReports(targets);
+    return { reportFile: target, content: { report: api.__mergeRuns(shards) }, shards };
   }
   const { reportFile, bytes } = readSaved(targets[0]);
   try {
@@ -83,6 +86,20 @@ function readInput(target) {
   } catch (e) {
     throw inFile(reportFile, e);
   }
+}
+
+/** A sharded run's folder: its shards' reports, which plan as one run (`__mergeRuns`: every test, the costs learned from every shard). */
+function shardReports(targets) {
+  return targets.map((t) => {
+    const { reportFile, bytes } = readSaved(t);
+    try {
+      const doc = __readJson(bytes);
+      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new api.ShardwiseError('a sharded run\'s folder holds reports, and this is not one', { code: 'INVALID_INPUT' });
+      return doc;
+    } catch (e) {
+      throw inFile(reportFile, e);
+    }
+  });
 }
 
 /**
@@ -191,10 +208,10 @@ export async function run(argv) {
   if (values.unit !== undefined) opts.unit = values.unit;
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
-  let { reportFile, content } = readInput(input);
+  let { reportFile, content, shards } = readInput(input);
   const read = content.report ? asTheRunnerPlans(content, opts, values) : undefined;
   if (read) content = read.content;
-  if (auto) return recommendCount({ values, opts, reportFile, content, read });
+  if (auto) return recommendCount({ values, opts, reportFile, content, read, shards });
   const plan = planOf(reportFile, { ...opts, ...content });
   if (values.json) console.log(JSON.stringify(plan, null, 2));
   else console.log(`${formatPlan(plan, read?.label ?? (content.report ? 'tests' : 'units'))}${read ? `\n${read.lines.join('\n')}` : ''}`);
@@ -238,11 +255,13 @@ function asTheRunnerPlans(content, opts, values) {
 }
 
 /** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */
-function recommendCount({ values, opts, reportFile, content, read }) {
+function recommendCount({ values, opts, reportFile, content, read, shards }) {
   const maxShards = number('plan', values, 'max-shards') ?? 16;
   const budget = budgetOf(values.budget ?? '1.5x');
   const input = read ? readInput(reportFile).content : content;
-  const reports = [...(input.report ? [{ reportFile, report: input.report }] : []), ...(values['overhead-from'] ?? []).map((f) => {
+  // a sharded run's folder: each shard's wall time tells the fixed cost (the merged one has none)
+  const own = shards ? shards.map((report) => ({ reportFile, report })) : input.report ? [{ reportFile, report: input.report }] : [];
+  const reports = [...own, ...(values['overhead-from'] ?? []).map((f) => {
     if (!existsSync(f)) throw new UsageError(`${f} does not exist`);
     const r = readInput(f);
     if (!r.content.report) throw inFile(r.reportFile, new api.ShardwiseError('a units list has no wall time: give a past run\'s report', { code: 'INVALID_INPUT' }));

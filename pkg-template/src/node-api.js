@@ -16,8 +16,9 @@ import { runIdFromEnv } from './runner/options.mjs';
 
 export * from './api.js';
 export { __wasmMemoryBytes } from '../wasm/shardwise.js';
-// Internals the runners reach through their injectable `api` (src/runner/files.mjs, timings.mjs).
-export { __discoverTests, __testDurations } from '../wasm/shardwise.js';
+// Internals the runners reach through their injectable `api` (src/runner/files.mjs, timings.mjs,
+// durations.mjs).
+export { __discoverTests, __testDurations, __mergeRuns } from '../wasm/shardwise.js';
 
 /** The host's files and compressor, for the upload exchange (src/bindings/exchange.rs, JsFiles). */
 const host = {

@@ -180,6 +180,24 @@ pub fn shard_costs(report: JsValue) -> JsResult<JsValue> {
     super::report::parse(&serde_json::to_string(&crate::plan::cost::learn(&view)).unwrap_or_default())
 }
 
+/// `__mergeRuns(reports)`: several runs' reports (a sharded run's shards) as one timings document
+/// (`plan::runs::merge_runs`): every test, and one costs record learned from them all. Each report
+/// is validated as `encodeReport` validates one.
+#[wasm_bindgen(js_name = "__mergeRuns")]
+pub fn merge_runs(reports: JsValue) -> JsResult<JsValue> {
+    let bad = || crate::error::Error::invalid_input("__mergeRuns takes a non-empty array of reports");
+    if !js_sys::Array::is_array(&reports) {
+        return Err(bad().into());
+    }
+    let list = js_sys::Array::from(&reports);
+    let mut all = Vec::with_capacity(list.length() as usize);
+    for r in list.iter() {
+        all.push(super::report::report_from_js(&r)?);
+    }
+    let merged = crate::plan::runs::merge_runs(all).ok_or_else(bad)?;
+    super::report::parse(&String::from_utf8_lossy(&crate::report::to_json(&merged)))
+}
+
 /// Where a report keeps its run's costs (a `sources` entry's `filePath`): `plan::cost::COSTS_SOURCE`.
 #[wasm_bindgen(js_name = "__costsSource")]
 pub fn costs_source() -> String {

@@ -32,7 +32,7 @@ fn document_from_js(value: &JsValue) -> JsResult<(String, serde_json::Value)> {
 }
 
 /// A report given as a JS object, as typed Rust, after validation.
-fn report_from_js(value: &JsValue) -> JsResult<Report> {
+pub(super) fn report_from_js(value: &JsValue) -> JsResult<Report> {
     let (json, doc) = document_from_js(value)?;
     report::ensure_valid(&doc)?;
     drop(doc);

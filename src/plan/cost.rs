@@ -91,21 +91,22 @@ fn is_zero_ms(v: &u64) -> bool {
 /// (no `exp`, whose last bit may differ between hosts), so every shard computes the same plan.
 pub(super) struct ColdOf(Vec<u64>);
 
+/// `1 − r^groups` ([`COLD_REACH`]): the share of the cold cost a shard of `groups` groups pays.
+fn cold_share(groups: usize) -> f64 {
+    let mut left = 1.0f64;
+    for _ in 0..groups.min(200) {
+        left *= COLD_REACH;
+    }
+    1.0 - left
+}
+
 impl ColdOf {
     pub(super) fn new(cold_ms: u64) -> ColdOf {
         if cold_ms == 0 {
             return ColdOf(vec![0]);
         }
         // r^200 < 1e-19: every larger shard pays all of it
-        let mut left = 1.0f64;
-        let table = (0..=200)
-            .map(|_| {
-                let paid = (cold_ms as f64 * (1.0 - left)).round() as u64;
-                left *= COLD_REACH;
-                paid
-            })
-            .collect();
-        ColdOf(table)
+        ColdOf((0..=200).map(|g| (cold_ms as f64 * cold_share(g)).round() as u64).collect())
     }
     pub(super) fn of(&self, groups: usize) -> u64 {
         self.0[groups.min(self.0.len() - 1)]
@@ -439,7 +440,8 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64,
     // shard's cold cost, which a shard of few files pays less of (it imports fewer modules)
     let rest: f64 = early[firsts..].iter().map(over).sum();
     let warm = early[..firsts].iter().map(over).sum::<f64>() / firsts as f64;
-    let cold_ms = rest / workers as f64;
+    // what the run paid is what a shard of its files pays: at full, a little more
+    let cold_ms = rest / workers as f64 / cold_share(measured.len()).max(0.5);
     // what of the warm-up came before the run's first test: its file's, or every first file's on
     // average (the workers start side by side)
     let lead = match cold {
@@ -586,6 +588,70 @@ pub fn learn(report: &ReportView) -> Learned {
         from_wall,
         source,
     }
+}
+
+/// The cost model of several runs' reports (the shards of a sharded run, or runs of one suite):
+/// each learned alone ([`learn`]), then combined: every file's cost (the mean where several runs
+/// measured it), and of the fixed costs (per shard, per worker, cold, per file, per test) and the
+/// workers the median, so that one run on a busy machine moves the figures less than it would
+/// alone. `None` without a report. Of the runs learned from a wall time, only those count for the
+/// fixed costs, when there are any.
+pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
+    let mut each: Vec<Learned> = reports.iter().map(learn).collect();
+    if each.len() <= 1 {
+        return each.pop();
+    }
+    let walled: Vec<&Learned> = each.iter().filter(|l| l.from_wall).collect();
+    let pool: Vec<&Learned> = if walled.is_empty() { each.iter().collect() } else { walled };
+    let median = |f: &dyn Fn(&Learned) -> u64| {
+        let mut v: Vec<u64> = pool.iter().map(|l| f(l)).collect();
+        v.sort_unstable();
+        let n = v.len();
+        if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]).div_ceil(2) }
+    };
+    // (maps and sorts of types the planner already has: each new one costs the .wasm KBs)
+    let (mut sums, mut counts): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
+    for l in &each {
+        for (f, &ms) in &l.costs.files {
+            *sums.entry(f.clone()).or_insert(0) += ms;
+            *counts.entry(f.clone()).or_insert(0) += 1;
+        }
+    }
+    // the mean of each file's costs, in place (collecting into a new map would add a sort)
+    for (f, sum) in sums.iter_mut() {
+        let n = counts.get(f).copied().unwrap_or(1).max(1);
+        *sum = (*sum + n / 2) / n;
+    }
+    let workers = pool.iter().any(|l| l.workers.is_some()).then(|| median(&|l| u64::from(l.workers.unwrap_or(1))) as u32);
+    let costs = Costs {
+        per_worker_ms: median(&|l| l.costs.per_worker_ms),
+        cold_ms: median(&|l| l.costs.cold_ms),
+        per_file_ms: median(&|l| l.costs.per_file_ms),
+        per_test_ms: median(&|l| l.costs.per_test_ms),
+        files: sums,
+    };
+    let from_wall = pool.iter().any(|l| l.from_wall);
+    let measured = costs.files.len();
+    let source = format!(
+        "learned from {} runs: {}, start-up {}",
+        each.len(),
+        match measured {
+            0 => "no file's cost".to_owned(),
+            1 => "1 file's cost".to_owned(),
+            n => format!("{n} files' costs"),
+        },
+        if from_wall { "from their wall times" } else { "from their records" }
+    );
+    Some(Learned {
+        runner: each.iter().find_map(|l| l.runner.clone()),
+        workers,
+        unit: each.iter().find_map(|l| l.unit),
+        per_shard_overhead_ms: median(&|l| l.per_shard_overhead_ms),
+        costs,
+        measured_files: measured as u32,
+        from_wall,
+        source,
+    })
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -24,6 +24,7 @@ pub mod from_report;
 mod groups;
 mod options;
 pub mod recommend;
+pub mod runs;
 mod units;
 pub mod verify;
 

@@ -2,14 +2,28 @@
 // Returns the `getDurations` callback `planThisShard` expects; it rejects with the reason when
 // durations cannot be had: a `SharedReason` when every shard shares it (nothing configured),
 // and the shards then plan from estimates alike; any other error stops the shard (see planThisShard).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { REPORT_FILE } from '../layout.js';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
+import { savedReports } from './report.mjs';
+import { plural } from './words.mjs';
 import { SharedReason } from './plan.mjs';
 
 /** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */
 export function readTimingsFile(file, decodeReport) {
   return decodeReport(new Uint8Array(readFileSync(file)));
+}
+
+/**
+ * The timings `target` names: a file; a folder a reporter saved; or a sharded run's folder, whose
+ * shards' reports are read as one (`api.__mergeRuns`: every test, and the costs learned from
+ * every shard). `runs`: how many reports it read.
+ * @returns {{report: object, runs: number}}
+ */
+export function readTimings(target, api) {
+  const reports = savedReports(target).map((t) => readTimingsFile(statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t, api.decodeReport));
+  return { report: reports.length === 1 ? reports[0] : api.__mergeRuns(reports), runs: reports.length };
 }
 
 /**
@@ -27,8 +41,9 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      const report = readTimingsFile(file, api.decodeReport);
-      return { durationOf: lookup(report), source: `timings file ${options.timingsFile}`, costs: api.shardCosts(report) };
+      const { report, runs } = readTimings(file, api);
+      const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${plural(runs, 'shard report')}, read as one run)` : ''}`;
+      return { durationOf: lookup(report), source, costs: api.shardCosts(report) };
     }
     if (!canReachService(options))
       throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');

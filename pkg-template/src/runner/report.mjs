@@ -1,12 +1,13 @@
 // The saved report folder and the upload, shared by the reporters and `shardwise upload`.
 // The folder's layout (file names, a shard's folder and title) is defined in src/layout.js,
 // which the report preview reads too.
-import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, rmSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
 import { plural } from './words.mjs';
 import { SHARD_PLAN_SOURCE } from '../sources.js';
-import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, SHARD_RECORD, UPLOADED_RECORD, shardFolder, shardTitle } from '../layout.js';
+import { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST, SHARD_RECORD, UPLOADED_RECORD, shardFolder, shardTitle, reportsIn, byShardFolder } from '../layout.js';
+import { ShardwiseError } from '../errors.js';
 import { recordUpload } from './uploaded.mjs';
 
 export { REPORT_FILE, ATTACHMENTS_DIR, ATTACHMENTS_MANIFEST };
@@ -102,6 +103,29 @@ export function saveReport(folder, bytes, attachments) {
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, REPORT_FILE), bytes);
   writeFileSync(path.join(folder, ATTACHMENTS_MANIFEST), JSON.stringify(attachments, null, 1));
+}
+
+/**
+ * The saved reports `target` names: a report file, a folder with its own report, else every
+ * report folder below it (a sharded run's folder: `shard-1-of-3/`, …), shards in order. Throws
+ * (INVALID_INPUT) when it names none.
+ */
+export function savedReports(target) {
+  if (!statSync(target).isDirectory() || existsSync(path.join(target, REPORT_FILE))) return [target];
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (e.name !== ATTACHMENTS_DIR) walk(path.join(dir, e.name), r);
+      } else if (e.name === REPORT_FILE) files.push(r);
+    }
+  };
+  walk(target, '');
+  const folders = [...reportsIn(files, (f) => f).keys()].sort(byShardFolder);
+  if (!folders.length) throw new ShardwiseError(`${target} holds no ${REPORT_FILE}, nor any folder below it that does: name a folder a shardwise reporter saved`, { code: 'INVALID_INPUT' });
+  return folders.map((f) => path.join(target, f.replace(/\/$/, '')));
 }
 
 /**

@@ -1,0 +1,250 @@
+//! Several runs' reports as one timings document: a sharded run's shard reports (the folders its
+//! shards saved), or runs of one suite. Every test of every report, with its attempts; and one
+//! costs record learned from them all ([`super::cost::learn_runs`]: files' costs from every shard,
+//! fixed costs as their median) in place of each report's own, so the planner, `shardCosts` and
+//! the durations lookups read the result as they read one run's report.
+
+use std::collections::HashMap;
+
+use crate::report::{self, Report, Source, Suite, SuiteType, Test};
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::cost::{learn_runs, COSTS_SOURCE};
+use super::from_report::ReportView;
+
+/// Sources of a report that describe its own run (its costs record, its shard's plan): not kept in
+/// the merged document, which is no run of its own.
+const RUN_SOURCES: &str = ".shardwise/";
+
+/// The reports as one (see the module's documentation); `None` without a report. The document's
+/// `duration` is 0 (no run's wall time: its costs come from the record); its other top-level
+/// fields are the first report's, its start the earliest.
+pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
+    let views: Vec<ReportView> = reports.iter().filter_map(|r| crate::from_json(&report::to_json(r)).ok()).collect();
+    let learned = learn_runs(&views)?;
+    let mut reports = reports.into_iter();
+    let mut out = reports.next()?;
+    let env_key = |r: &Report, idx: Option<u32>| r.environments.get(idx.unwrap_or(0) as usize).map(|e| serde_json::to_string(e).unwrap_or_default()).unwrap_or_default();
+    // a test an earlier report ran too in the same environment (Playwright runs a setup project
+    // on every shard that needs it): its attempts there are no retries, the first report's stay
+    let mut seen: Seen = HashMap::new();
+    let keep_new = |r: &mut Report, seen: &mut Seen| {
+        let envs: Vec<String> = (0..r.environments.len()).map(|i| env_key(r, Some(i as u32))).collect();
+        let (mut suites, mut tests) = (r.suites.take().unwrap_or_default(), r.tests.take().unwrap_or_default());
+        let mut added = Seen::new();
+        drop_seen(&mut suites, &mut tests, seen, &mut added, &envs, &mut Vec::new(), None);
+        seen.extend(added);
+        r.suites = (!suites.is_empty()).then_some(suites);
+        r.tests = (!tests.is_empty()).then_some(tests);
+    };
+    keep_new(&mut out, &mut seen);
+    for mut r in reports {
+        keep_new(&mut r, &mut seen);
+        let offset = out.environments.len() as u32;
+        out.environments.extend(r.environments);
+        let mut suites = r.suites.unwrap_or_default();
+        let mut tests = r.tests.unwrap_or_default();
+        shift(&mut suites, &mut tests, offset);
+        out.suites.get_or_insert_with(Vec::new).extend(suites);
+        out.tests.get_or_insert_with(Vec::new).extend(tests);
+        out.unattributed_errors.get_or_insert_with(Vec::new).extend(r.unattributed_errors.unwrap_or_default());
+        out.start_timestamp = out.start_timestamp.min(r.start_timestamp);
+        let have: Vec<String> = out.sources.iter().flatten().map(|s| s.file_path.clone()).collect();
+        out.sources.get_or_insert_with(Vec::new).extend(r.sources.unwrap_or_default().into_iter().filter(|s| !have.contains(&s.file_path)));
+    }
+    out.duration = 0;
+    let c = &learned.costs;
+    let record = Record {
+        runner: learned.runner.as_deref(),
+        workers: learned.workers,
+        fitted_files: &c.files,
+        per_shard_ms: learned.per_shard_overhead_ms,
+        per_worker_ms: c.per_worker_ms,
+        cold_ms: c.cold_ms,
+        per_file_ms: c.per_file_ms,
+        per_test_ms: c.per_test_ms,
+    };
+    let mut sources: Vec<Source> = out.sources.take().unwrap_or_default().into_iter().filter(|s| !s.file_path.starts_with(RUN_SOURCES)).collect();
+    sources.push(Source {
+        file_path: COSTS_SOURCE.to_owned(),
+        text: serde_json::to_string(&record).unwrap_or_default(),
+        line_offset: None,
+        content_type: Some("application/json".to_owned()),
+    });
+    out.sources = Some(sources);
+    // equal environments and the suites of one file on several shards become one
+    Some(report::normalize(out))
+}
+
+/// The costs record of the merged document: a [`super::cost::CostsRecord`] with fitted files (as a
+/// service gives one back), written from the learned figures' own types (a map of `f64` would
+/// add its own writer to the .wasm).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Record<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runner: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workers: Option<u32>,
+    fitted_files: &'a BTreeMap<String, u64>,
+    per_shard_ms: u64,
+    per_worker_ms: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    cold_ms: u64,
+    per_file_ms: u64,
+    per_test_ms: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// Tests in one environment seen so far, by [`key`] (a map of a type the .wasm already has).
+type Seen = HashMap<String, u32>;
+
+/// A test in one environment: its file, its suites' titles, its title, the environment's JSON.
+fn key<S: AsRef<str>>(file: Option<&str>, suites: &[S], title: &str, env: &str) -> String {
+    let mut k = String::from(file.unwrap_or(""));
+    for s in suites {
+        k.push('\0');
+        k.push_str(s.as_ref());
+    }
+    k.push('\u{1}');
+    k.push_str(title);
+    k.push('\u{1}');
+    k.push_str(env);
+    k
+}
+
+/// Drops the attempts whose test and environment earlier reports had (`seen`), and the tests and
+/// suites left empty; the others' keys go to `added`. `path` and `file` as
+/// [`Report::tests_with_paths`] reads them.
+fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &Seen, added: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>) {
+    tests.retain_mut(|t| {
+        let f = t.location.as_ref().map(|l| l.file.as_str()).or(file);
+        t.attempts.retain(|a| {
+            let env = envs.get(a.environment_idx.unwrap_or(0) as usize).map_or("", String::as_str);
+            let k = key(f, path, &t.title, env);
+            if seen.contains_key(&k) {
+                return false;
+            }
+            added.entry(k).or_insert(0);
+            true
+        });
+        !t.attempts.is_empty()
+    });
+    suites.retain_mut(|s| {
+        let (is_file, title) = (s.kind == SuiteType::File, s.title.clone());
+        if !is_file {
+            path.push(title.clone());
+        }
+        let mut inner_suites = s.suites.take().unwrap_or_default();
+        let mut inner_tests = s.tests.take().unwrap_or_default();
+        let had = !inner_suites.is_empty() || !inner_tests.is_empty();
+        drop_seen(&mut inner_suites, &mut inner_tests, seen, added, envs, path, if is_file { Some(title.as_str()) } else { file });
+        if !is_file {
+            path.pop();
+        }
+        let keep = !had || !inner_suites.is_empty() || !inner_tests.is_empty();
+        s.suites = (!inner_suites.is_empty()).then_some(inner_suites);
+        s.tests = (!inner_tests.is_empty()).then_some(inner_tests);
+        keep
+    });
+}
+
+/// Every attempt's environment moved by `offset` (its report's environments follow the others').
+fn shift(suites: &mut [Suite], tests: &mut [Test], offset: u32) {
+    for t in tests {
+        for a in &mut t.attempts {
+            a.environment_idx = Some(a.environment_idx.unwrap_or(0) + offset);
+        }
+    }
+    for s in suites {
+        shift(s.suites.as_deref_mut().unwrap_or_default(), s.tests.as_deref_mut().unwrap_or_default(), offset);
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::plan::cost::learn;
+
+    /// A Jest shard's report: its files (one test each, `ms` long, on worker `i % 2`), its costs
+    /// record, its wall time.
+    fn shard(env: &str, files: &[(&str, u64, u64)], wall: u64) -> Report {
+        let suites: Vec<String> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (f, ms, _))| {
+                format!(
+                    r#"{{"type":"file","title":"{f}","location":{{"file":"{f}","line":0,"column":0}},"tests":[{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"environmentIdx":0,"status":"passed","startTimestamp":{},"duration":{ms},"parallelIndex":{}}}]}}]}}"#,
+                    1_700_000_000_000u64 + i as u64 * 300,
+                    i % 2
+                )
+            })
+            .collect();
+        let costs: Vec<String> = files.iter().map(|(f, _, c)| format!(r#"\"{f}\":{c}"#)).collect();
+        let json = format!(
+            r#"{{"category":"jest","version":1,"commitId":"{}","startTimestamp":1700000000000,"duration":{wall},"environments":[{{"name":"{env}"}}],"suites":[{}],"sources":[{{"filePath":".shardwise/costs.json","text":"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"}},{{"filePath":".shardwise/shard.json","text":"{{}}"}},{{"filePath":"src/a.js","text":"x"}}]}}"#,
+            "a".repeat(40),
+            suites.join(","),
+            costs.join(",")
+        );
+        crate::from_json(json.as_bytes()).expect("a report")
+    }
+
+    fn view(r: &Report) -> ReportView {
+        crate::from_json(&report::to_json(r)).unwrap()
+    }
+
+    #[test]
+    fn a_sharded_runs_reports_become_one_document_with_every_test_and_one_costs_record() {
+        let one = shard("jest", &[("a.test.js", 400, 900), ("b.test.js", 300, 150), ("c.test.js", 200, 140), ("d.test.js", 100, 130), ("e.test.js", 100, 120)], 2600);
+        let two = shard("jest", &[("f.test.js", 500, 800), ("g.test.js", 300, 160), ("h.test.js", 200, 150), ("i.test.js", 100, 140), ("j.test.js", 100, 110)], 2700);
+        let merged = merge_runs(vec![one.clone(), two.clone()]).unwrap();
+        // one environment (equal ones merged), ten files, each test with its one attempt
+        assert_eq!(merged.environments.len(), 1);
+        let tests = merged.tests_with_paths();
+        assert_eq!(tests.len(), 10);
+        assert!(tests.iter().all(|t| t.test.attempts.len() == 1 && t.test.attempts[0].environment_idx.unwrap_or(0) == 0));
+        // the run's own sources go; the others stay once; one costs record
+        let paths: Vec<&str> = merged.sources.iter().flatten().map(|s| s.file_path.as_str()).collect();
+        assert_eq!(paths, ["src/a.js", COSTS_SOURCE]);
+        assert_eq!(merged.duration, 0);
+
+        // read as one report, it teaches what the shards teach together: every file's cost, the
+        // fixed costs their median
+        let together = learn(&view(&merged));
+        let each = [learn(&view(&one)), learn(&view(&two))];
+        assert_eq!(together.costs.files.len(), 10);
+        for l in &each {
+            for (f, ms) in &l.costs.files {
+                assert_eq!(together.costs.files[f], *ms, "{f}");
+            }
+        }
+        let mid = |a: u64, b: u64| (a + b).div_ceil(2);
+        assert_eq!(together.per_shard_overhead_ms, mid(each[0].per_shard_overhead_ms, each[1].per_shard_overhead_ms));
+        assert_eq!(together.costs.per_worker_ms, mid(each[0].costs.per_worker_ms, each[1].costs.per_worker_ms));
+        assert_eq!((together.workers, together.runner.as_deref()), (Some(2), Some("jest")));
+
+        // a test both shards ran (a setup project's) keeps the first shard's attempt only
+        let setup = shard("jest", &[("setup.js", 700, 100), ("k.test.js", 100, 100)], 1500);
+        let again = shard("jest", &[("setup.js", 650, 100), ("l.test.js", 100, 100)], 1500);
+        let m = merge_runs(vec![setup, again]).unwrap();
+        let tests = m.tests_with_paths();
+        assert_eq!(tests.len(), 3);
+        let s = tests.iter().find(|t| t.file == Some("setup.js")).unwrap();
+        assert_eq!(s.test.attempts.iter().map(|a| a.duration).collect::<Vec<_>>(), [Some(700)]);
+
+        // different environments stay apart, each attempt pointing at its own
+        let other = shard("jest-node18", &[("k.test.js", 100, 100)], 900);
+        let m = merge_runs(vec![one, other]).unwrap();
+        assert_eq!(m.environments.len(), 2);
+        let k = m.tests_with_paths().into_iter().find(|t| t.file == Some("k.test.js")).unwrap();
+        assert_eq!(k.test.attempts[0].environment_idx, Some(1));
+        assert!(merge_runs(vec![]).is_none());
+    }
+}

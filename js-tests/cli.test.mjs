@@ -145,9 +145,15 @@ test('upload <a sharded run\'s folder> uploads every shard\'s report in order (a
   } finally {
     await stopServe(srv);
   }
+  // plan reads the shards' reports as one run: one that is not a report is named
   const plan = cli('plan', out, '--shards', '2');
-  assert.equal(plan.status, 2);
-  assert.equal(plan.stderr, `shardwise plan: ${out} holds 3 reports (shard-1-of-3, shard-2-of-3, shard-3-of-3): plan reads one; name one of them, or a report of the whole run\n`);
+  assert.equal(plan.status, 1);
+  assert.equal(plan.stderr, `shardwise plan: INVALID_INPUT: ${path.join(out, 'shard-2-of-3', 'report.json.br')}: the bytes are neither Brotli-compressed JSON (the input is not valid Brotli data) nor plain JSON (it does not begin with \`{\` or \`[\`)\n`);
+  saveShard(path.join(out, 'shard-2-of-3'), 'shard 2/3', { attachment: 'log of shard 2' });
+  const whole = cli('plan', out, '--shards', '2', '--json');
+  assert.equal(whole.status, 0, whole.stderr);
+  // a Jest run: its files are the units, every shard's once
+  assert.deepEqual(JSON.parse(whole.stdout).shards.flatMap((s) => s.units).sort(), [1, 2, 3].map((i) => `t/shard-${i}-3.test.js`));
   const empty = cli('upload', path.join(dir, 'data', '..', 'shardwise-report', 'shard-1-of-3', 'attachments'));
   assert.equal(empty.status, 2);
   assert.match(empty.stderr, /holds no report\.json\.br, nor any folder below it that does/);

@@ -280,6 +280,11 @@ pub struct Learned {
     /// Where the figures come from, for a person: `learned from the report (…)`, `the runner's
     /// defaults (…)`.
     pub source: String,
+    /// The files' costs as measured (the warm-up apart), before [`calibrate`] fitted them to the
+    /// run's wall: what [`learn_runs`] combines (a shard whose wall one long file decides fits its
+    /// other files' costs to nothing).
+    #[serde(skip)]
+    pub(super) unfitted: BTreeMap<String, u64>,
 }
 
 /// Per file, the gaps on the workers' timelines before its tests: after a worker's first test,
@@ -550,6 +555,7 @@ pub fn learn(report: &ReportView) -> Learned {
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
     let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
     let mut from_wall = false;
+    let unfitted = costs.files.clone();
     let mut costs = costs;
     let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
         (Some(wall), true) => {
@@ -587,14 +593,15 @@ pub fn learn(report: &ReportView) -> Learned {
         measured_files: measured.len() as u32,
         from_wall,
         source,
+        unfitted,
     }
 }
 
 /// The cost model of several runs' reports (the shards of a sharded run, or runs of one suite):
-/// each learned alone ([`learn`]), then combined: every file's cost (the mean where several runs
-/// measured it), and of the fixed costs (per shard, per worker, cold, per file, per test) and the
-/// workers the median, so that one run on a busy machine moves the figures less than it would
-/// alone. `None` without a report. Of the runs learned from a wall time, only those count for the
+/// each learned alone ([`learn`]), then combined: every file's cost as measured (the mean where
+/// several runs measured it), the fixed costs (per shard, per worker, cold) of the run whose sum
+/// of them is the median, and of the costs per file and per test and the workers the median, so
+/// that one run on a busy machine moves the figures less than it would alone. `None` without a report. Of the runs learned from a wall time, only those count for the
 /// fixed costs, when there are any.
 pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     let mut each: Vec<Learned> = reports.iter().map(learn).collect();
@@ -609,10 +616,15 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         let n = v.len();
         if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]).div_ceil(2) }
     };
+    // the fixed costs of one run, the median by their sum: how a run's fixed cost splits into per
+    // shard, per worker and cold varies from run to run more than their sum does
+    let fixed = |l: &Learned| l.per_shard_overhead_ms + l.costs.per_worker_ms + l.costs.cold_ms;
+    let mid = median(&|l| fixed(l));
+    let typical = pool.iter().min_by_key(|l| fixed(l).abs_diff(mid)).copied().unwrap_or(&each[0]);
     // (maps and sorts of types the planner already has: each new one costs the .wasm KBs)
     let (mut sums, mut counts): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
     for l in &each {
-        for (f, &ms) in &l.costs.files {
+        for (f, &ms) in &l.unfitted {
             *sums.entry(f.clone()).or_insert(0) += ms;
             *counts.entry(f.clone()).or_insert(0) += 1;
         }
@@ -624,8 +636,8 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     }
     let workers = pool.iter().any(|l| l.workers.is_some()).then(|| median(&|l| u64::from(l.workers.unwrap_or(1))) as u32);
     let costs = Costs {
-        per_worker_ms: median(&|l| l.costs.per_worker_ms),
-        cold_ms: median(&|l| l.costs.cold_ms),
+        per_worker_ms: typical.costs.per_worker_ms,
+        cold_ms: typical.costs.cold_ms,
         per_file_ms: median(&|l| l.costs.per_file_ms),
         per_test_ms: median(&|l| l.costs.per_test_ms),
         files: sums,
@@ -646,11 +658,12 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         runner: each.iter().find_map(|l| l.runner.clone()),
         workers,
         unit: each.iter().find_map(|l| l.unit),
-        per_shard_overhead_ms: median(&|l| l.per_shard_overhead_ms),
+        per_shard_overhead_ms: typical.per_shard_overhead_ms,
         costs,
         measured_files: measured as u32,
         from_wall,
         source,
+        unfitted: BTreeMap::new(),
     })
 }
 

@@ -624,7 +624,11 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     // (maps and sorts of types the planner already has: each new one costs the .wasm KBs)
     let (mut sums, mut counts): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
     for l in &each {
-        for (f, &ms) in &l.unfitted {
+        // a run's fit only lowers its files' costs when something else decides its wall (one
+        // long file: a shard of it fits the others to nothing); it raises them where the runner's
+        // figures miss a part (Vitest's, a worker's start for each file): the greater of the two
+        for (f, &fitted) in &l.costs.files {
+            let ms = fitted.max(l.unfitted.get(f).copied().unwrap_or(0));
             *sums.entry(f.clone()).or_insert(0) += ms;
             *counts.entry(f.clone()).or_insert(0) += 1;
         }

@@ -208,7 +208,8 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
     let mut fingerprints: Vec<FingerprintShards> = Vec::new();
     for r in &in_order {
         let (units, assigned, ran) = (take(r.units.len()), take(r.assigned.len()), take(r.ran.len()));
-        let shared: Vec<(Vec<usize>, Vec<usize>)> = r.shared.iter().map(|s| (take(s.units.len()), take(s.dependents.len()))).collect();
+        // the shared projects' ids, each project's units then its dependents, one after another
+        let shared = take(r.shared.iter().map(|s| s.units.len() + s.dependents.len()).sum());
         for u in units {
             planned[u] = true;
         }
@@ -217,10 +218,12 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
         for u in assigned {
             mine[u] = 1;
         }
-        for (units, _) in &shared {
-            for &u in units {
+        let mut at = 0;
+        for s in &r.shared {
+            for &u in &shared[at..at + s.units.len()] {
                 mine[u] |= 2;
             }
+            at += s.units.len() + s.dependents.len();
         }
         for u in ran {
             mine[u] |= 4;
@@ -235,12 +238,20 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
                 }
             }
         }
-        for ((units, dependents), s) in shared.iter().zip(&r.shared) {
-            let here: Vec<usize> = dependents.iter().copied().filter(|&d| mine[d] & 4 != 0).collect();
-            if let Some(&first) = here.iter().min() {
-                if units.iter().any(|&u| mine[u] & 4 == 0) {
-                    without_setup.push(WithoutSetup { project: s.project.clone(), shard: r.shard_index, unit: names[first].to_string(), dependents: here.len() });
+        let mut at = 0;
+        for s in &r.shared {
+            let (units, dependents) = shared[at..at + s.units.len() + s.dependents.len()].split_at(s.units.len());
+            at += units.len() + dependents.len();
+            // the dependents that ran here: how many, and the first by id (ranks are in id order)
+            let (mut count, mut first) = (0, usize::MAX);
+            for &d in dependents {
+                if mine[d] & 4 != 0 {
+                    count += 1;
+                    first = first.min(d);
                 }
+            }
+            if count > 0 && units.iter().any(|&u| mine[u] & 4 == 0) {
+                without_setup.push(WithoutSetup { project: s.project.clone(), shard: r.shard_index, unit: names[first].to_string(), dependents: count });
             }
         }
         match fingerprints.iter_mut().find(|f| f.fingerprint == r.fingerprint) {

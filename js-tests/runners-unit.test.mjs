@@ -81,8 +81,8 @@ describe('Playwright suite tree -> units', () => {
     const a1 = planned[0].id;
     assert.deepEqual(sharedProjects(config, tree.root, planned, '/repo'), [
       { project: 'auth', units: [JSON.stringify(['auth', 'auth.pw.js', 'token'])], dependents: [a1] },
-      { project: 'setup', units: [JSON.stringify(['setup', 's.pw.js', 'login'])], dependents: [a1] },
       { project: 'cleanup', units: [JSON.stringify(['cleanup', 'z.pw.js', 'logout'])] },
+      { project: 'setup', units: [JSON.stringify(['setup', 's.pw.js', 'login'])], dependents: [a1] },
     ]);
     assert.deepEqual(sharedProjects({ projects: [{ name: 'fast' }] }, tree.root, planned, '/repo'), []);
   });

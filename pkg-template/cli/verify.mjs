@@ -68,8 +68,8 @@ export function formatVerification(v) {
   bounded('ran on no shard', v.missing, readable);
   bounded('ran on more than one shard', v.doubled, (d) => `${readable(d.unit)} (shards ${list(d.shards)})`);
   bounded('ran where no plan put them', v.unplanned, (u) => `${readable(u.unit)} (shard ${u.shard})`);
-  bounded('ran without their setup project', withoutSetup, (w) => `${readable(w.unit)}${w.dependents > 1 ? ` and ${w.dependents - 1} more` : ''} `
-    + `on shard ${w.shard}, where setup project '${w.project}' did not run (Playwright runs a project's dependencies on every shard that runs it: `
+  bounded('ran without their setup project', withoutSetup, (w) => `${readable(w.unit)}${w.dependents > 1 ? ` and ${plural(w.dependents - 1, 'more test')} needing it` : ''} `
+    + `ran on shard ${w.shard}, where setup project '${w.project}' did not (Playwright runs a project's dependencies on every shard that runs it: `
     + 'was this shard run with --no-deps, or its record taken from another run? Re-run the shard)');
   return lines.join('\n');
 }

@@ -30,7 +30,7 @@ export function readonlyProjects(config) {
  * a dependency or teardown project's tests in `suite` (as `preprocess` gives it); `dependents`
  * (dependency projects only, not teardowns): the planned `units` of every project that needs it,
  * directly or through other dependencies (Playwright runs the whole closure first). Projects
- * with no test here are left out.
+ * with no test here are left out; by project name.
  */
 export function sharedProjects(config, suite, units, root) {
   const projects = new Map((config?.projects ?? []).map((p) => [p.name, p]));
@@ -58,7 +58,7 @@ export function sharedProjects(config, suite, units, root) {
   for (const u of units) {
     for (const d of closure(u.project)) shared.get(d)?.dependents?.push(u.id);
   }
-  return [...shared.values()];
+  return [...shared.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
 }
 
 const projectOf = (node) => {

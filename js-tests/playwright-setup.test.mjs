@@ -193,6 +193,23 @@ test('verify names the tests of a shard that ran without their setup project', a
   assert.deepEqual([json.missing, json.doubled, json.unplanned], [[], [], []]);
 });
 
+test('a shard re-run without its setup (--no-deps, the setup filtered out) is named by verify, from the other shards\' records', async () => {
+  const i = shards.findIndex((s) => s.ran.has(SETUP_ID)) + 1;
+  // --no-deps makes setup and cleanup projects of their own, which --grep-invert leaves out
+  const bare = await playwright(`no-deps-${i}`, [`--shard=${i}/3`, '--no-deps', '--grep-invert', 'global log']);
+  assert.equal(bare.code, 1, 'its tests that need the session fail');
+  assert.match(bare.text, /not logged in: the setup project did not run on this shard/);
+  assert.equal(bare.fingerprint, shards[0].fingerprint, 'the same plan');
+  assert.ok(!bare.ran.has(SETUP_ID));
+  const deps = ordinary(bare.ran).filter((id) => JSON.parse(id)[0] !== 'api').sort();
+  const others = [1, 2, 3].filter((k) => k !== i).map((k) => path.join(OUT, `shard-${k}`));
+  const v = await verify(...others, bare.output, '--json');
+  assert.equal(v.code, 1, v.text);
+  const json = JSON.parse(v.stdout);
+  assert.deepEqual(json.withoutSetup, [{ project: 'setup', shard: i, unit: deps[0], dependents: deps.length }]);
+  assert.deepEqual([json.missing, json.doubled, json.unplanned], [[], [], []]);
+});
+
 test('records written before they named the setup project verify as they did: the setup reads as doubled', async () => {
   const dir = tampered('old', (records) => { for (const r of records) delete r.shared; });
   const v = await verify(dir, '--json');

@@ -85,6 +85,12 @@ describe('Playwright suite tree -> units', () => {
       { project: 'setup', units: [JSON.stringify(['setup', 's.pw.js', 'login'])], dependents: [a1] },
     ]);
     assert.deepEqual(sharedProjects({ projects: [{ name: 'fast' }] }, tree.root, planned, '/repo'), []);
+    // --no-deps: Playwright leaves the dependencies out of the suite; their dependents are still named
+    const bare = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] }, { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] }] });
+    assert.deepEqual(sharedProjects(config, bare.root, planned, '/repo'), [
+      { project: 'auth', units: [], dependents: [a1] },
+      { project: 'setup', units: [], dependents: [a1] },
+    ]);
   });
   test('the same input gives the same ids and groups (every shard computes the same units)', () => {
     const again = playwrightSuite(spec);

@@ -70,7 +70,7 @@ export function formatVerification(v) {
   bounded('ran where no plan put them', v.unplanned, (u) => `${readable(u.unit)} (shard ${u.shard})`);
   bounded('ran without their setup project', withoutSetup, (w) => `${readable(w.unit)}${w.dependents > 1 ? ` and ${plural(w.dependents - 1, 'more test')} needing it` : ''} `
     + `ran on shard ${w.shard}, where setup project '${w.project}' did not (Playwright runs a project's dependencies on every shard that runs it: `
-    + 'the shard\'s record is not of that run, or its setup tests were lost; re-run the shard)');
+    + 'was it run with --no-deps, or is its record another run\'s? Re-run the shard with its dependencies)');
   return lines.join('\n');
 }
 

@@ -29,8 +29,9 @@ export function readonlyProjects(config) {
  * record's `shared` (Rust `plan::verify`), `[{project, units, dependents?}]`. `units`: the ids of
  * a dependency or teardown project's tests in `suite` (as `preprocess` gives it); `dependents`
  * (dependency projects only, not teardowns): the planned `units` of every project that needs it,
- * directly or through other dependencies (Playwright runs the whole closure first). Projects
- * with no test here are left out; by project name.
+ * directly or through other dependencies (Playwright runs the whole closure first); a
+ * dependency with no test in `suite` (`--no-deps`) is there with its dependents, a teardown with
+ * no test is left out; by project name.
  */
 export function sharedProjects(config, suite, units, root) {
   const projects = new Map((config?.projects ?? []).map((p) => [p.name, p]));
@@ -49,14 +50,18 @@ export function sharedProjects(config, suite, units, root) {
     return out;
   };
   const shared = new Map();
+  const entry = (project) => {
+    if (!shared.has(project)) shared.set(project, { project, units: [], ...(dependencies.has(project) ? { dependents: [] } : {}) });
+    return shared.get(project);
+  };
   for (const test of suite.allTests()) {
     const project = projectName(test);
-    if (!readonly.has(project)) continue;
-    if (!shared.has(project)) shared.set(project, { project, units: [], ...(dependencies.has(project) ? { dependents: [] } : {}) });
-    shared.get(project).units.push(unitId(test, root));
+    if (readonly.has(project)) entry(project).units.push(unitId(test, root));
   }
+  // a dependency with no test here still has its dependents (`--no-deps`: Playwright leaves it
+  // out): verify then checks this shard against the other shards' list of its tests
   for (const u of units) {
-    for (const d of closure(u.project)) shared.get(d)?.dependents?.push(u.id);
+    for (const d of closure(u.project)) entry(d).dependents.push(u.id);
   }
   return [...shared.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
 }

@@ -45,7 +45,7 @@ pub struct ShardRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shared {
     pub project: String,
-    /// Its units (test ids, as the plan's).
+    /// Its units (test ids, as the plan's): none when the shard did not run it (`--no-deps`).
     pub units: Vec<String>,
     /// The planned units that need it to have run on their shard first (a dependency: every
     /// unit of a project depending on it, directly or not); none for a teardown, which runs after.
@@ -111,8 +111,9 @@ pub struct Unplanned {
 }
 
 /// A shard where planned units ran but a dependency project of theirs did not (not every one of
-/// its tests ran there): Playwright runs a project's dependencies first on every shard that runs
-/// it, so the shard ran without its setup (`--no-deps`, a record from another run, a run cut short).
+/// its tests, as any record lists them, ran there): Playwright runs a project's dependencies
+/// first on every shard that runs it, so the shard ran without its setup (`--no-deps`: its
+/// record names the project with no tests; a record from another run).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WithoutSetup {
@@ -198,6 +199,19 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
     }
     let (names, ranks) = super::units::rank(&all);
     let n = names.len();
+    // the shared project each unit belongs to, over every record: a shard whose record has none
+    // of a setup's tests (run with `--no-deps`) is checked against the others' list of them
+    let mut project_of: Vec<Option<&str>> = vec![None; n];
+    let mut at = 0;
+    for r in &in_order {
+        at += r.units.len() + r.assigned.len() + r.ran.len();
+        for s in &r.shared {
+            for &u in &ranks[at..at + s.units.len()] {
+                project_of[u as usize] = Some(&s.project);
+            }
+            at += s.units.len() + s.dependents.len();
+        }
+    }
     let mut next = ranks.into_iter();
     let mut take = |k: usize| -> Vec<usize> { next.by_ref().take(k).map(|i| i as usize).collect() };
     let mut planned = vec![false; n];
@@ -240,8 +254,8 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
         }
         let mut at = 0;
         for s in &r.shared {
-            let (units, dependents) = shared[at..at + s.units.len() + s.dependents.len()].split_at(s.units.len());
-            at += units.len() + dependents.len();
+            let dependents = &shared[at + s.units.len()..at + s.units.len() + s.dependents.len()];
+            at += s.units.len() + s.dependents.len();
             // the dependents that ran here: how many, and the first by id (ranks are in id order)
             let (mut count, mut first) = (0, usize::MAX);
             for &d in dependents {
@@ -250,7 +264,8 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
                     first = first.min(d);
                 }
             }
-            if count > 0 && units.iter().any(|&u| mine[u] & 4 == 0) {
+            // every test of the project (as any record lists them) ran here
+            if count > 0 && project_of.iter().zip(&mine).any(|(p, m)| *p == Some(s.project.as_str()) && m & 4 == 0) {
                 without_setup.push(WithoutSetup { project: s.project.clone(), shard: r.shard_index, unit: names[first].to_string(), dependents: count });
             }
         }
@@ -438,6 +453,19 @@ mod tests {
         ])
         .unwrap();
         assert!(v.ok, "{v:?}");
+    }
+
+    #[test]
+    fn a_shard_run_without_its_dependencies_is_named_from_the_other_records() {
+        // shard 2 ran with `--no-deps`: Playwright gave it no setup test, so its record lists none
+        let v = verify(&[
+            setup_shard(1, &["a", "b"], &["setup/login", "a", "b", "cleanup/logout"]),
+            sharing(record(2, 3, "f", &ALL, &["c", "d"], &["c", "d"]), &[("setup", &[], &DEPENDENTS)]),
+            setup_shard(3, &["e"], &["e"]),
+        ])
+        .unwrap();
+        assert_eq!(v.without_setup, [WithoutSetup { project: "setup".into(), shard: 2, unit: "c".into(), dependents: 2 }]);
+        assert!(!v.ok);
     }
 
     #[test]

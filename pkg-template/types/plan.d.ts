@@ -119,8 +119,10 @@ export interface ShardRecord {
   /**
    * The runner's own units, outside the plan (Playwright: the tests of projects that are another
    * project's dependency or teardown, which it runs on every shard that needs them): expected on
-   * any shard. `dependents`: the planned units that need the project to have run on their shard
-   * (a dependency's; none for a teardown). Absent in records of shards without such projects.
+   * any shard. `units` is empty for a dependency Playwright left out of this shard (`--no-deps`):
+   * verify then takes its tests from the other records. `dependents`: the planned units that
+   * need the project to have run on their shard (a dependency's; none for a teardown). Absent in
+   * records of shards without such projects.
    */
   shared?: Array<{ project: string; units: string[]; dependents?: string[] }>;
 }

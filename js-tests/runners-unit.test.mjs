@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { playwrightSuite, FakeBuilder } from './helpers/fakes.mjs';
 import {
-  unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, environmentFor,
+  unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, sharedProjects, environmentFor,
 } from '../pkg/playwright/translate.mjs';
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
@@ -64,6 +64,33 @@ describe('Playwright suite tree -> units', () => {
   test('setup/dependency projects are read-only and left to Playwright', () => {
     assert.equal(byTitle.login, undefined);
     assert.deepEqual([...readonlyProjects({ projects: [{ name: 'x', dependencies: ['setup'], teardown: 'clean' }, { name: 'setup' }] })], ['setup', 'clean']);
+  });
+  test('the shard record names setup and teardown projects: their tests, and the planned tests needing a setup (through other setups too)', () => {
+    const config = { projects: [
+      { name: 'chromium', dependencies: ['auth'] }, { name: 'fast' }, { name: 'auth', dependencies: ['setup'] }, { name: 'setup', teardown: 'cleanup' }, { name: 'cleanup' },
+    ] };
+    const tree = playwrightSuite({ projects: [
+      { name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] },
+      { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] },
+      { name: 'auth', files: [{ path: 'auth.pw.js', items: ['token'] }] },
+      { name: 'setup', files: [{ path: 's.pw.js', items: ['login'] }] },
+      { name: 'cleanup', files: [{ path: 'z.pw.js', items: ['logout'] }] },
+    ] });
+    const planned = unitsFromSuite(tree.root, { root: '/repo', mode: tree.mode, readonly: readonlyProjects(config) });
+    assert.deepEqual(planned.map((u) => u.titlePath.at(-1)), ['a1', 'c1']);
+    const a1 = planned[0].id;
+    assert.deepEqual(sharedProjects(config, tree.root, planned, '/repo'), [
+      { project: 'auth', units: [JSON.stringify(['auth', 'auth.pw.js', 'token'])], dependents: [a1] },
+      { project: 'cleanup', units: [JSON.stringify(['cleanup', 'z.pw.js', 'logout'])] },
+      { project: 'setup', units: [JSON.stringify(['setup', 's.pw.js', 'login'])], dependents: [a1] },
+    ]);
+    assert.deepEqual(sharedProjects({ projects: [{ name: 'fast' }] }, tree.root, planned, '/repo'), []);
+    // --no-deps: Playwright leaves the dependencies out of the suite; their dependents are still named
+    const bare = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] }, { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] }] });
+    assert.deepEqual(sharedProjects(config, bare.root, planned, '/repo'), [
+      { project: 'auth', units: [], dependents: [a1] },
+      { project: 'setup', units: [], dependents: [a1] },
+    ]);
   });
   test('the same input gives the same ids and groups (every shard computes the same units)', () => {
     const again = playwrightSuite(spec);

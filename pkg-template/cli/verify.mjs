@@ -13,7 +13,9 @@ Run it after the shards of a CI run, as a final job: it reads the record each ba
 beside its report (${SHARD_RECORD} in <outputFolder>/shard-<i>-of-<n>/), and checks that every shard
 of the run is there once, that all planned alike (one fingerprint), and that together they ran
 every planned test (Jest, Vitest: file) exactly once. It prints what was missed or doubled, and
-exits 1 when anything is; 0 when the run is whole.
+exits 1 when anything is; 0 when the run is whole. Playwright's setup and teardown projects
+(another project's dependencies or teardown) run on every shard that needs them, by design: their
+tests are expected there; a shard that ran tests without their setup project is named.
 
 <path> is a shard's saved report folder, a folder holding several (the reporter's outputFolder,
 or where CI downloaded each shard's artifacts: searched to any depth), or a ${SHARD_RECORD} file.
@@ -41,17 +43,20 @@ export const MAX_LISTED = 20;
 export function formatVerification(v) {
   const lines = [];
   const fp = v.fingerprints.map((f) => `${f.fingerprint.slice(0, 12)} (${v.fingerprints.length > 1 ? `shard${f.shards.length > 1 ? 's' : ''} ${list(f.shards)}` : `${plural(f.shards.length, 'shard')}`})`);
+  const shared = v.sharedRan ? `; ${plural(v.sharedRan, 'setup or teardown test')} ran on each shard that needed ${v.sharedRan > 1 ? 'them' : 'it'}` : '';
   lines.push(v.ok
-    ? `shards whole: ${v.shardCount} of ${v.shardCount} planned alike (fingerprint ${fp[0]}); each of ${v.planned} planned units ran exactly once`
+    ? `shards whole: ${v.shardCount} of ${v.shardCount} planned alike (fingerprint ${fp[0]}); each of ${v.planned} planned units ran exactly once${shared}`
     : `shards NOT whole: ${v.shardCount} shards, ${plural(v.fingerprints.length, 'fingerprint')}: ${list(fp)}`);
   if (v.missingShards.length) lines.push(`missing shards: ${list(v.missingShards)} (no ${SHARD_RECORD}: the job failed before the end, or its artifacts were not given)`);
   if (v.doubledShards.length) lines.push(`shards given twice: ${list(v.doubledShards)}`);
   if (v.fingerprints.length > 1) lines.push('the shards planned differently (their durations or test lists differed): tests may run twice or never');
+  const withoutSetup = v.withoutSetup ?? [];
   // the counts first, then each list bounded (a run that planned differently can double thousands)
   const counts = [
     v.missing.length && `${plural(v.missing.length, 'unit')} ran on no shard`,
     v.doubled.length && `${plural(v.doubled.length, 'unit')} ran on more than one shard`,
     v.unplanned.length && `${plural(v.unplanned.length, 'unit')} ran where no plan put them`,
+    withoutSetup.length && `${plural(withoutSetup.length, 'shard')} ran tests without their setup project`,
   ].filter(Boolean);
   if (counts.length) lines.push(`${counts.join('; ')}:`);
   const bounded = (title, items, show) => {
@@ -63,6 +68,9 @@ export function formatVerification(v) {
   bounded('ran on no shard', v.missing, readable);
   bounded('ran on more than one shard', v.doubled, (d) => `${readable(d.unit)} (shards ${list(d.shards)})`);
   bounded('ran where no plan put them', v.unplanned, (u) => `${readable(u.unit)} (shard ${u.shard})`);
+  bounded('ran without their setup project', withoutSetup, (w) => `${readable(w.unit)}${w.dependents > 1 ? ` and ${plural(w.dependents - 1, 'more test')} needing it` : ''} `
+    + `ran on shard ${w.shard}, where setup project '${w.project}' did not (Playwright runs a project's dependencies on every shard that runs it: `
+    + 'was it run with --no-deps, or is its record another run\'s? Re-run the shard with its dependencies)');
   return lines.join('\n');
 }
 

@@ -12,15 +12,16 @@ import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, testKey } from '../src/runner/timings.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
-  recordResult, compact, unitId,
+  recordResult, compact, unitId, sharedProjects,
 } from './translate.mjs';
 
 export default class ShardwiseReporter extends RunReporter {
   /** @param {import('../types/playwright').ShardwisePlaywrightOptions} [options] */
   constructor(options = {}) {
     super(options, { runner: 'playwright', unit: 'test' });
-    // `playwright test --list` runs nothing: the reporter plans, saves and sends nothing (the
-    // saved report of the last real run, a timings file, stays as it was)
+    // `playwright test --list` runs nothing: with `--shard` the reporter plans as the shard would
+    // (Playwright's list is then the balanced shard's, with its line), and it saves and sends no
+    // report (the saved report of the last real run, a timings file, stays as it was)
     this.listing = options._mode === 'list' || process.argv.includes('--list');
     /** This shard's plan when balanced: `{shard, predictedMs, expected, record, root}`. */
     this.balanced = undefined;
@@ -32,8 +33,10 @@ export default class ShardwiseReporter extends RunReporter {
 
   cwd(config) { return config.configFile ? path.dirname(config.configFile) : process.cwd(); }
 
+  // Playwright calls `preprocess` in `--list` mode too, before its sharding, and lists what is
+  // left after it (node_modules/playwright/lib/runner: createRootSuite, then ListModeReporter's
+  // onBegin): planning here makes `--shard=i/n --list` list the balanced shard.
   async preprocess({ config, suite, testRun }) {
-    if (this.listing) return;
     const shard = config.shard;
     if (!shard || shard.total <= 1) return;
     if (!versionAtLeast(config.version, MIN_PLAYWRIGHT) || typeof testRun?.skipSharding !== 'function') return;
@@ -64,11 +67,16 @@ export default class ShardwiseReporter extends RunReporter {
         this.stopShard(e.line);
         return;
       }
+      // setup and teardown projects, which Playwright runs on every shard that needs them: the
+      // record says which, so `shardwise verify` expects them there
+      const shared = this.listing ? [] : sharedProjects(config, suite, units, root);
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
-      this.runStart();
-      this.balanced = { shard, predictedMs: planned.shard.predictedMs, expected: planned.expected, record: planned.record, root };
       this.log(planned.line);
+      if (this.listing) return;
+      this.runStart();
+      const record = shared.length ? { ...planned.record, shared } : planned.record;
+      this.balanced = { shard, predictedMs: planned.shard.predictedMs, expected: planned.expected, record, root };
     } catch (e) {
       this.log(balancingFailedLine(e, 'Playwright'));
     }
@@ -129,7 +137,9 @@ export default class ShardwiseReporter extends RunReporter {
   }
 
   async onEnd(result) {
-    if (!this.listing && result?.status === 'failed' && this.runErrors.errors.length === 0 && !this.testsEnded) {
+    // a listing saves nothing; a shard that could not plan as the others lists nothing, and fails
+    if (this.listing) return this.shardStopLine ? { status: 'failed' } : undefined;
+    if (result?.status === 'failed' && this.runErrors.errors.length === 0 && !this.testsEnded) {
       this.runErrors.stoppedBeforeTests('Playwright ended the run as failed before any test ran (no tests found, or a global set-up failed; Playwright printed why)');
     }
     const { failed } = await this.end();

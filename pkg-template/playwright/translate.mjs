@@ -24,6 +24,48 @@ export function readonlyProjects(config) {
   return names;
 }
 
+/**
+ * The projects Playwright runs on every shard that needs them, outside the plan: for the shard
+ * record's `shared` (Rust `plan::verify`), `[{project, units, dependents?}]`. `units`: the ids of
+ * a dependency or teardown project's tests in `suite` (as `preprocess` gives it); `dependents`
+ * (dependency projects only, not teardowns): the planned `units` of every project that needs it,
+ * directly or through other dependencies (Playwright runs the whole closure first); a
+ * dependency with no test in `suite` (`--no-deps`) is there with its dependents, a teardown with
+ * no test is left out; by project name.
+ */
+export function sharedProjects(config, suite, units, root) {
+  const projects = new Map((config?.projects ?? []).map((p) => [p.name, p]));
+  const readonly = readonlyProjects(config);
+  const dependencies = new Set((config?.projects ?? []).flatMap((p) => p.dependencies ?? []));
+  // each project's closure of dependencies (Playwright's buildProjectsClosure, less teardowns)
+  const closures = new Map();
+  const closure = (name) => {
+    if (closures.has(name)) return closures.get(name);
+    const out = new Set();
+    closures.set(name, out); // a cycle (Playwright refuses it) ends here
+    for (const d of projects.get(name)?.dependencies ?? []) {
+      out.add(d);
+      for (const x of closure(d)) out.add(x);
+    }
+    return out;
+  };
+  const shared = new Map();
+  const entry = (project) => {
+    if (!shared.has(project)) shared.set(project, { project, units: [], ...(dependencies.has(project) ? { dependents: [] } : {}) });
+    return shared.get(project);
+  };
+  for (const test of suite.allTests()) {
+    const project = projectName(test);
+    if (readonly.has(project)) entry(project).units.push(unitId(test, root));
+  }
+  // a dependency with no test here still has its dependents (`--no-deps`: Playwright leaves it
+  // out): verify then checks this shard against the other shards' list of its tests
+  for (const u of units) {
+    for (const d of closure(u.project)) entry(d).dependents.push(u.id);
+  }
+  return [...shared.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
+}
+
 const projectOf = (node) => {
   for (let s = node.parent; s; s = s.parent) if (s.type === 'project') return s;
   return undefined;

@@ -123,6 +123,15 @@ export interface ShardRecord {
   assigned: string[];
   /** The units this shard ran. */
   ran: string[];
+  /**
+   * The runner's own units, outside the plan (Playwright: the tests of projects that are another
+   * project's dependency or teardown, which it runs on every shard that needs them): expected on
+   * any shard. `units` is empty for a dependency Playwright left out of this shard (`--no-deps`):
+   * verify then takes its tests from the other records. `dependents`: the planned units that
+   * need the project to have run on their shard (a dependency's; none for a teardown). Absent in
+   * records of shards without such projects.
+   */
+  shared?: Array<{ project: string; units: string[]; dependents?: string[] }>;
 }
 
 export interface ShardVerification {
@@ -143,11 +152,18 @@ export interface ShardVerification {
   doubled: Array<{ unit: string; shards: number[] }>;
   /** Units that ran on a shard whose plan did not give them to it. */
   unplanned: Array<{ unit: string; shard: number }>;
+  /** The records' `shared` units (setup and teardown tests) that ran, each counted once however many shards ran it. */
+  sharedRan: number;
+  /**
+   * Shards where planned units ran but a dependency (setup) project of theirs did not, wholly:
+   * `unit` the first of them by id, `dependents` how many ran there.
+   */
+  withoutSetup: Array<{ project: string; shard: number; unit: string; dependents: number }>;
 }
 
 /**
  * After the shards of a run: checks they planned alike and together ran every planned unit
- * exactly once (what `shardwise verify` prints). `INVALID_INPUT` for no records, or records of
+ * exactly once, and no unit without its setup project (what `shardwise verify` prints). `INVALID_INPUT` for no records, or records of
  * different runs (different shard counts).
  */
 export declare function verifyShards(records: ShardRecord[]): ShardVerification;

@@ -2,8 +2,11 @@
 // report (`<outputFolder>/shard-<i>-of-<n>/shard.json`), for `shardwise verify` (Rust
 // `plan::verify`) to check, after the shards, that they planned alike and ran every planned
 // test exactly once. FORMAT (the one definition): `{fingerprint, shardIndex, shardCount, units:
-// every unit id of the plan, assigned: this shard's unit ids, ran: the unit ids it ran}`; the
-// ids are the planner's (Playwright: tests; Jest and Vitest: files relative to the repository).
+// every unit id of the plan, assigned: this shard's unit ids, ran: the unit ids it ran, shared?:
+// [{project, units, dependents?}]}`; the ids are the planner's (Playwright: tests; Jest and
+// Vitest: files relative to the repository). `shared` (Playwright, when it has any): the projects
+// it runs outside the plan on every shard that needs them (dependency and teardown projects),
+// their tests' ids and, for a dependency, the planned units that need it.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ShardwiseError } from '../errors.js';

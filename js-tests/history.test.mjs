@@ -6,7 +6,7 @@
 // journal), and reading them needs the access token beyond loopback as every read does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uploadReport, encodeReport } from 'shardwise';
@@ -162,6 +162,30 @@ test('history: the same answers after a clean restart, with chunks on disk and r
   srv = await createServer({ dataDir });
   t.after(() => srv.close());
   assert.deepEqual(await answers(srv), after);
+});
+
+test('history: a chunk file no snapshot lists (a crash between the two) is removed at start, not counted; retention keeps the newest runs', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sw-history-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  let srv = await createServer({ dataDir, snapshotEvery: 2 });
+  await uploadRuns(srv, 1, 4);
+  const before = await answers(srv);
+  await srv.close();
+  const chunks = readdirSync(join(dataDir, 'history'));
+  copyFileSync(join(dataDir, 'history', chunks[0]), join(dataDir, 'history', '5-6.bin'));
+  srv = await createServer({ dataDir, snapshotEvery: 2 });
+  assert.deepEqual(readdirSync(join(dataDir, 'history')).sort(), chunks.sort());
+  assert.deepEqual(await answers(srv), before);
+  await srv.close();
+
+  // keep the newest 3 reports: the history holds those runs only
+  const kept = await createServer({ keepReports: 3, snapshotEvery: 2 });
+  t.after(() => kept.close());
+  const ids = await uploadRuns(kept, 1, 6);
+  const breaks = await ok(kept, `/api/history/tests/${key('breaks')}`);
+  assert.deepEqual(breaks.runs.map((r) => r.report), [ids[4], ids[5], ids[6]]);
+  assert.equal(breaks.firstFailed.report, ids[4], 'the streak as far as the kept runs go');
+  assert.equal((await ok(kept, '/api/history/tests?sort=flaky')).window.runs, 3);
 });
 
 test('history survives kill -9: the sealed chunks are read back, the runs since the snapshot replayed from the journal', { timeout: 60_000 }, async (t) => {

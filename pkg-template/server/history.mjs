@@ -236,8 +236,10 @@ export class History {
   /**
    * Every test's figures over the runs with seq >= `fromSeq`: per test index, the runs it passed,
    * failed, was flaky and skipped in, its newest status, and the mean duration of its runs that
-   * passed (a retry would count twice) before `midSeq` (earlier) and from it (recent). Reads each chunk of the
-   * window once; the answer is kept until the state changes (a page after another, the other sort).
+   * passed (a retry would count twice) before `midSeq` (earlier) and from it (recent). A chunk wholly
+   * in the window and on one side of its middle adds its own figures (computed once: a chunk never
+   * changes); the others are read whole; the answer is kept until the state changes (a page after
+   * another, the other sort).
    */
   figures(fromSeq, midSeq) {
     const tag = `${this.version}:${fromSeq}:${midSeq}`;
@@ -258,12 +260,20 @@ export class History {
     for (const c of this.chunks) {
       const R = c.seqs.length;
       if (c.seqs[R - 1] < fromSeq) continue;
-      const buf = c.bytes ?? readFileSync(this.path(c));
-      const T = c.tests.length;
-      const status = buf.subarray(c.statusOff, c.statusOff + T * R);
-      const durs = (buf.byteOffset + c.durOff) % 4 === 0
-        ? new Uint32Array(buf.buffer, buf.byteOffset + c.durOff, T * R)
-        : new Uint32Array(Uint8Array.prototype.slice.call(buf, c.durOff, c.durOff + 4 * T * R).buffer);
+      if (c.seqs[0] >= fromSeq && (c.seqs[R - 1] < midSeq || c.seqs[0] >= midSeq)) {
+        // the whole chunk in the window, on one side of its middle: its own figures, kept (a chunk never changes)
+        const part = (c.part ??= this.chunkFigures(c));
+        const recent = c.seqs[0] >= midSeq;
+        const [sum, cnt] = recent ? [f.recentSum, f.recentN] : [f.earlierSum, f.earlierN];
+        for (let p = 0; p < c.tests.length; p++) {
+          const i = c.tests[p];
+          f.passed[i] += part.passed[p]; f.failed[i] += part.failed[p]; f.flaky[i] += part.flaky[p]; f.skipped[i] += part.skipped[p];
+          if (part.lastStatus[p]) f.lastStatus[i] = part.lastStatus[p];
+          sum[i] += part.durSum[p]; cnt[i] += part.durN[p];
+        }
+        continue;
+      }
+      const { status, durs, T } = this.chunkData(c);
       let r0 = 0;
       while (r0 < R && c.seqs[r0] < fromSeq) r0++;
       const recentAt = c.seqs.map((s) => s >= midSeq);
@@ -283,6 +293,38 @@ export class History {
     }
     this.cache = { tag, figures: f };
     return f;
+  }
+
+  /** A chunk's status and duration blocks (one read of its file). */
+  chunkData(c) {
+    const R = c.seqs.length;
+    const T = c.tests.length;
+    const buf = c.bytes ?? readFileSync(this.path(c));
+    const status = buf.subarray(c.statusOff, c.statusOff + T * R);
+    const durs = (buf.byteOffset + c.durOff) % 4 === 0
+      ? new Uint32Array(buf.buffer, buf.byteOffset + c.durOff, T * R)
+      : new Uint32Array(Uint8Array.prototype.slice.call(buf, c.durOff, c.durOff + 4 * T * R).buffer);
+    return { status, durs, T, R };
+  }
+  /** Per test of a chunk (by its position in `c.tests`): its runs by status, newest status, passed runs' duration sum and count. */
+  chunkFigures(c) {
+    const { status, durs, T, R } = this.chunkData(c);
+    const part = {
+      passed: new Uint32Array(T), failed: new Uint32Array(T), flaky: new Uint32Array(T), skipped: new Uint32Array(T),
+      lastStatus: new Uint8Array(T), durSum: new Float64Array(T), durN: new Uint32Array(T),
+    };
+    const counts = [null, part.passed, part.failed, part.flaky, part.skipped];
+    for (let p = 0; p < T; p++) {
+      const base = p * R;
+      for (let r = 0; r < R; r++) {
+        const s = status[base + r];
+        if (!s) continue;
+        counts[s][p]++;
+        part.lastStatus[p] = s;
+        if (s === 1) { part.durSum[p] += durs[base + r]; part.durN[p]++; }
+      }
+    }
+    return part;
   }
 }
 

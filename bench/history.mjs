@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { randomUUID, randomBytes } from 'node:crypto';
 import { uploadReport, encodeReport } from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
+import { historyRows } from '../pkg/server/history.mjs';
 import { keyOf } from '../pkg/src/tests.js';
 import { suite, reportOf } from '../js-tests/helpers/serve-process.mjs';
 
@@ -126,6 +127,9 @@ try {
   const up = [];
   for (let i = 0; i < REAL_UPLOADS; i++) up.push((await time(() => uploadReport({ baseUrl: srv.baseUrl, accessToken: srv.accessToken, report: bytes.slice() })))[0]);
   console.log(`real uploads of a ${TESTS}-test report (${mb(bytes.length)} Brotli) through the upload exchange: ${up.map((x) => x.toFixed(0)).join(', ')} ms`);
+  const rowsMs = [];
+  for (let i = 0; i < 3; i++) rowsMs.push((await time(() => historyRows(bytes)))[0]);
+  console.log(`  of which the read of the report at finish (historyRows: __decodeReportTests, its tests' keys, outcomes; its document is also what the predictions read): ${rowsMs.map((x) => x.toFixed(0)).join(', ')} ms`);
 
   await srv.close();
   const hist = du(join(dataDir, 'history'));

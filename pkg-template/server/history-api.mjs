@@ -96,16 +96,8 @@ function testHistory(store, key, params) {
   };
 }
 
-function testsPage(store, params) {
-  const sort = params.get('sort') ?? 'flaky';
-  if (sort !== 'flaky' && sort !== 'slowdown') fail(400, 'invalid_request', 'sort must be flaky or slowdown');
-  const limit = whole(params, 'limit', DEFAULT_PAGE, 1, MAX_PAGE);
-  const offset = whole(params, 'offset', 0, 0, 100_000_000);
-  const window = windowOf(store, params);
-  const h = store.history;
-  if (!window.length) return { window: windowInfo(window), sort, total: 0, offset, tests: [] };
-  const mid = window[Math.floor(window.length / 2)].seq;
-  const f = h.figures(window[0].seq, mid);
+/** The tests of a sort (flaky: any flaky run; slowdown: slower recently), best first. */
+function order(h, f, sort) {
   const n = f.passed.length;
   const picked = [];
   const score = new Float64Array(n);
@@ -124,6 +116,21 @@ function testsPage(store, params) {
   }
   const tie = sort === 'flaky' ? f.flaky : f.recentN;
   picked.sort((a, b) => score[b] - score[a] || tie[b] - tie[a] || (h.unitIds[a] < h.unitIds[b] ? -1 : 1));
+  return picked;
+}
+
+function testsPage(store, params) {
+  const sort = params.get('sort') ?? 'flaky';
+  if (sort !== 'flaky' && sort !== 'slowdown') fail(400, 'invalid_request', 'sort must be flaky or slowdown');
+  const limit = whole(params, 'limit', DEFAULT_PAGE, 1, MAX_PAGE);
+  const offset = whole(params, 'offset', 0, 0, 100_000_000);
+  const window = windowOf(store, params);
+  const h = store.history;
+  if (!window.length) return { window: windowInfo(window), sort, total: 0, offset, tests: [] };
+  const mid = window[Math.floor(window.length / 2)].seq;
+  const f = h.figures(window[0].seq, mid);
+  // the order is kept with the figures (until the next run): the next page is a slice
+  const picked = ((f.sorted ??= {})[sort] ??= order(h, f, sort));
   const tests = picked.slice(offset, offset + limit).map((i) => {
     const ran = f.passed[i] + f.failed[i] + f.flaky[i];
     const earlierMs = f.earlierN[i] ? Math.round(f.earlierSum[i] / f.earlierN[i]) : undefined;

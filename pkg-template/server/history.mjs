@@ -32,12 +32,14 @@ const pad4 = (n) => (n + 3) & ~3;
 const MAX_MS = 0xffffffff;
 
 /**
- * A report's history rows from its bytes (Brotli or plain JSON), its tests as Rust lists them:
- * `{keys, unitIds, status: Uint8Array, durations: Uint32Array}`. Throws what `__decodeReportTests`
+ * A report read for the history from its bytes (Brotli or plain JSON), its tests as Rust lists
+ * them: `{report, rows: {keys, unitIds, status: Uint8Array, durations: Uint32Array}}` (`report`: the
+ * document, as JSON.parse reads it, for the caller's other uses). Throws what `__decodeReportTests`
  * throws for a report it cannot read.
  */
-export function historyRows(bytes) {
-  const tests = listedTests(__decodeReportTests(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)));
+export function readForHistory(bytes) {
+  const decoded = __decodeReportTests(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  const tests = listedTests(decoded);
   const n = tests.length;
   const rows = { keys: new Array(n), unitIds: new Array(n), status: new Uint8Array(n), durations: new Uint32Array(n) };
   for (let i = 0; i < n; i++) {
@@ -47,8 +49,10 @@ export function historyRows(bytes) {
     rows.status[i] = CODE[outcomeOf(t.test).outcome];
     rows.durations[i] = Math.min(MAX_MS, Math.max(0, Math.round(durationOf(t.test)) || 0));
   }
-  return rows;
+  return { report: decoded.report, rows };
 }
+/** A report's history rows (readForHistory). */
+export const historyRows = (bytes) => readForHistory(bytes).rows;
 
 /** The index of `v` in the ascending `arr`, or -1. */
 function find(arr, v) {

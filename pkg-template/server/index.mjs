@@ -9,7 +9,7 @@ import * as L from './limits.mjs';
 import { HttpError, fail, sendJson, sendError } from './errors.mjs';
 import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
-import { Store, decodeBr, rowsOf } from './store.mjs';
+import { Store, decodeBr, readReport, historyWarning } from './store.mjs';
 import { historyRoute } from './history-api.mjs';
 import { durationsOf, annotate } from './predict.mjs';
 import { shardPlanOf } from '../src/sources.js';
@@ -196,7 +196,10 @@ export async function createServer(opts = {}) {
       const attachmentIds = requested(id);
       const missing = attachmentIds.filter((a) => !store.has(`reports/${id}/attachments/${encodeURIComponent(a)}`));
       if (missing.length) fail(409, 'out_of_order', `finish before ${missing.length} requested attachment(s) were uploaded`);
-      const doc = decodeReport(rep.bytes);
+      // read once, by the package's wasm, for its tests' names in the history (the history.mjs
+      // reader); a report it refuses is read as before, kept and listed, its tests left out of the history
+      const read = readReport(rep.bytes);
+      const doc = read.report ?? decodeReport(rep.bytes);
       // the same report bytes uploaded before: kept at this link too, counted once (no second
       // set of durations in the predictions; `duplicateOf` in the list and in this answer)
       const sha256 = createHash('sha256').update(rep.bytes).digest('hex');
@@ -206,7 +209,8 @@ export async function createServer(opts = {}) {
         const shard = shardOf(doc);
         const startedAt = Number.isSafeInteger(doc.startTimestamp) && doc.startTimestamp > 0 ? doc.startTimestamp : undefined;
         await store.addReport({ id, finishedAt: now(), ...(startedAt ? { startedAt } : {}), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}), ...(shard ? { shard } : {}) },
-          first ? {} : durationsOf(doc), first ? undefined : rowsOf(rep.bytes));
+          first ? {} : durationsOf(doc), first ? undefined : read.rows);
+        if (read.error && !first) historyWarning(read.error);
       } catch (e) {
         if (store.bySha.get(sha256) === id) store.bySha.delete(sha256); // not finished: the next upload of these bytes is the first
         throw e;

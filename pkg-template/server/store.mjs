@@ -28,7 +28,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { HttpError } from './errors.mjs';
 import { durationsOf, Predictor } from './predict.mjs';
 import { MAX_DECODED_BYTES } from './limits.mjs';
-import { History, historyRows } from './history.mjs';
+import { History, readForHistory } from './history.mjs';
 import { brotliDecompressSync } from 'node:zlib';
 
 const VERSION = 2;
@@ -65,15 +65,14 @@ async function fsyncDirAsync(dir) {
 
 const warn = (m) => process.emitWarning?.(`shardwise serve: ${m}`);
 /**
- * A finished report's history rows (history.mjs), or undefined when the package's reader refuses
- * it (the report is kept and listed; its tests have no run in the history).
+ * A finished report read with the package's wasm for its history (history.mjs readForHistory):
+ * `{report, rows}`, or `{error}` when that reader refuses it (the report is kept and listed; its
+ * tests have no run in the history: `historyWarning(error)`).
  */
-export function rowsOf(bytes) {
-  try { return historyRows(bytes); } catch (e) {
-    warn(`a report's tests are left out of the history: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
-    return undefined;
-  }
+export function readReport(bytes) {
+  try { return readForHistory(bytes); } catch (error) { return { error }; }
 }
+export const historyWarning = (e) => warn(`a report's tests are left out of the history: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
 
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 
@@ -176,8 +175,16 @@ export class Store {
       const blob = this.get(`reports/${e.id}/report.json.br`);
       if (!blob) continue;
       let durations;
-      try { durations = e.duplicateOf ? {} : durationsOf(JSON.parse(decodeBr(blob.bytes))); } catch { continue; }
-      this.apply(e, durations, e.duplicateOf ? undefined : rowsOf(blob.bytes));
+      let rows;
+      try {
+        if (!e.duplicateOf) {
+          const read = readReport(blob.bytes);
+          if (read.error) historyWarning(read.error);
+          rows = read.rows;
+          durations = durationsOf(read.report ?? JSON.parse(decodeBr(blob.bytes)));
+        }
+      } catch { continue; }
+      this.apply(e, durations ?? {}, rows);
       replayed++;
     }
     this.replayed = replayed;

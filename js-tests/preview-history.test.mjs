@@ -166,6 +166,29 @@ test('#history lists the flakiest and most slowed-down tests over the last N run
   await page.close();
 });
 
+test('a report read from disk asks nothing of the service until its history is asked for', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sw-history-file-'));
+  writeFileSync(join(dir, 'report.json.br'), reportBytes);
+  try {
+    const page = await pageWithErrors(browser);
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${srv.baseUrl}/preview/`);
+    await page.setInputFiles('#file', join(dir, 'report.json.br'));
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await page.evaluate((k) => { location.hash = `#test=${k}`; }, key('breaks'));
+    await page.waitForSelector('#test-history[data-state="ask"]', { timeout: 30_000 });
+    assert.ok(!requests.some((u) => u.includes('/api/history/')), 'nothing asked');
+    await page.click('#test-history button.history-ask');
+    await page.waitForSelector('#test-history[data-state="ready"]', { timeout: 30_000 });
+    assert.deepEqual((await readHistory(page)).statuses, ['passed', 'passed', 'failed', 'failed', 'failed']);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('without the service, the history section says it needs shardwise serve', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sw-history-static-'));
   mkdirSync(join(dir, 'r'));

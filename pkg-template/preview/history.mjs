@@ -62,34 +62,49 @@ function trend(runs) {
   return el('div', { className: 'trend-box' }, chart, el('small', { className: 'meta' }, ` max ${ms(max)} · last ${ms(pts[pts.length - 1].durationMs)}`));
 }
 
-/** The history section of test `key`'s page: filled when the service answers. */
-export function historySection(key) {
+/**
+ * The history section of test `key`'s page: filled when the service answers. `fromDisk`: the
+ * report was read from a file or a folder, where nothing is requested unasked: a button asks.
+ */
+export function historySection(key, { fromDisk = false } = {}) {
   const box = el('section', { className: 'history', id: 'test-history', 'data-state': 'loading' }, el('h4', null, 'History'), el('p', { className: 'meta' }, 'Loading this test\'s history…'));
-  ask(`/api/history/tests/${encodeURIComponent(key)}`).then((a) => {
-    if (!box.isConnected) return; // the page moved on to another test
-    if (!a.ok) {
-      box.dataset.state = a.noService ? 'no-service' : 'none';
-      fill(box, el('h4', null, 'History'), el('p', { className: 'meta' }, a.status === 404 ? 'No report this service holds has this test yet.' : a.text));
-      return;
-    }
-    const h = a.body;
-    box.dataset.state = 'ready';
-    const ran = h.counts.passed + h.counts.failed + h.counts.flaky;
-    fill(box,
-      el('h4', null, 'History ', el('small', null, `last ${fmt(h.window.runs)} runs of this service · `, el('a', { href: '#history' }, 'flakiest and slowed-down tests'))),
-      el('p', { className: 'history-figures' },
-        el('span', { className: 'flaky-rate' }, `flaky rate ${pct(h.flakyRate)}`), ` (flaky in ${fmt(h.counts.flaky)} of the ${fmt(ran)} runs it ran in`,
-        h.counts.skipped ? `, skipped in ${fmt(h.counts.skipped)}` : '', `; failed in ${fmt(h.counts.failed)})`),
-      h.firstFailed
-        ? el('p', { className: 'first-failed' }, `Failing since `, el('a', { href: testLink(h.firstFailed.report, key) }, runLabel(h.firstFailed)),
-          ` (${h.firstFailed.streak === 1 ? 'its last run' : `${fmt(h.firstFailed.streak)} runs in a row`})`)
-        : el('p', { className: 'first-failed meta' }, 'Not failing: its last run did not fail.'),
-      el('ol', { className: 'timeline', 'aria-label': 'status per run, oldest first' }, h.runs.map((r) => el('li', { 'data-status': r.status, title: `${r.status} · ${ms(r.durationMs)} · ${runLabel(r)}` },
-        el('a', { href: testLink(r.report, key) }, el('span', { className: 'status' }, r.status), el('span', { className: 'commit' }, short(r.commitId)))))),
-      el('h5', null, 'duration per run'),
-      trend(h.runs));
-  });
+  if (location.protocol === 'file:') {
+    box.dataset.state = 'no-service';
+    fill(box, el('h4', null, 'History'), el('p', { className: 'meta' }, NEEDS_SERVICE));
+  } else if (fromDisk) {
+    box.dataset.state = 'ask';
+    fill(box, el('h4', null, 'History'), el('p', { className: 'meta' }, 'This report was read from disk, so nothing was requested. ',
+      el('button', { type: 'button', className: 'history-ask', onclick: () => { fill(box, el('h4', null, 'History'), el('p', { className: 'meta' }, 'Loading this test\'s history…')); box.dataset.state = 'loading'; load(); } },
+        'Show this test\'s history from the service')));
+  } else load();
   return box;
+
+  function load() {
+    ask(`/api/history/tests/${encodeURIComponent(key)}`).then((a) => {
+      if (!box.isConnected) return; // the page moved on to another test
+      if (!a.ok) {
+        box.dataset.state = a.noService ? 'no-service' : 'none';
+        fill(box, el('h4', null, 'History'), el('p', { className: 'meta' }, a.status === 404 ? 'No report this service holds has this test yet.' : a.text));
+        return;
+      }
+      const h = a.body;
+      box.dataset.state = 'ready';
+      const ran = h.counts.passed + h.counts.failed + h.counts.flaky;
+      fill(box,
+        el('h4', null, 'History ', el('small', null, `last ${fmt(h.window.runs)} runs of this service · `, el('a', { href: '#history' }, 'flakiest and slowed-down tests'))),
+        el('p', { className: 'history-figures' },
+          el('span', { className: 'flaky-rate' }, `flaky rate ${pct(h.flakyRate)}`), ` (flaky in ${fmt(h.counts.flaky)} of the ${fmt(ran)} runs it ran in`,
+          h.counts.skipped ? `, skipped in ${fmt(h.counts.skipped)}` : '', `; failed in ${fmt(h.counts.failed)})`),
+        h.firstFailed
+          ? el('p', { className: 'first-failed' }, `Failing since `, el('a', { href: testLink(h.firstFailed.report, key) }, runLabel(h.firstFailed)),
+            ` (${h.firstFailed.streak === 1 ? 'its last run' : `${fmt(h.firstFailed.streak)} runs in a row`})`)
+          : el('p', { className: 'first-failed meta' }, 'Not failing: its last run did not fail.'),
+        el('ol', { className: 'timeline', 'aria-label': 'status per run, oldest first' }, h.runs.map((r) => el('li', { 'data-status': r.status, title: `${r.status} · ${ms(r.durationMs)} · ${runLabel(r)}` },
+          el('a', { href: testLink(r.report, key) }, el('span', { className: 'status' }, r.status), el('span', { className: 'commit' }, short(r.commitId)))))),
+        el('h5', null, 'duration per run'),
+        trend(h.runs));
+    });
+  }
 }
 
 /** The page of the flakiest and most slowed-down tests over the last N runs (#history). */

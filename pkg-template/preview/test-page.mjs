@@ -121,7 +121,7 @@ export function createTestPage(page) {
       el('p', { className: 'links' }, el('a', { className: 'permalink', href: `#test=${test.key}`, title: 'opens this test, in this report and in the next ones' }, 'link to this test')),
       el('p', { className: 'meta' }, [where({ file: test.file, line: test.line }), test.tags?.length ? test.tags.map((t) => (String(t).startsWith('@') ? String(t) : `@${t}`)).join(' ') : undefined].filter(Boolean).join(' · ')),
       el('div', { className: 'attempts' }, boxes, test.attempts.length === 0 && el('p', null, 'No attempts: the test did not run.')),
-      historySection(test.key));
+      historySection(test.key, { fromDisk: state.report.source?.url === undefined }));
     page.tests.markOpen(test.key);
     d.scrollIntoView({ block: 'nearest' });
   }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uploadReport } from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
-import { Store } from '../pkg-template/server/store.mjs';
+import { Store } from '../pkg/server/store.mjs';
 import { noise, rng } from './helpers/data.mjs';
 import { createFaultServer, tlsCertFile } from './helpers/fault-server.mjs';
 import { createHash } from 'node:crypto';

@@ -8,7 +8,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fetchDurations, uploadReport, ReportBuilder, ShardwiseError } from 'shardwise';
 import { createFaultServer } from './helpers/fault-server.mjs';
-import { Store } from '../pkg-template/server/store.mjs';
+import { Store } from '../pkg/server/store.mjs';
 import { noise } from './helpers/data.mjs';
 
 const COMMIT = 'fedcba9876543210fedcba9876543210fedcba98';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchDurations, uploadReport, shardGroupKeyFor, ReportBuilder, ShardwiseError, validateReport } from 'shardwise';
 import { createFaultServer } from './helpers/fault-server.mjs';
-import { Store } from '../pkg-template/server/store.mjs';
+import { Store } from '../pkg/server/store.mjs';
 import { noise } from './helpers/data.mjs';
 
 const COMMIT = '0123456789abcdef0123456789abcdef01234567';

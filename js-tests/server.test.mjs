@@ -4,7 +4,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from '../pkg-template/server/index.mjs';
+import { createServer } from '../pkg/server/index.mjs';
 
 const br = (v) => brotliCompressSync(Buffer.from(JSON.stringify(v)));
 const JSONH = { 'content-type': 'application/json' };

@@ -33,7 +33,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { createServer } from '../../pkg-template/server/index.mjs';
+import { createServer } from '../../pkg/server/index.mjs';
 import { until } from './until.mjs';
 
 export function routeOf(method, path) {

@@ -6,7 +6,8 @@
 // (filtered, searched and sorted in the worker, shown as a virtualised window of rows) whose
 // rows open a test's page (#test=<key>: the key is the test's in every report, so a link
 // survives the next run), a sharded run's shards side by side (predicted against actual), and
-// the open report compared with another.
+// the open report compared with another, and (served by `shardwise serve`) each test's history
+// across the runs the service holds and a page of the flakiest and slowed-down tests (#history).
 //
 // This module only starts the page: one state object (state.mjs) and one worker client
 // (worker-client.mjs, speaking protocol.mjs) are handed to each section, one module each, and
@@ -25,6 +26,7 @@ import { createTestPage } from './test-page.mjs';
 import { createFolder } from './folder.mjs';
 import { createShardRun } from './shard-run.mjs';
 import { createComparison } from './compare.mjs';
+import { createHistoryPage } from './history.mjs';
 
 const state = createState();
 const worker = createWorkerClient();
@@ -39,6 +41,7 @@ page.testPage = createTestPage(page);
 page.folder = createFolder(page);
 page.shardRun = createShardRun(page);
 page.compare = createComparison(page);
+page.history = createHistoryPage(page);
 
 /** Where a failed request's error goes: the section that made it (by the request's type). */
 const failed = {
@@ -67,6 +70,7 @@ worker.listen({
 }, (message) => onError({ of: 'open', message }));
 
 page.report.offerReports();
+page.history.openFromHash();
 const initial = new URLSearchParams(location.search);
 const param = initial.get('url') ?? initial.get('report');
 if (param) page.report.openUrl(param);

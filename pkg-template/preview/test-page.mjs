@@ -1,5 +1,5 @@
 // A test's page (#test=<key>): its attempts, each with its errors, steps, output, annotations and
-// attachments. The key (summary.mjs keyOf) names the test in every report; `#test=<n>` (a list
+// attachments, then its history across runs (history.mjs, from `shardwise serve`). The key (summary.mjs keyOf) names the test in every report; `#test=<n>` (a list
 // position, as links were before keys) still opens, and the address then shows the test's key.
 import { $, el, fill } from './dom.mjs';
 import { ms, where } from './format.mjs';
@@ -7,6 +7,7 @@ import { KEY_PATTERN } from './summary.mjs';
 import { attachmentList } from './attachments.mjs';
 import { errorBox as errorView, folded } from './error-view.mjs';
 import { ansi } from './ansi.mjs';
+import { historySection } from './history.mjs';
 
 /** A base64 `buffer` stdio entry as text: UTF-8, invalid bytes as U+FFFD. */
 function bufferText(b64) {
@@ -119,7 +120,8 @@ export function createTestPage(page) {
       el('h3', { className: 'test-title' }, test.title),
       el('p', { className: 'links' }, el('a', { className: 'permalink', href: `#test=${test.key}`, title: 'opens this test, in this report and in the next ones' }, 'link to this test')),
       el('p', { className: 'meta' }, [where({ file: test.file, line: test.line }), test.tags?.length ? test.tags.map((t) => (String(t).startsWith('@') ? String(t) : `@${t}`)).join(' ') : undefined].filter(Boolean).join(' · ')),
-      el('div', { className: 'attempts' }, boxes, test.attempts.length === 0 && el('p', null, 'No attempts: the test did not run.')));
+      el('div', { className: 'attempts' }, boxes, test.attempts.length === 0 && el('p', null, 'No attempts: the test did not run.')),
+      historySection(test.key, { fromDisk: state.report.source?.url === undefined }));
     page.tests.markOpen(test.key);
     d.scrollIntoView({ block: 'nearest' });
   }

@@ -9,7 +9,8 @@ import * as L from './limits.mjs';
 import { HttpError, fail, sendJson, sendError } from './errors.mjs';
 import { signJwt, verifyJwt } from './jwt.mjs';
 import { presign, verifyPresigned } from './presign.mjs';
-import { Store, decodeBr } from './store.mjs';
+import { Store, decodeBr, readReport, historyWarning } from './store.mjs';
+import { historyRoute } from './history-api.mjs';
 import { durationsOf, annotate } from './predict.mjs';
 import { shardPlanOf } from '../src/sources.js';
 import { findTraceViewer, NO_TRACE_VIEWER, TRACE_FILES, TRACE_TYPES } from './trace-viewer.mjs';
@@ -197,7 +198,10 @@ export async function createServer(opts = {}) {
       const attachmentIds = requested(id);
       const missing = attachmentIds.filter((a) => !store.has(`reports/${id}/attachments/${encodeURIComponent(a)}`));
       if (missing.length) fail(409, 'out_of_order', `finish before ${missing.length} requested attachment(s) were uploaded`);
-      const doc = decodeReport(rep.bytes);
+      // read once, by the package's wasm, for its tests' names in the history (the history.mjs
+      // reader); a report it refuses is read as before, kept and listed, its tests left out of the history
+      const read = readReport(rep.bytes);
+      const doc = read.report ?? decodeReport(rep.bytes);
       // the same report bytes uploaded before: kept at this link too, counted once (no second
       // set of durations in the predictions; `duplicateOf` in the list and in this answer)
       const sha256 = createHash('sha256').update(rep.bytes).digest('hex');
@@ -205,7 +209,10 @@ export async function createServer(opts = {}) {
       // durable (an fsync'd journal line) before the answer
       try {
         const shard = shardOf(doc);
-        await store.addReport({ id, finishedAt: now(), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}), ...(shard ? { shard } : {}) }, first ? {} : durationsOf(doc));
+        const startedAt = Number.isSafeInteger(doc.startTimestamp) && doc.startTimestamp > 0 ? doc.startTimestamp : undefined;
+        await store.addReport({ id, finishedAt: now(), ...(startedAt ? { startedAt } : {}), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}), ...(shard ? { shard } : {}) },
+          first ? {} : durationsOf(doc), first ? undefined : read.rows);
+        if (read.error && !first) historyWarning(read.error);
       } catch (e) {
         if (store.bySha.get(sha256) === id) store.bySha.delete(sha256); // not finished: the next upload of these bytes is the first
         throw e;
@@ -332,6 +339,11 @@ export async function createServer(opts = {}) {
       try { u = new URL(req.url, 'http://x'); } catch { fail(400, 'invalid_request', 'bad request target'); }
       if (u.pathname.startsWith('/storage/')) return await storage(req, res, u.pathname.slice(9), u.searchParams);
       if (u.pathname === '/api/reports' || u.pathname.startsWith('/api/reports/')) return reportsApi(req, res, u.pathname);
+      if (u.pathname === '/api/history' || u.pathname.startsWith('/api/history/')) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') fail(405, 'method_not_allowed', 'use GET', { allow: 'GET' });
+        checkRead(req);
+        return sendJson(res, 200, historyRoute(store, u.pathname, u.searchParams));
+      }
       if (staticDir && (u.pathname === '/api/trace-viewer' || u.pathname === '/trace' || u.pathname.startsWith('/trace/'))) {
         if (u.pathname === '/trace') { res.writeHead(302, { location: `/trace/${u.search}` }); res.end(); return; }
         return traceViewerRoute(req, res, u.pathname);

@@ -1,15 +1,18 @@
 // On-disk storage of the local service, made to hold a team's history for months:
 //
 //   <dataDir>/config.json   {version, secret, accessToken}: written once (and when an option changes it)
-//   <dataDir>/state.json    snapshot: {version, seq, reports: [meta...], tests: [[key, {env: [p, n, v, last]}]...]}
+//   <dataDir>/state.json    snapshot: {version, seq, reports: [meta...], tests: [[key, {env: [p, n, v, last]}]...],
+//                           history: {tests: [[key, unitId, last]...], chunks: [file...]}}
 //   <dataDir>/journal.log   one JSON line per report finished since the snapshot ({seq, ...meta})
+//   <dataDir>/history/      each test's status and duration per report, a chunk per snapshot (history.mjs)
 //   <dataDir>/blobs/...     report, attachment, test-list and durations-result blobs
 //   <dataDir>/tmp/          files being written (emptied at start)
 //   <dataDir>/lock          the pid of the service using the directory
 //
 // A finished report costs one fsync'd journal line (its blob was fsync'd when it was PUT); its
 // per-test durations are folded into the prediction state in memory (predict.mjs: one update per
-// test and environment). Every SNAPSHOT_EVERY reports, or when the service closes, the state is
+// test and environment), and its tests' statuses and durations into the history (history.mjs: the
+// runs since the snapshot in memory, sealed as one chunk file per snapshot). Every SNAPSHOT_EVERY reports, or when the service closes, the state is
 // written whole (tmp + fsync + rename) and the journal emptied, so disk, memory and the time of an
 // upload grow with the number of tests, never with tests x runs. After a crash, start-up replays
 // the journal's reports from their blobs. Blobs are written to tmp/, fsync'd, then renamed: a
@@ -25,6 +28,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { HttpError } from './errors.mjs';
 import { durationsOf, Predictor } from './predict.mjs';
 import { MAX_DECODED_BYTES } from './limits.mjs';
+import { History, readForHistory } from './history.mjs';
 import { brotliDecompressSync } from 'node:zlib';
 
 const VERSION = 2;
@@ -59,6 +63,17 @@ async function fsyncDirAsync(dir) {
   try { const fh = await open(dir, 'r'); try { await fh.sync(); } finally { await fh.close(); } } catch { /* not supported everywhere */ }
 }
 
+const warn = (m) => process.emitWarning?.(`shardwise serve: ${m}`);
+/**
+ * A finished report read with the package's wasm for its history (history.mjs readForHistory):
+ * `{report, rows}`, or `{error}` when that reader refuses it (the report is kept and listed; its
+ * tests have no run in the history: `historyWarning(error)`).
+ */
+export function readReport(bytes) {
+  try { return readForHistory(bytes); } catch (error) { return { error }; }
+}
+export const historyWarning = (e) => warn(`a report's tests are left out of the history: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
+
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 
 export class Store {
@@ -74,6 +89,7 @@ export class Store {
     this.blobsDir = resolve(dataDir, 'blobs');
     this.tmpDir = join(dataDir, 'tmp');
     this.predictor = new Predictor();
+    this.history = new History(join(dataDir, 'history'));
     this.reports = []; // meta of finished reports, oldest first
     this.ids = new Set();
     this.bySha = new Map(); // sha256 of a report's bytes -> the id of the first report uploaded with them
@@ -97,8 +113,9 @@ export class Store {
     if (existsSync(statePath)) {
       this.loadSnapshot(JSON.parse(readFileSync(statePath, 'utf8')));
       if (existsSync(oldIndex)) renameSync(oldIndex, oldIndex + '.migrated'); // a migration stopped before its last step
-    } else if (existsSync(oldIndex)) {
-      this.migrate(oldIndex);
+    } else {
+      this.history.load(undefined, warn);
+      if (existsSync(oldIndex)) this.migrate(oldIndex);
     }
     this.replayJournal();
     this.assigned = this.seq;
@@ -130,6 +147,7 @@ export class Store {
     this.reports = s.reports;
     for (const r of this.reports) this.noteReport(r);
     this.predictor.load(s.tests);
+    this.history.load(s.history, warn);
   }
 
   /** The format before version 2: index.json with every report's per-test durations. */
@@ -157,8 +175,16 @@ export class Store {
       const blob = this.get(`reports/${e.id}/report.json.br`);
       if (!blob) continue;
       let durations;
-      try { durations = e.duplicateOf ? {} : durationsOf(JSON.parse(decodeBr(blob.bytes))); } catch { continue; }
-      this.apply(e, durations);
+      let rows;
+      try {
+        if (!e.duplicateOf) {
+          const read = readReport(blob.bytes);
+          if (read.error) historyWarning(read.error);
+          rows = read.rows;
+          durations = durationsOf(read.report ?? JSON.parse(decodeBr(blob.bytes)));
+        }
+      } catch { continue; }
+      this.apply(e, durations ?? {}, rows);
       replayed++;
     }
     this.replayed = replayed;
@@ -247,10 +273,10 @@ export class Store {
    * `finish` answered is durable), with its durations folded into the prediction state. Reports
    * finishing together share one write and one fsync (group commit), applied in their order.
    */
-  addReport(meta, durations) {
+  addReport(meta, durations, rows) {
     let p = this.finishing.get(meta.id);
     if (p) return p; // the same upload finished twice at once
-    p = new Promise((resolve, reject) => { this.queue.push({ e: { seq: ++this.assigned, ...meta }, durations, resolve, reject }); });
+    p = new Promise((resolve, reject) => { this.queue.push({ e: { seq: ++this.assigned, ...meta }, durations, rows, resolve, reject }); });
     this.finishing.set(meta.id, p);
     p.finally(() => this.finishing.delete(meta.id)).catch(() => {});
     this.flush();
@@ -266,7 +292,7 @@ export class Store {
           const fh = await open(join(this.dir, 'journal.log'), 'a');
           try { await fh.write(batch.map((x) => JSON.stringify(x.e) + '\n').join('')); await fh.sync(); } finally { await fh.close(); }
         } catch (err) { for (const x of batch) x.reject(err); continue; }
-        for (const x of batch) { this.apply(x.e, x.durations); x.resolve(); }
+        for (const x of batch) { this.apply(x.e, x.durations, x.rows); x.resolve(); }
         if (this.seq - this.snapshotSeq >= this.snapshotEvery) {
           try { await this.snapshotAsync(); } catch (err) { process.emitWarning?.(`shardwise serve: snapshot: ${err.message}`); }
         }
@@ -276,9 +302,10 @@ export class Store {
       this.idle?.();
     }
   }
-  apply(e, durations) {
+  apply(e, durations, rows) {
     this.seq = e.seq;
     this.predictor.add(durations, e.seq);
+    this.history.add(e.seq, rows);
     this.reports.push(e);
     this.noteReport(e);
     // Retention: the oldest report leaves the list at once; its blobs go at the next snapshot.
@@ -293,6 +320,8 @@ export class Store {
   /** Writes the state whole and empties the journal; then deletes the blobs retention dropped. */
   snapshot() {
     const state = this.snapshotState();
+    // the chunk before the snapshot that lists it
+    if (state.chunk) { writeAtomic(this.history.path(state.chunk), state.chunk.bytes, this.tmpDir); this.history.written(state.chunk); }
     writeAtomic(join(this.dir, 'state.json'), state.json, this.tmpDir);
     writeAtomic(join(this.dir, 'journal.log'), '', this.tmpDir);
     this.snapshotDone(state);
@@ -300,16 +329,26 @@ export class Store {
   /** snapshot() off the event loop (but the state taken at once); called between journal writes only. */
   async snapshotAsync() {
     const state = this.snapshotState();
+    if (state.chunk) { await writeAtomicAsync(this.history.path(state.chunk), state.chunk.bytes, this.tmpDir); this.history.written(state.chunk); }
     await writeAtomicAsync(join(this.dir, 'state.json'), state.json, this.tmpDir);
     await writeAtomicAsync(join(this.dir, 'journal.log'), '', this.tmpDir);
     this.snapshotDone(state);
   }
   snapshotState() {
-    if (this.keepReports > 0 && this.reports.length) this.predictor.forgetBefore(this.reports[0].seq);
-    return { seq: this.seq, dropped: this.dropped.splice(0), json: JSON.stringify({ version: VERSION, seq: this.seq, reports: this.reports, tests: this.predictor.dump() }) };
+    let droppedChunks = [];
+    if (this.keepReports > 0 && this.reports.length) {
+      this.predictor.forgetBefore(this.reports[0].seq);
+      droppedChunks = this.history.forgetBefore(this.reports[0].seq);
+    }
+    const chunk = this.history.seal();
+    return {
+      seq: this.seq, dropped: this.dropped.splice(0), droppedChunks, chunk,
+      json: JSON.stringify({ version: VERSION, seq: this.seq, reports: this.reports, tests: this.predictor.dump(), history: this.history.dump() }),
+    };
   }
-  snapshotDone({ seq, dropped }) {
+  snapshotDone({ seq, dropped, droppedChunks }) {
     this.snapshotSeq = seq;
+    for (const f of droppedChunks) rmSync(f, { force: true });
     // Only now, with no list on disk naming them (a crash before would replay them), do the blobs go.
     for (const id of dropped) rmSync(this.blobPath(`reports/${id}`), { recursive: true, force: true });
   }

@@ -1089,6 +1089,11 @@ pub(crate) mod tests {
             };
             match (whole, streamed) {
                 (Ok(a), Ok(b)) => prop_assert!(a == b, "{} bytes against {}", a.len(), b.len()),
+                // a damaged stream whose output passes the limit too: which of its two faults is
+                // met first depends on when the decoder flushes its window, which depends on how
+                // its input arrives (whole, or as the host's pieces); either is the truth
+                (Err(a), Err(b)) if damage != 0 && a.code != b.code
+                    && [a.code, b.code].iter().all(|c| matches!(c, ErrorCode::LimitExceeded | ErrorCode::BrotliCorrupt)) => {}
                 (Err(a), Err(b)) => prop_assert_eq!((a.code, a.message), (b.code, b.message)),
                 (a, b) => prop_assert!(false, "decompress: {:?}; read: {:?}", a.map(|v| v.len()), b.map(|v| v.len())),
             }

@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -205,5 +206,74 @@ test('without the service, the history section says it needs shardwise serve', a
   } finally {
     await stat.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Real runner runs: three runs of a Jest project (a git repository, one commit a run) report to
+// their own service through the shardwise reporter; a test that fails from run 2, one that fails
+// its first attempt and passes its retry in runs 1 and 3 (Jest's retryTimes), one skipped. The
+// test page of the last run shows each as Jest ran it.
+test('real Jest runs: the history shows the runs as Jest ran them (failing since run 2, flaky in runs 1 and 3 by retries, skipped)', { timeout: 240_000 }, async () => {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url));
+  const dir = join(ROOT, 'js-tests', '.out', 'history-jest');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'jest.config.cjs'), `module.exports = { rootDir: __dirname, testMatch: ['**/*.test.cjs'], reporters: ['default', ['shardwise/jest', { outputFolder: 'shardwise-report' }]] };\n`);
+  writeFileSync(join(dir, 'cart.test.cjs'), `const fs = require('fs');
+const run = Number(process.env.HISTORY_RUN);
+jest.retryTimes(1);
+describe('cart', () => {
+  test('adds', () => { expect(1 + 1).toBe(2); });
+  test('breaks', () => { expect(run >= 2 ? 'a broken total' : 'total').toBe('total'); });
+  test('flaky', () => {
+    const marker = __dirname + '/.tried-' + run;
+    if (run !== 2 && !fs.existsSync(marker)) { fs.writeFileSync(marker, ''); throw new Error('the first attempt times out'); }
+  });
+  test.skip('later', () => {});
+});
+`);
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } }).toString().trim();
+  git('init', '-q');
+  git('add', '-A');
+  const own = await createServer({ staticDir: PKG, computeDelayMs: 0 });
+  try {
+    const ids = [];
+    const commits = [];
+    for (const i of [1, 2, 3]) {
+      git('commit', '-q', '--allow-empty', '-m', `run ${i}`);
+      commits.push(git('rev-parse', 'HEAD'));
+      const env = { ...process.env, HISTORY_RUN: String(i), SHARDWISE_BASE_URL: own.baseUrl, SHARDWISE_ACCESS_TOKEN: own.accessToken, FORCE_COLOR: '0', NO_COLOR: '1', CI: '' };
+      for (const k of Object.keys(env)) if (/^SHARDWISE_(COMMIT_ID|RUN_ID|TIMINGS_FILE)$/.test(k) || k.startsWith('GITHUB_')) delete env[k];
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', join(dir, 'jest.config.cjs')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.on('data', (d) => { text += d; });
+      child.stderr.on('data', (d) => { text += d; });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(code, i >= 2 ? 1 : 0, text);
+      const link = /^\[shardwise\] report uploaded: (\S+)/m.exec(text);
+      assert.ok(link, text);
+      ids.push(link[1].split('/').pop());
+    }
+    const jestKey = (title) => keyOf(`cart.test.cjs › cart › ${title}`);
+    const page = await pageWithErrors(browser);
+    const open = async (title) => {
+      await page.goto(`${own.baseUrl}/preview/?url=${encodeURIComponent(`/api/reports/${ids[2]}/report.json.br`)}#test=${jestKey(title)}`);
+      await page.waitForSelector('#test-history[data-state="ready"]', { timeout: 30_000 });
+      return readHistory(page);
+    };
+    const breaks = await open('breaks');
+    assert.deepEqual(breaks.statuses, ['passed', 'failed', 'failed']);
+    assert.deepEqual(breaks.commits, commits.map((c) => c.slice(0, 10)));
+    assert.match(breaks.firstFailed, new RegExp(`Failing since .*commit ${commits[1].slice(0, 10)}.*\\(2 runs in a row\\)`));
+    const flaky = await open('flaky');
+    assert.deepEqual(flaky.statuses, ['flaky', 'passed', 'flaky']);
+    assert.equal(flaky.flakyRate, 'flaky rate 66.7%');
+    const skipped = await open('later');
+    assert.deepEqual(skipped.statuses, ['skipped', 'skipped', 'skipped']);
+    await page.screenshot({ path: `${ARTIFACTS}preview-history-jest.png`, fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  } finally {
+    await own.close();
   }
 });

@@ -269,6 +269,24 @@ describe('tests the runner keeps apart stay apart in the report', () => {
     ]);
   });
 
+  test('Jest: a retried test is flaky from its invocations alone (Jest keeps retryReasons only with logErrorsBeforeRetry)', () => {
+    const b = new FakeBuilder({ category: 'jest' });
+    const r = (title, more) => ({ ancestorTitles: [], title, status: 'passed', duration: 5, startAt: 1000, ...more });
+    recordFileResult(b, { root: '/repo', environmentIdx: 0 }, { testFilePath: '/repo/r.spec.js', perfStats: { start: 900, end: 2000 }, testResults: [
+      r('twice', { invocations: 2, retryReasons: [] }),
+      r('kept', { invocations: 2, retryReasons: ['Error: boom'] }),
+      r('three', { invocations: 3 }),
+      r('once', { invocations: 1 }),
+      r('odd', { invocations: 'x' }),
+    ] });
+    const tests = b.build().tests;
+    assert.deepEqual(tests.map((t) => [t.titlePath[0], t.attempts.map((a) => a.status).join(',')]), [
+      ['twice', 'failed,passed'], ['kept', 'failed,passed'], ['three', 'failed,failed,passed'], ['once', 'passed'], ['odd', 'passed'],
+    ]);
+    assert.equal(tests[1].attempts[0].errors[0].message, 'Error: boom');
+    assert.match(tests[0].attempts[0].errors[0].message, /logErrorsBeforeRetry: true/);
+  });
+
   test('Vitest: numbered in the module\'s declaration order, whatever order the results arrive in', () => {
     const module = { type: 'module', moduleId: '/repo/v/a.spec.js' };
     const suite = { type: 'suite', name: 'each', parent: module };

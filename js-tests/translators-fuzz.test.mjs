@@ -250,7 +250,10 @@ function jestAssertion(g, root, i) {
       numPassingAsserts: () => g.int(5),
     }),
   };
-  return { r, marker: typeof title === 'string' && title.startsWith(marker) ? marker : undefined, attempts: 1 + (Array.isArray(r.retryReasons) ? r.retryReasons.length : 0) };
+  // a retry is an invocation beyond the first, with its error when Jest kept one (retryReasons)
+  const kept = Array.isArray(r.retryReasons) ? r.retryReasons.length : 0;
+  const invocations = Number.isSafeInteger(r.invocations) && r.invocations > 1 ? Math.min(r.invocations, 101) : 1;
+  return { r, marker: typeof title === 'string' && title.startsWith(marker) ? marker : undefined, attempts: 1 + Math.max(kept, invocations - 1) };
 }
 
 /** A Jest file result of 1..5 assertion results; cases: the markers given. */

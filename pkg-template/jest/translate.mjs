@@ -27,11 +27,15 @@ const STATUS = { passed: 'passed', failed: 'failed' };
  * Jest's assertion status -> the report's status (pending, todo, disabled, ... are skips; own
  * keys only: 'constructor' is no status).
  */
+/** At most this many retries of one test are recorded (a runaway count stays bounded). */
+const MAX_RETRIES = 100;
+
 export const statusOf = (s) => (typeof s === 'string' && Object.hasOwn(STATUS, s) ? STATUS[s] : 'skipped');
 
 /**
  * One test file's result -> `addTest` / `addAttempt` calls on the builder. Retries Jest recorded
- * (`retryReasons`) become failed attempts before the final one. A value the report format cannot
+ * (`invocations` beyond the first, with their errors when `retryReasons` has them) become failed
+ * attempts before the final one. A value the report format cannot
  * hold is left out where it stands; a result of an unforeseen shape loses only itself (see
  * src/runner/record.mjs). Each entry of `testResults` is a distinct test (its retries are in
  * `retryReasons`), kept apart by `distinctTitles`. `ctx`: `{ root, environmentIdx, notes?,
@@ -59,10 +63,17 @@ function recordTestResult(builder, ctx, file, fileStart, r, distinct) {
   if (handle === undefined) return;
   const status = statusOf(r?.status);
   const startTimestamp = startedMs(r?.startAt) ?? fileStart;
-  for (const reason of list(r?.retryReasons)) {
+  // Jest keeps a retried attempt's error only under retryTimes(n, { logErrorsBeforeRetry: true });
+  // `invocations` counts the attempts either way: the ones without a kept error are failed too
+  const reasons = list(r?.retryReasons);
+  const invocations = Number.isSafeInteger(r?.invocations) && r.invocations > 1 ? Math.min(r.invocations, MAX_RETRIES + 1) : 1;
+  const retried = Math.max(reasons.length, invocations - 1);
+  for (let i = 0; i < retried; i++) {
+    const message = i < reasons.length ? text(reasons[i])
+      : 'failed, then retried (Jest keeps the error of an attempt it retries only with jest.retryTimes(n, { logErrorsBeforeRetry: true }))';
     addAttempt(builder, ctx, handle, {
       environmentIdx: ctx.environmentIdx, status: 'failed', expectedStatus: 'passed', startTimestamp, duration: 0,
-      errors: [{ message: text(reason) }],
+      errors: [{ message }],
     });
   }
   const attempt = {

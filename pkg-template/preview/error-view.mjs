@@ -10,14 +10,21 @@ import { fmt } from './format.mjs';
 export const LONG_CHARS = 20_000;
 export const LONG_LINES = 200;
 
-/** The stack without the message it repeats at its start (compared without styles), or all of it. */
+/**
+ * The stack without the message it repeats at its start (compared line by line, without styles),
+ * or all of it. Its first line may name the error first (`AssertionError: …`, as Vitest's and
+ * Node's stacks do); a message longer than the stack repeats (Vitest's with its diff) drops the
+ * lines they share.
+ */
 export function stackAfterMessage(message, stack) {
   if (typeof stack !== 'string' || !stack) return undefined;
   if (typeof message !== 'string' || !message) return stack;
-  const m = plain(message).trimEnd();
-  if (!m || !plain(stack).startsWith(m)) return stack;
-  const lines = stack.split('\n');
-  const rest = lines.slice(m.split('\n').length).join('\n');
+  const m = plain(message).trimEnd().split('\n');
+  const s = plain(stack).split('\n');
+  if (!m[0] || (s[0] !== m[0] && s[0].replace(/^[\w$.]+: /, '') !== m[0])) return stack;
+  let n = 1;
+  while (n < m.length && n < s.length && s[n] === m[n]) n++;
+  const rest = stack.split('\n').slice(n).join('\n');
   return rest.trim() ? rest : undefined;
 }
 

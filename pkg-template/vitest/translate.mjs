@@ -106,7 +106,9 @@ export function recordTestCase(builder, ctx, testCase) {
   const startTimestamp = startOf(ctx, testCase, diag);
   const errors = list(result.errors).map((e) => {
     const out = {};
-    if (e?.message) out.message = text(e.message);
+    // the message, with the expected/received diff Vitest prints under it (Jest's carries its own)
+    const diff = typeof e?.diff === 'string' && e.diff.trim() ? `\n\n${e.diff}` : '';
+    if (e?.message || diff) out.message = text(`${e?.message ?? ''}${diff}`);
     if (e?.stack) out.stack = text(e.stack);
     return out;
   });

@@ -107,8 +107,8 @@ export function recordTestCase(builder, ctx, testCase) {
   const errors = list(result.errors).map((e) => {
     const out = {};
     // the message, with the expected/received diff Vitest prints under it (Jest's carries its own)
-    const diff = typeof e?.diff === 'string' && e.diff.trim() ? `\n\n${e.diff}` : '';
-    if (e?.message || diff) out.message = text(`${e?.message ?? ''}${diff}`);
+    const diff = typeof e?.diff === 'string' && e.diff.trim() ? `\n\n${text(e.diff)}` : '';
+    if (e?.message || diff) out.message = `${e?.message ? text(e.message) : ''}${diff}`;
     if (e?.stack) out.stack = text(e.stack);
     return out;
   });

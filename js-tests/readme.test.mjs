@@ -19,6 +19,7 @@
 //                        js-tests/bundlers.test.mjs builds and runs each recipe; here: it runs that name
 //   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
 //                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
+//   ```yaml run=rerun    its job re-running the failures (js-tests/rerun-failed.test.mjs runs it for real)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -225,6 +226,14 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
         assert.match(b.code, /verify:\n\s+needs: test\n\s+if: always\(\)/);
         assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: shards \}\n\s+- run: npx shardwise verify shards\n/);
+        assert.doesNotMatch(b.code, /\t/);
+      } else if (b.lang === 'yaml' && b.attrs.run === 'rerun') {
+        // the re-run of failures: a job of the workflow above, after its shards, only when one
+        // failed, over as many shards, reading their artifacts as the timings file
+        // (js-tests/rerun-failed.test.mjs runs this shape with real shards)
+        assert.match(b.code, /^ {2}rerun-failed:\n\s+needs: test\n\s+if: failure\(\)\n\s+strategy: \{ fail-fast: false, matrix: \{ shard: \[1, 2, 3\] \} \}/);
+        assert.match(b.code, /env: \{ SHARDWISE_RERUN: failed, SHARDWISE_TIMINGS_FILE: previous \}/);
+        assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: previous \}\n\s+- run: npx playwright test --shard=\$\{\{ matrix\.shard \}\}\/3 --pass-with-no-tests\n/);
         assert.doesNotMatch(b.code, /\t/);
       } else if (b.lang === 'js' && b.attrs.browser) {
         await runInBrowser(b.code);

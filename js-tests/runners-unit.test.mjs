@@ -14,7 +14,7 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planThisShard, shardLine, actualLines, ShardStop, SharedReason } from '../pkg/src/runner/plan.mjs';
+import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds } from '../pkg/src/runner/plan.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
@@ -436,6 +436,25 @@ describe('planThisShard: the shared flow and its one line', () => {
     await assert.rejects(planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations }), (e) => e instanceof ShardStop && /nothing to run.*fails rather than pass having run nothing/.test(e.line));
     const p = await planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
     assert.equal(p.mine.size, 0);
+  });
+  test('a re-run plans only what the timings file\'s run failed; its empty shards pass; its kinds are two', async () => {
+    assert.deepEqual(rerunKinds('failed'), { flaky: false });
+    assert.deepEqual(rerunKinds('flaky, failed'), { flaky: true });
+    assert.deepEqual(rerunKinds('failed+flaky'), { flaky: true });
+    for (const odd of ['', 'flaky', 'failed,skipped', 'FAILED']) assert.equal(rerunKinds(odd), undefined, odd);
+    assert.equal(resolveOptions({}, { SHARDWISE_RERUN: 'failed' }).rerun, 'failed');
+    assert.equal(resolveOptions({}, { SHARDWISE_RERUN: '' }).rerun, undefined);
+    const failed = new Set([units[1].id]);
+    const withRerun = async () => ({ ...(await getDurations()), rerun: ({ flaky }) => (u) => failed.has(u.id) || (flaky && u.id === units[0].id) });
+    const shards = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations: withRerun, unitLabel: 'files', options: { rerun: 'failed' } })));
+    assert.deepEqual(shards.flatMap((p) => [...p.mine]), [units[1].id], 'the failed unit, on one shard');
+    assert.deepEqual(shards[0].record.units, [units[1].id], 'the record lists what the re-run planned');
+    assert.match(shards[0].line, /\n\[shardwise\] re-running 1 of \d+ files: those that failed in the run the timings file holds$/);
+    const flaky = await planThisShard({ api, units, shardIndex: 1, shardCount: 2, getDurations: withRerun, unitLabel: 'files', options: { rerun: 'failed,flaky' } });
+    assert.equal(flaky.record.units.length, 2);
+    // durations with nothing to pick from (the service): the shard stops
+    await assert.rejects(planThisShard({ api, units, shardIndex: 1, shardCount: 2, getDurations, options: { rerun: 'failed' } }),
+      (e) => e instanceof ShardStop && /needs the run that failed/.test(e.line));
   });
 });
 

@@ -9,7 +9,7 @@ import { RunReporter, systemData } from '../src/runner/reporter.mjs';
 import { gitInfo } from '../src/runner/options.mjs';
 import { planThisShard, ShardStop, balancingFailedLine } from '../src/runner/plan.mjs';
 import { durationsSource } from '../src/runner/durations.mjs';
-import { durationsByTest, testKey } from '../src/runner/timings.mjs';
+import { durationsByTest, rerunSelection, testKey } from '../src/runner/timings.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
   recordResult, compact, unitId, sharedProjects,
@@ -52,6 +52,10 @@ export default class ShardwiseReporter extends RunReporter {
           const byTest = durationsByTest(report, this.api);
           return (u) => byTest.get(testKey(u.project || 'default', u.file, u.titlePath));
         },
+        select: (report, kinds) => {
+          const { tests } = rerunSelection(report, this.api, kinds);
+          return (u) => tests.has(testKey(u.project || 'default', u.file, u.titlePath));
+        },
       });
       let planned;
       try {
@@ -69,7 +73,7 @@ export default class ShardwiseReporter extends RunReporter {
       }
       // setup and teardown projects, which Playwright runs on every shard that needs them: the
       // record says which, so `shardwise verify` expects them there
-      const shared = this.listing ? [] : sharedProjects(config, suite, units, root);
+      const shared = this.listing ? [] : sharedProjects(config, suite, planned.units, root);
       testRun.skipSharding();
       for (const u of units) if (!planned.mine.has(u.id)) testRun.exclude(u.test);
       this.log(planned.line);

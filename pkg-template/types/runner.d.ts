@@ -32,6 +32,14 @@ export type ShardwiseRunnerOptions = {
    */
   allowEmptyShards?: boolean;
   /**
+   * Re-run only what failed in the run the timings file holds (its saved report, or the folder of
+   * its shards' reports): `'failed'`, or `'failed,flaky'` to add the tests that passed only on a
+   * retry. Every shard picks the same tests (Jest and Vitest: their files) and plans them alone,
+   * balanced by their measured durations; a shard left with nothing passes. Without a timings
+   * file the shard stops. `SHARDWISE_RERUN`.
+   */
+  rerun?: 'failed' | 'failed,flaky';
+  /**
    * The durations exchange's whole budget, retries included, in ms; past it the shard stops (it
    * never runs a split of its own). Default: 120000. `SHARDWISE_DURATIONS_TIMEOUT_MS`.
    */

@@ -113,6 +113,18 @@ pub(super) struct AttemptView {
     pub(super) start_timestamp: Option<f64>,
     #[serde(default)]
     pub(super) parallel_index: Option<f64>,
+    /// Absent means `passed` (docs/report-format.md §3.5), as `expected_status`.
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    expected_status: Option<String>,
+}
+
+impl AttemptView {
+    /// The attempt ended as expected (absent statuses are `passed`).
+    fn as_expected(&self) -> bool {
+        self.status.as_deref().unwrap_or("passed") == self.expected_status.as_deref().unwrap_or("passed")
+    }
 }
 
 impl ReportView {
@@ -342,6 +354,12 @@ pub struct TestDuration {
     /// name the test (empty titles kept), so a runner can look its tests up.
     pub title_path: Vec<String>,
     pub duration_ms: f64,
+    /// `failed` when the test's last attempt in this environment did not end as expected, `flaky`
+    /// when it did after one that did not (a retry); absent otherwise. The rule of the preview's
+    /// and the local service's `outcomeOf` (pkg-template/src/tests.js), per environment: what a
+    /// re-run of the failed tests picks (`SHARDWISE_RERUN`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<&'static str>,
 }
 
 /// Every (environment, test) of a report that has at least one attempt with a finite `duration`
@@ -359,18 +377,26 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
         fn test(&mut self, t: &'a TestView, file: Option<&'a str>) {
             let file = location_file(&t.location).or(file);
             let mut sums: Vec<Option<f64>> = vec![None; self.envs.len()];
+            // per environment: (its last attempt ended as expected, one did not)
+            let mut ends: Vec<(bool, bool)> = vec![(true, false); self.envs.len()];
             for a in t.attempts.iter().flatten() {
                 let idx = a.environment_idx.unwrap_or(0.0);
-                let Some(d) = a.duration.filter(|d| d.is_finite()) else { continue };
-                if idx.fract() == 0.0 && idx >= 0.0 && (idx as usize) < sums.len() {
+                if !(idx.fract() == 0.0 && idx >= 0.0 && (idx as usize) < sums.len()) {
+                    continue;
+                }
+                let ok = a.as_expected();
+                let end = &mut ends[idx as usize];
+                *end = (ok, end.1 || !ok);
+                if let Some(d) = a.duration.filter(|d| d.is_finite()) {
                     *sums[idx as usize].get_or_insert(0.0) += d;
                 }
             }
-            for (env, sum) in self.envs.iter().zip(sums) {
+            for ((env, sum), (last_ok, any_not)) in self.envs.iter().zip(sums).zip(ends) {
                 let Some(duration_ms) = sum else { continue };
                 let mut title_path: Vec<String> = self.path.iter().map(|s| s.to_string()).collect();
                 title_path.push(t.title.clone().unwrap_or_default());
-                self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms });
+                let outcome = if !last_ok { Some("failed") } else if any_not { Some("flaky") } else { None };
+                self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms, outcome });
             }
         }
         fn suite(&mut self, s: &'a SuiteView, file: Option<&'a str>, suite_file: Option<&'a str>) {
@@ -459,5 +485,37 @@ mod tests {
                 (s("firefox"), Some(s("a.spec.ts")), s("d >  > t"), 0.0),
             ]
         );
+    }
+
+    #[test]
+    fn each_environments_outcome_is_its_last_attempts_against_what_was_expected() {
+        let json = r#"{
+          "environments": [{"name": "chromium"}, {"name": "firefox"}],
+          "tests": [
+            {"title": "retried then passed", "attempts": [{"status": "failed", "duration": 5}, {"duration": 4}]},
+            {"title": "failed in one", "attempts": [{"duration": 1}, {"environmentIdx": 1, "status": "timedOut", "duration": 9}]},
+            {"title": "failing as expected", "attempts": [{"status": "failed", "expectedStatus": "failed", "duration": 2}]},
+            {"title": "passed, then failed", "attempts": [{"duration": 1}, {"status": "interrupted", "duration": 1}]},
+            {"title": "skipped", "attempts": [{"status": "skipped", "expectedStatus": "skipped", "duration": 0}]}
+          ]
+        }"#;
+        let r: ReportView = crate::from_json(json.as_bytes()).unwrap();
+        let got: Vec<(String, String, Option<&str>)> =
+            test_durations(&r).into_iter().map(|d| (d.environment, d.title_path.join(" > "), d.outcome)).collect();
+        let s = |x: &str| x.to_string();
+        assert_eq!(
+            got,
+            [
+                (s("chromium"), s("retried then passed"), Some("flaky")),
+                (s("chromium"), s("failed in one"), None),
+                (s("firefox"), s("failed in one"), Some("failed")),
+                (s("chromium"), s("failing as expected"), None),
+                (s("chromium"), s("passed, then failed"), Some("failed")),
+                (s("chromium"), s("skipped"), None),
+            ]
+        );
+        // only a failed or flaky test says so: a timings list of passing tests is unchanged
+        let json = serde_json::to_string(&test_durations(&r)[1]).unwrap();
+        assert!(!json.contains("outcome"), "{json}");
     }
 }

@@ -35,15 +35,18 @@ export function readTimings(target, api) {
  * @param {() => object} p.testList builds the test list report for the live exchange (may throw a
  *   `SharedReason`: no test to ask for)
  * @param {(report: object) => (unit: object) => number|undefined} p.lookup
+ * @param {(report: object, kinds: {flaky: boolean}) => (unit: object) => boolean} [p.select] the
+ *   units a re-run of the report's failed tests runs (`options.rerun`)
  * @param {string} [p.config] distinguishes configurations in the shard group key
  */
-export function durationsSource({ api, options, cwd, testRunner, testList, lookup, config }) {
+export function durationsSource({ api, options, cwd, testRunner, testList, lookup, select, config }) {
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
       const { report, runs } = readTimings(file, api);
       const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${plural(runs, 'shard report')}, read as one run)` : ''}`;
-      return { durationOf: lookup(report), source, costs: api.shardCosts(report) };
+      const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
+      return { durationOf: lookup(report), source, costs: api.shardCosts(report), rerun };
     }
     if (!canReachService(options))
       throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');

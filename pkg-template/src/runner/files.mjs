@@ -12,7 +12,7 @@ import path from 'node:path';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
 import { planThisShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
-import { durationsByFile } from './timings.mjs';
+import { durationsByFile, rerunSelection } from './timings.mjs';
 import { plural } from './words.mjs';
 import { clearSaved, reportPlace } from './report.mjs';
 
@@ -107,6 +107,10 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       lookup: (report) => {
         const byFile = durationsByFile(report, api);
         return (u) => byFile.get(u.file);
+      },
+      select: (report, kinds) => {
+        const { files } = rerunSelection(report, api, kinds);
+        return (u) => files.has(u.file);
       },
     });
     const getDurations = async () => {

@@ -24,6 +24,8 @@ export function resolveOptions(options = {}, env = process.env) {
     commitId: options.commitId ?? commitFromEnv(env),
     runId: options.runId ?? runIdFromEnv(env),
     quiet: options.quiet ?? false,
+    // re-run only what failed in the run the timings file holds: `failed` or `failed,flaky` (planThisShard)
+    rerun: options.rerun ?? (env.SHARDWISE_RERUN || undefined),
     // a shard with nothing to run fails unless this is set (planThisShard)
     allowEmptyShards: options.allowEmptyShards ?? (env.SHARDWISE_ALLOW_EMPTY_SHARDS === '1' || env.SHARDWISE_ALLOW_EMPTY_SHARDS === 'true'),
     // the durations exchange's whole budget, retries included (default: fetchDurations' 120 s)

@@ -68,18 +68,21 @@ export class SharedReason extends Error {}
  * @param {number} [p.workers] the runner's parallel workers in one shard (the same on every shard:
  *   it is part of the plan): a shard's predicted time is then the makespan over them
  * @param {{allowEmptyShards?: boolean}} [p.options]
- * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object}>}
+ * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
+ *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
 export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner }) {
   workers = workerCount(workers);
   let source;
   let costs;
+  let rerunOf;
   let withDurations = units;
   try {
     const d = await getDurations();
     source = d.source;
     costs = d.costs;
+    rerunOf = d.rerun;
     // a measured duration is known, also when it rounds to 0 ms (the planner reads 0 as
     // unknown): at least 1 ms, as the planner counts any measured test
     withDurations = units.map((u) => {
@@ -94,6 +97,22 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
         + 'Re-run this shard: the same commit and run id give the same plan.');
     }
     source = `none (${why}); estimates only, the same plan on every shard`;
+  }
+  // a re-run of what failed: the same units on every shard, those the timings file's run failed
+  let rerunLine = '';
+  if (options.rerun) {
+    const kinds = rerunKinds(options.rerun);
+    const stop = (why) => new ShardStop(`[shardwise] shard ${shardIndex}/${shardCount} stopped: ${why}, so this shard runs nothing and fails`);
+    if (!kinds) throw stop(`rerun ${JSON.stringify(String(options.rerun))} (SHARDWISE_RERUN) is neither "failed" nor "failed,flaky"`);
+    if (!rerunOf) {
+      throw stop(`a re-run of the failed ${unitLabel} (rerun: ${options.rerun}) needs the run that failed: give its saved report, or the folder of its shards' reports, as the timings file (SHARDWISE_TIMINGS_FILE)`);
+    }
+    const picked = rerunOf(kinds);
+    const all = units.length;
+    units = units.filter(picked);
+    withDurations = withDurations.filter(picked);
+    rerunLine = `\n[shardwise] re-running ${units.length} of ${all} ${unitLabel}: those that failed${kinds.flaky ? ' or were flaky' : ''} in the run the timings file holds`
+      + (units.length === 0 ? ' (none did: every shard runs nothing)' : '');
   }
   // what a shard pays beyond its tests' bodies (Rust plan::cost): from the durations, else the
   // runner's documented defaults; the same on every shard, as the durations are
@@ -112,11 +131,13 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   });
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
   let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
+  line += rerunLine;
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
       + 'the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations';
   }
-  if (shard.units.length === 0 && !options.allowEmptyShards)
+  // a re-run's shards outnumber its failures as often as not: an empty one passes
+  if (shard.units.length === 0 && !options.allowEmptyShards && !options.rerun)
     throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
   const mine = new Set(shard.units);
   // the tests' own predicted time on this shard (known durations only) and how many were
@@ -137,7 +158,17 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     expected: { bodiesMs, knownCount, estimated, costs: costs.source },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
+    units,
   };
+}
+
+/**
+ * What a re-run runs (`rerun`, `SHARDWISE_RERUN`): `failed` -> `{flaky: false}`, `failed,flaky`
+ * (in either order; `+` or spaces also part them) -> `{flaky: true}`, anything else undefined.
+ */
+export function rerunKinds(value) {
+  const parts = [...new Set(String(value).split(/[\s,+]+/).filter(Boolean))].sort().join(',');
+  return parts === 'failed' ? { flaky: false } : parts === 'failed,flaky' ? { flaky: true } : undefined;
 }
 
 /**

@@ -32,6 +32,23 @@ export function durationsByTest(report, api) {
   return map;
 }
 
+/**
+ * What a re-run of a report's failed tests picks (`SHARDWISE_RERUN`, Rust's outcome per
+ * environment in `__testDurations`): the keys (`testKey`) and the files of the tests that failed,
+ * and with `flaky` those that passed on a retry too.
+ * @returns {{tests: Set<string>, files: Set<string>}}
+ */
+export function rerunSelection(report, api, { flaky = false } = {}) {
+  const tests = new Set();
+  const files = new Set();
+  for (const d of durationsFromReport(report, api)) {
+    if (d.outcome !== 'failed' && !(flaky && d.outcome === 'flaky')) continue;
+    tests.add(testKey(d.environment, d.file, d.titlePath));
+    if (d.file !== undefined) files.add(d.file);
+  }
+  return { tests, files };
+}
+
 /** Map file -> ms, summed over its tests and environments (for runners that shard by file). */
 export function durationsByFile(report, api) {
   const map = new Map();

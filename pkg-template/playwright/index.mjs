@@ -12,7 +12,7 @@ import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, rerunSelection, testKey } from '../src/runner/timings.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
-  recordResult, compact, unitId, sharedProjects,
+  recordResult, compact, unitId, sharedProjects, testIdentity,
 } from './translate.mjs';
 
 export default class ShardwiseReporter extends RunReporter {
@@ -42,12 +42,15 @@ export default class ShardwiseReporter extends RunReporter {
     if (!versionAtLeast(config.version, MIN_PLAYWRIGHT) || typeof testRun?.skipSharding !== 'function') return;
     try {
       const { root, commitId } = gitInfo(this.cwd(config), this.options.commitId);
-      const units = unitsFromSuite(suite, { root, mode: modeResolver(testRun, config), readonly: readonlyProjects(config) });
+      const readonly = readonlyProjects(config);
+      const units = unitsFromSuite(suite, { root, mode: modeResolver(testRun, config), readonly });
+      // the setup and teardown projects' tests: not planned, run on each shard that needs them
+      const sharedTests = suite.allTests().map((test) => ({ ...testIdentity(test, { root }), test })).filter((t) => readonly.has(t.project));
       const options = { ...this.options, commitId };
       const getDurations = durationsSource({
         api: this.api, options, cwd: this.cwd(config), testRunner: 'playwright',
         config: path.relative(root, config.configFile ?? '') || undefined,
-        testList: () => this.testList(config, units),
+        testList: () => this.testList(config, [...units, ...sharedTests]),
         lookup: (report) => {
           const byTest = durationsByTest(report, this.api);
           return (u) => byTest.get(testKey(u.project || 'default', u.file, u.titlePath));
@@ -60,7 +63,7 @@ export default class ShardwiseReporter extends RunReporter {
       let planned;
       try {
         planned = await planThisShard({
-          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright',
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright', shared: sharedTests,
         });
       } catch (e) {
         if (!(e instanceof ShardStop)) throw e;

@@ -68,21 +68,25 @@ export class SharedReason extends Error {}
  * @param {number} [p.workers] the runner's parallel workers in one shard (the same on every shard:
  *   it is part of the plan): a shard's predicted time is then the makespan over them
  * @param {{allowEmptyShards?: boolean}} [p.options]
+ * @param {object[]} [p.shared] tests the runner runs on each shard beside the plan (Playwright's
+ *   setup and teardown projects), looked up like units: their durations are a per-shard cost
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
-export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, shared = [] }) {
   workers = workerCount(workers);
   let source;
   let costs;
   let rerunOf;
+  let durationOf;
   let withDurations = units;
   try {
     const d = await getDurations();
     source = d.source;
     costs = d.costs;
     rerunOf = d.rerun;
+    durationOf = d.durationOf;
     // a measured duration is known, also when it rounds to 0 ms (the planner reads 0 as
     // unknown): at least 1 ms, as the planner counts any measured test
     withDurations = units.map((u) => {
@@ -125,13 +129,38 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     if (durationMs !== undefined) u.durationMs = durationMs;
     return u;
   });
-  const plan = api.planShards({
+  // tests the runner runs on every shard beside its plan (Playwright's setup and teardown
+  // projects): their known durations, a cost each shard pays before (and after) its own tests
+  let sharedMs = 0;
+  let sharedKnown = 0;
+  for (const u of shared) {
+    const ms = durationOf?.(u);
+    if (ms === undefined) continue;
+    sharedMs += Math.max(1, Math.round(ms));
+    sharedKnown += 1;
+  }
+  let plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
     ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
   });
+  // the same on every shard that runs anything: it moves no test, so it is added to the
+  // predictions, not planned (the plan and its fingerprint stay those of the tests; a shard
+  // re-run with --no-deps plans alike)
+  if (sharedMs) {
+    plan = {
+      ...plan,
+      makespanMs: plan.makespanMs + sharedMs,
+      lowerBoundMs: plan.lowerBoundMs + sharedMs,
+      shards: plan.shards.map((s) => (s.units.length ? { ...s, predictedMs: s.predictedMs + sharedMs } : s)),
+    };
+  }
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
   let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
   line += rerunLine;
+  if (shared.length) {
+    line += `\n[shardwise] ${shared.length} setup or teardown ${shared.length === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
+      + (sharedKnown ? `: ${fmtMs(sharedMs)} counted in each shard's prediction${sharedKnown < shared.length ? ` (${shared.length - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the prediction');
+  }
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
       + 'the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations';
@@ -142,9 +171,10 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   const mine = new Set(shard.units);
   // the tests' own predicted time on this shard (known durations only) and how many were
   // estimated: the end of the shard tells stale durations from costs that were off
-  let bodiesMs = 0;
+  // the shard's tests include the setup and teardown tests it runs (if it runs any)
+  let bodiesMs = shard.units.length ? sharedMs : 0;
   let estimated = 0;
-  let knownCount = 0;
+  let knownCount = shard.units.length ? sharedKnown : 0;
   for (const u of coreUnits) {
     if (!mine.has(u.id)) continue;
     if (u.durationMs === undefined) estimated += 1;

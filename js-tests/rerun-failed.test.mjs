@@ -13,6 +13,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as api from 'shardwise';
+import { rerunSelection, testKey } from '../pkg/src/runner/timings.mjs';
+import { outcomeOf } from '../pkg/src/tests.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.join(ROOT, 'js-tests', '.out', 'rerun');
@@ -68,6 +71,53 @@ export default defineConfig({
     },
   },
 };
+
+// What a re-run picks is Rust's outcome per environment (`__testDurations`); the preview and the
+// local service's history read a test's outcome with `outcomeOf` (src/tests.js). The two must
+// agree: reports of random sizes (0 to 4,000 tests, 1 to 3 environments, 1 to 3 attempts of any
+// status, some expected to fail), each test's environments checked against `outcomeOf` of that
+// environment's attempts alone.
+test('a re-run picks exactly the tests the preview calls failed (and flaky), on reports of random sizes up to thousands of tests', () => {
+  let seed = 7;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const STATUSES = ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'];
+  for (const size of [0, 1, 17, 400, 4000]) {
+    const envs = 1 + rand(3);
+    const tests = Array.from({ length: size }, (_, i) => ({
+      title: `t${i}`,
+      location: { file: `f${i % 23}.spec.ts`, line: 1 + i, column: 1 },
+      attempts: Array.from({ length: 1 + rand(3) }, () => {
+        const a = { environmentIdx: rand(envs), duration: rand(500), status: STATUSES[rand(STATUSES.length)] };
+        if (rand(10) === 0) a.expectedStatus = 'failed';
+        return a;
+      }),
+    }));
+    const report = {
+      category: 'playwright', commitId: 'a'.repeat(40), startTimestamp: 1, duration: 1,
+      environments: Array.from({ length: envs }, (_, i) => ({ name: `env${i}` })),
+      suites: [{ type: 'file', title: 'all', location: { file: 'all.spec.ts', line: 0, column: 0 }, tests }],
+    };
+    for (const flaky of [false, true]) {
+      const picked = rerunSelection(report, api, { flaky });
+      const expected = new Set();
+      const files = new Set();
+      for (const t of tests) {
+        for (let e = 0; e < envs; e++) {
+          const attempts = t.attempts.filter((a) => a.environmentIdx === e);
+          if (!attempts.length) continue;
+          const { outcome } = outcomeOf({ attempts });
+          if (outcome === 'failed' || (flaky && outcome === 'flaky')) {
+            expected.add(testKey(`env${e}`, t.location.file, [t.title]));
+            files.add(t.location.file);
+          }
+        }
+      }
+      assert.deepEqual([...picked.tests].sort(), [...expected].sort(), `${size} tests, ${envs} environments, flaky ${flaky}`);
+      assert.deepEqual([...picked.files].sort(), [...files].sort());
+      if (size >= 400) assert.ok(expected.size > size / 10, 'the case has failures to pick');
+    }
+  }
+});
 
 for (const [name, project] of Object.entries(PROJECTS)) {
   describe(`${name}: re-run only what failed`, { concurrency: false }, () => {

@@ -8,6 +8,8 @@
 import os from 'node:os';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
+import { setShardPrediction } from '../src/runner/plan.mjs';
+import { readShardHandoff } from '../src/runner/cli-shard.mjs';
 import { ENVIRONMENT, NodeTestRun, concurrencyOf } from './translate.mjs';
 
 export class ShardwiseNodeTestReporter extends RunReporter {
@@ -18,8 +20,16 @@ export class ShardwiseNodeTestReporter extends RunReporter {
   /** The run begins (before its first event). */
   onStart({ cwd = process.cwd() } = {}) {
     const workers = concurrencyOf(undefined, os.availableParallelism?.() ?? os.cpus().length);
+    // a shard `shardwise node-test` planned: its plan (shard.json, the predicted-against-actual
+    // line), and its start, the planning's included
+    const planned = readShardHandoff();
+    if (planned) {
+      setShardPrediction(planned);
+      this.started = planned.startedAt;
+    }
     const reported = this.begin({
       cwd,
+      shard: planned && { index: planned.index, count: planned.count },
       version: process.versions.node,
       workers,
       environments: (systemData) => [{ name: ENVIRONMENT, systemData }],

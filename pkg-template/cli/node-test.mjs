@@ -99,6 +99,7 @@ export async function run(argv) {
   if (values.shard !== undefined) {
     shard = parseShard(values.shard);
     if (!shard) throw new UsageError(`--shard must be <i>/<n> with 1 <= i <= n, got '${values.shard}'; see 'shardwise node-test --help'`);
+    if (nodeArgs.some((a) => /^--test-shard(=|$)/.test(a))) throw new UsageError("--shard and node's --test-shard both split the files: give --shard only; see 'shardwise node-test --help'");
   }
   const cwd = process.cwd();
   const options = resolveOptions({ outputFolder: process.env.SHARDWISE_OUTPUT_FOLDER || undefined });

@@ -4,7 +4,9 @@
 //               --test-reporter=shardwise/node-test --test-reporter-destination=stdout
 // node:test gives a reporter no options: they come from SHARDWISE_* variables (the report goes to
 // `shardwise-report/`, or SHARDWISE_OUTPUT_FOLDER). The reporter's work is the skeleton's
-// (src/runner/reporter.mjs); here, node:test's translation (translate.mjs).
+// (src/runner/reporter.mjs); here, node:test's translation (translate.mjs). Run by
+// `shardwise node-test --shard=i/n` (cli/node-test.mjs), it is handed the shard's plan
+// (src/runner/cli-shard.mjs): shard.json and the predicted-against-actual line, as for Jest.
 import os from 'node:os';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';

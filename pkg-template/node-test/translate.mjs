@@ -26,6 +26,16 @@ export function concurrencyOf(argv = [...process.execArgv, ...process.argv], cor
   return Math.max(1, cores - 1);
 }
 
+/**
+ * A test's `duration_ms` as a number of ms, 0 when it is none (a value of another type, a Symbol
+ * included, never throws: one odd value must not cost the report).
+ */
+function durationOf(details) {
+  const v = details?.duration_ms;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : 0;
+}
+
 /** The error a test failed with: node:test wraps it (ERR_TEST_FAILURE); its `cause` is the test's own. */
 function errorOf(details) {
   const e = details?.error;
@@ -81,7 +91,7 @@ export class NodeTestRun {
         return;
       case 'test:complete':
         // the file's own test ends with its whole time: what it cost beyond its tests
-        if (isFile) this.fileCost(path, Math.max(0, (Number(data.details?.duration_ms) || 0) - file.topMs));
+        if (isFile) this.fileCost(path, Math.max(0, durationOf(data.details) - file.topMs));
         return;
       case 'test:pass':
       case 'test:fail':
@@ -98,7 +108,7 @@ export class NodeTestRun {
       }
       return;
     }
-    const ms = Number(data.details?.duration_ms) || 0;
+    const ms = durationOf(data.details);
     if (nesting === 0) file.topMs += ms;
     if (data.details?.type === 'suite') {
       // a describe's failure of its own (a hook): not its tests' ("N subtests failed")

@@ -382,7 +382,7 @@ export default defineConfig({
  * The node:test project: ES modules run by `node --test`, each file in a process of its own (its
  * time is mostly that process's start and its imports: generated modules of a few thousand lines,
  * the big shared one in some), the tests many and tiny, written as the Jest and Vitest suites'
- * (`unitTestBody`) through a small Jest-like helper over node:test and node:assert (as suites
+ * (`unitTestBody`) through a small Jest-like `expect` over node:assert and `test.each` (as suites
  * moved from Jest keep), a few slow files, and with `slowFileMs` one long file. A reporter of its
  * own (support/record.mjs) writes what ran to SW_JSON: the oracle of the bench.
  */
@@ -400,13 +400,11 @@ export function writeNodeTestProject(dir, { scale = 1, slowFileMs = 0 } = {}) {
     mods.push({ file: `mod-${pad(i, 2)}`, names: mod.names });
   }
   write(dir, 'src/shared-big.mjs', moduleSource('shared-big', 5000, 'esm', random).text);
-  write(dir, 'support/jestlike.mjs', `// Jest's describe/test/test.each/expect over node:test and node:assert (what ran under Jest runs here).
-import { describe, test as nodeTest } from 'node:test';
+  // node:test names a test's file by where test() is called: the wrappers of test() are written
+  // into each file (a wrapper in the helper would name the helper as every test's file)
+  write(dir, 'support/jestlike.mjs', `// Jest's expect and test.each's titles over node:assert (what ran under Jest runs here).
 import assert from 'node:assert/strict';
-export { describe };
-const format = (title, args) => { let k = 0; return title.replace(/%[isd]/g, () => String(args[k++])); };
-export const test = (title, fn) => nodeTest(title, () => fn());
-test.each = (table) => (title, fn) => { for (const row of table) nodeTest(format(title, row), () => fn(...row)); };
+export const format = (title, args) => { let k = 0; return title.replace(/%[isd]/g, () => String(args[k++])); };
 export const expect = (v) => ({
   toBe: (w) => assert.equal(v, w),
   toMatch: (re) => assert.match(v, re),
@@ -437,7 +435,9 @@ export default async function* record(source) {
     const count = kind === 'light' ? 1 : kind === 'medium' ? 2 : 3;
     const picked = Array.from({ length: count }, (_, j) => mods[(f * 5 + j * 11) % mods.length]).map((m, j) => ({ ...m, v: `m${j}` }));
     const L = [`// Generated test file ${pad(f)} (${kind}) of the node:test bench suite.`];
-    L.push(`import { describe, test, expect } from '../../support/jestlike.mjs';`);
+    L.push(`import { describe, test as nodeTest } from 'node:test';`, `import { expect, format } from '../../support/jestlike.mjs';`,
+      'const test = (title, fn) => nodeTest(title, () => fn());',
+      'test.each = (table) => (title, fn) => { for (const row of table) nodeTest(format(title, row), () => fn(...row)); };');
     picked.forEach((m) => L.push(`import * as ${m.v} from '../../src/${m.file}.mjs';`));
     if (kind === 'heavy') L.push(`import * as shared from '../../src/shared-big.mjs';`);
     if (kind.startsWith('cpu')) L.push(BUSY);

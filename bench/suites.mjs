@@ -342,7 +342,7 @@ function generated(name, { scale }) {
     // which runs the same node --test with the shardwise reporter, balanced with --shard
     const { files, reporter } = writeNodeTestProject(project, { scale, slowFileMs });
     const pattern = typeof nodeFs.globSync === 'function' ? 'tests/**/*.test.mjs' : 'tests'; // Node >= 21 globs; Node 20 searches a folder
-    const nodeArgs = () => ['--test-concurrency=2', '--test-reporter=dot', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout'];
+    const nodeArgs = () => ['--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout'];
     return { ...base, cwd: project, describe: `${files} files, a process each, imports of generated modules, many tiny tests${also}, --test-concurrency=2`,
       env: (paths) => ({ SHARDWISE_OUTPUT_FOLDER: paths.output }),
       argv: ({ mode, shard, paths }) => (mode === 'native'

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
-import { concurrencyOf } from '../pkg/node-test/translate.mjs';
+import { concurrencyOf, NodeTestRun } from '../pkg/node-test/translate.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'node-test');
@@ -112,6 +112,31 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
     assert.equal(costs.workers, 2);
     assert.deepEqual(Object.keys(costs.files).sort(), ['test/broken.test.mjs', 'test/cart.test.mjs', 'test/search.test.mjs']);
   }
+});
+
+test('Node >= 21 names a globbed file relative to its working directory: its own test is the file (its cost, a failure to load), not a test', () => {
+  // node --test 'test/**/*.test.mjs' on Node 22: a file's own test and its stderr carry the name as
+  // globbed; its tests' events the absolute path (node:test reads it from their call site)
+  const cwd = '/repo/pkg';
+  const tests = [];
+  const builder = { addTest: (t) => tests.push(t) - 1, addAttempt: (h, a) => { tests[h].status = a.status; } };
+  const errors = [];
+  const costs = {};
+  const run = new NodeTestRun(builder, { root: '/repo', cwd, environmentIdx: 0 }, {
+    runError: (e, at) => errors.push([at.file, at.loaded, e.message]), fileCost: (f, ms) => { costs[f] = ms; },
+  });
+  const ok = '/repo/pkg/test/ok.test.mjs';
+  for (const event of [
+    { type: 'test:start', data: { file: ok, nesting: 0, name: 'adds', line: 2, column: 1 } },
+    { type: 'test:pass', data: { file: ok, nesting: 0, name: 'adds', line: 2, column: 1, details: { duration_ms: 5 } } },
+    { type: 'test:complete', data: { file: ok, nesting: 0, name: 'test/ok.test.mjs', details: { duration_ms: 120 } } },
+    { type: 'test:stderr', data: { file: 'test/broken.test.mjs', message: "Error [ERR_MODULE_NOT_FOUND]: Cannot find module './gone.mjs'\n" } },
+    { type: 'test:fail', data: { file: '/repo/pkg/test/broken.test.mjs', nesting: 0, name: 'test/broken.test.mjs', details: { duration_ms: 40, error: { message: 'test failed', failureType: 'testCodeFailure' } } } },
+    { type: 'test:complete', data: { file: '/repo/pkg/test/broken.test.mjs', nesting: 0, name: 'test/broken.test.mjs', details: { duration_ms: 40 } } },
+  ]) run.onEvent(event);
+  assert.deepEqual(tests.map((t) => [t.file, t.titlePath.join(' › '), t.status]), [['pkg/test/ok.test.mjs', 'adds', 'passed']], 'the files are no tests');
+  assert.deepEqual(errors, [['/repo/pkg/test/broken.test.mjs', false, "Error [ERR_MODULE_NOT_FOUND]: Cannot find module './gone.mjs'"]]);
+  assert.deepEqual(costs, { [ok]: 115, '/repo/pkg/test/broken.test.mjs': 40 });
 });
 
 test('concurrencyOf reads --test-concurrency, else node:test\'s default', () => {

@@ -35,7 +35,7 @@ export class ShardwiseNodeTestReporter extends RunReporter {
       version: process.versions.node,
       workers,
       environments: (systemData) => [{ name: ENVIRONMENT, systemData }],
-      context: { environmentIdx: 0 },
+      context: { environmentIdx: 0, cwd },
     });
     this.run = reported && new NodeTestRun(this.builder, this.ctx, {
       runError: (e, at) => this.runError(e, at),
@@ -44,7 +44,7 @@ export class ShardwiseNodeTestReporter extends RunReporter {
     });
     if (!reported) {
       // not reported (no commit id): the run's errors outside its tests are still counted
-      this.run = new NodeTestRun(nullBuilder, { root: cwd, environmentIdx: 0 }, { runError: (e, at) => this.runError(e, at) });
+      this.run = new NodeTestRun(nullBuilder, { root: cwd, cwd, environmentIdx: 0 }, { runError: (e, at) => this.runError(e, at) });
     }
   }
 

@@ -156,15 +156,23 @@ test('node:test balanced 3 ways from the service and from a timings file: one pl
   assert.deepEqual(slow.record.assigned, ['test/slow.test.mjs'], `the slow file alone on its shard:\n${slow.text}`);
 });
 
-test('a shard the plan leaves no file says so, passes without starting node:test, and counts for verify', { timeout: 60_000 }, async () => {
-  // two files over three shards (the seed's timings: a saved report from the first test, else estimates)
+test('a shard the plan leaves no file says so, passes without starting node:test, and counts for verify; node options reach node --test and its files', { timeout: 60_000 }, async () => {
+  // two files over three shards (the seed's timings: a saved report from the first test, else
+  // estimates), with coverage and an --import that notes each test file it was imported in
   const timings = existsSync(path.join(DIR, 'out/seed/report.json.br')) ? { SHARDWISE_TIMINGS_FILE: 'out/seed' } : {};
-  const runs = await Promise.all([1, 2, 3].map((i) => shardwise(['node-test', `--shard=${i}/3`, 'test/quick-1.test.mjs', 'test/quick-2.test.mjs'], { SHARDWISE_OUTPUT_FOLDER: 'out/empty', ...timings })));
+  mkdirSync(path.join(DIR, 'support'), { recursive: true });
+  writeFileSync(path.join(DIR, 'support/note.mjs'), "import { appendFileSync } from 'node:fs';\n"
+    + "if (process.argv[1]?.endsWith('.test.mjs')) appendFileSync(process.env.NOTE_FILE, `${process.argv[1]}\\n`);\n");
+  const noted = path.join(OUT, 'imported.txt');
+  const runs = await Promise.all([1, 2, 3].map((i) => shardwise(['node-test', `--shard=${i}/3`, 'test/quick-1.test.mjs', 'test/quick-2.test.mjs', '--', '--experimental-test-coverage', '--import', './support/note.mjs'],
+    { SHARDWISE_OUTPUT_FOLDER: 'out/empty', NOTE_FILE: noted, ...timings })));
   assert.deepEqual(runs.map((r) => r.code), [0, 0, 0], runs.map((r) => r.text).join('\n'));
   const empty = runs.filter((r) => /no test file to run/.test(r.text));
   assert.equal(empty.length, 1, runs.map((r) => r.text).join('\n'));
   assert.match(empty[0].text, /this shard has nothing to run/);
   assert.doesNotMatch(empty[0].text, /^# tests|ℹ tests/m, 'node:test did not start');
+  for (const r of runs.filter((x) => x !== empty[0])) assert.match(r.text, /start of coverage report/, 'the coverage report of --experimental-test-coverage');
+  assert.deepEqual(readFileSync(noted, 'utf8').trim().split('\n').map((f) => path.relative(DIR, f)).sort(), ['test/quick-1.test.mjs', 'test/quick-2.test.mjs'], '--import ran in each test file\'s process, once');
   const verify = await shardwise(['verify', 'out/empty']);
   assert.equal(verify.code, 0, verify.text);
   assert.match(verify.text, /^shards whole: 3 of 3/m);

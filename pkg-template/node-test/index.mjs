@@ -11,7 +11,7 @@ import os from 'node:os';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
 import { setShardPrediction } from '../src/runner/plan.mjs';
-import { readShardHandoff } from '../src/runner/cli-shard.mjs';
+import { readShardHandoff, SHARD_HANDOFF_ENV } from '../src/runner/cli-shard.mjs';
 import { ENVIRONMENT, NodeTestRun, concurrencyOf } from './translate.mjs';
 
 export class ShardwiseNodeTestReporter extends RunReporter {
@@ -28,6 +28,8 @@ export class ShardwiseNodeTestReporter extends RunReporter {
     if (planned) {
       setShardPrediction(planned);
       this.started = planned.startedAt;
+    } else if (process.env[SHARD_HANDOFF_ENV]) {
+      this.log(`[shardwise] the shard's plan could not be read (${SHARD_HANDOFF_ENV}=${process.env[SHARD_HANDOFF_ENV]}): this run is reported as a whole run, with no shard record for shardwise verify`);
     }
     const reported = this.begin({
       cwd,

@@ -173,7 +173,7 @@ function unitTestBody({ idx, kind, mods, random, dom, slowHelper }) {
 const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; } return x; }`;
 
 /** Sizes of the generated suites: `scale` multiplies the file counts (e.g. 0.3 for a quick try). */
-export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 20 } };
+export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 20 }, nodeTest: { files: 80, modules: 30 } };
 
 /** The Jest project: CommonJS files transformed by babel-jest, jsdom files, setup files. */
 export function writeJestProject(dir, { scale = 1, jsdom = true, slowFileMs = 0 } = {}) {
@@ -376,4 +376,73 @@ export default defineConfig({
 });
 `);
   return { config: path.join(dir, 'playwright.config.mjs'), files };
+}
+
+/**
+ * The node:test project: ES modules run by `node --test`, each file in a process of its own (its
+ * time is mostly that process's start and its imports: generated modules of a few thousand lines,
+ * the big shared one in some), the tests many and tiny, written as the Jest and Vitest suites'
+ * (`unitTestBody`) through a small Jest-like `expect` over node:assert and `test.each` (as suites
+ * moved from Jest keep), a few slow files, and with `slowFileMs` one long file. A reporter of its
+ * own (support/record.mjs) writes what ran to SW_JSON: the oracle of the bench.
+ */
+export function writeNodeTestProject(dir, { scale = 1, slowFileMs = 0 } = {}) {
+  rmSync(dir, { recursive: true, force: true });
+  const random = rng(0x0de7e5);
+  const files = Math.max(8, Math.round(SIZES.nodeTest.files * scale));
+  const modules = Math.max(4, Math.round(SIZES.nodeTest.modules * scale));
+  write(dir, 'package.json', `${JSON.stringify({ name: 'bench-suite-node-test', private: true, type: 'module' }, null, 2)}\n`);
+  const mods = [];
+  for (let i = 0; i < modules; i++) {
+    const lines = 800 + Math.floor(random() * 1000);
+    const mod = moduleSource(`mod-${pad(i, 2)}`, lines, 'esm', random);
+    write(dir, `src/mod-${pad(i, 2)}.mjs`, mod.text);
+    mods.push({ file: `mod-${pad(i, 2)}`, names: mod.names });
+  }
+  write(dir, 'src/shared-big.mjs', moduleSource('shared-big', 5000, 'esm', random).text);
+  // node:test names a test's file by where test() is called: the wrappers of test() are written
+  // into each file (a wrapper in the helper would name the helper as every test's file)
+  write(dir, 'support/jestlike.mjs', `// Jest's expect and test.each's titles over node:assert (what ran under Jest runs here).
+import assert from 'node:assert/strict';
+export const format = (title, args) => { let k = 0; return title.replace(/%[isd]/g, () => String(args[k++])); };
+export const expect = (v) => ({
+  toBe: (w) => assert.equal(v, w),
+  toMatch: (re) => assert.match(v, re),
+  toContain: (s) => assert.ok(v.includes(s), \`\${v} does not contain \${s}\`),
+  toBeGreaterThan: (n) => assert.ok(v > n, \`\${v} <= \${n}\`),
+});
+`);
+  write(dir, 'support/record.mjs', `// A node:test reporter writing every test that ran, with its suites and status, to SW_JSON.
+import { writeFileSync } from 'node:fs';
+export default async function* record(source) {
+  const out = [];
+  const open = new Map();
+  for await (const { type, data = {} } of source) {
+    if (data.name === data.file) continue; // the file itself
+    const titles = open.get(data.file) ?? [];
+    open.set(data.file, titles);
+    if (type === 'test:start') { titles.length = data.nesting; titles[data.nesting] = data.name; }
+    if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
+      out.push({ file: data.file, titles: [...titles.slice(0, data.nesting), data.name], status: type === 'test:fail' ? 'failed' : data.skip !== undefined || data.todo !== undefined ? 'skipped' : 'passed' });
+    }
+  }
+  if (process.env.SW_JSON) writeFileSync(process.env.SW_JSON, JSON.stringify(out));
+}
+`);
+  const kindsOf = kinds(files, random, { jsdom: false, domShare: 0.18, slowFileMs });
+  for (let f = 0; f < files; f++) {
+    const kind = kindsOf[f];
+    const count = kind === 'light' ? 1 : kind === 'medium' ? 2 : 3;
+    const picked = Array.from({ length: count }, (_, j) => mods[(f * 5 + j * 11) % mods.length]).map((m, j) => ({ ...m, v: `m${j}` }));
+    const L = [`// Generated test file ${pad(f)} (${kind}) of the node:test bench suite.`];
+    L.push(`import { describe, test as nodeTest } from 'node:test';`, `import { expect, format } from '../../support/jestlike.mjs';`,
+      'const test = (title, fn) => nodeTest(title, () => fn());',
+      'test.each = (table) => (title, fn) => { for (const row of table) nodeTest(format(title, row), () => fn(...row)); };');
+    picked.forEach((m) => L.push(`import * as ${m.v} from '../../src/${m.file}.mjs';`));
+    if (kind === 'heavy') L.push(`import * as shared from '../../src/shared-big.mjs';`);
+    if (kind.startsWith('cpu')) L.push(BUSY);
+    L.push('', ...unitTestBody({ idx: f, kind, mods: picked, random, dom: false, slowHelper: 'busy' }));
+    write(dir, `tests/${Math.floor(f / 25)}/file-${pad(f)}.test.mjs`, `${L.join('\n')}\n`);
+  }
+  return { files, reporter: path.join(dir, 'support', 'record.mjs') };
 }

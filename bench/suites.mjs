@@ -19,6 +19,8 @@
 //   npm run bench:suites                              # the three generated suites, N = 2, 3, 4
 //   npm run bench:suites -- --suite jest-slow --suite vitest-slow  # the same with one 6 s file:
 //                                                       # where the split by count is unbalanced
+//   npm run bench:suites -- --suite node-test-slow      # node:test (`shardwise node-test --shard`
+//                                                       # against node --test --test-shard), one 6 s file
 //   npm run bench:suites -- --suite jest --shards 2   # one suite, one count (a quick check)
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
@@ -41,12 +43,12 @@
 // repository's (`.shardwise-bench.vitest.config.mjs`, removed at the end) that merges in the
 // sequencer and reporters.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import nodeFs, { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { writeJestProject, writeVitestProject, writePlaywrightProject } from './suites-projects.mjs';
+import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject } from './suites-projects.mjs';
 import { playwrightCli, executedTests as executedPlaywright } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -132,6 +134,7 @@ async function runOnce(suite, { label, mode, shard }) {
     SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: { native: '1', report: 'report' }[mode] ?? '0',
     SHARDWISE_COMMIT_ID: suite.commit,
     ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile } : {}),
+    ...suite.env?.(paths), // a runner whose reporter takes no options (node:test): its variables
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
   const argv = suite.argv({ mode, shard, paths });
   const log = path.join(dir, 'output.log');
@@ -334,7 +337,20 @@ function generated(name, { scale }) {
       argv: ({ shard }) => [playwrightCli(), 'test', '-c', config, ...(shard ? [`--shard=${shard}`] : [])],
       executed: (json) => executedPlaywright(json) };
   }
-  throw new Error(`--suite ${name}: one of jest, vitest, playwright, jest-slow, vitest-slow`);
+  if (name === 'node-test' || name === 'node-test-slow') {
+    // native: node --test --test-shard (shardwise left out); seed and balanced: `shardwise node-test`,
+    // which runs the same node --test with the shardwise reporter, balanced with --shard
+    const { files, reporter } = writeNodeTestProject(project, { scale, slowFileMs });
+    const pattern = typeof nodeFs.globSync === 'function' ? 'tests/**/*.test.mjs' : 'tests'; // Node >= 21 globs; Node 20 searches a folder
+    const nodeArgs = () => ['--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout'];
+    return { ...base, cwd: project, describe: `${files} files, a process each, imports of generated modules, many tiny tests${also}, --test-concurrency=2`,
+      env: (paths) => ({ SHARDWISE_OUTPUT_FOLDER: paths.output }),
+      argv: ({ mode, shard, paths }) => (mode === 'native'
+        ? ['--test', `--test-shard=${shard}`, ...nodeArgs(), pattern]
+        : [CLI, 'node-test', ...(shard ? [`--shard=${shard}`] : []), pattern, '--', ...nodeArgs()]),
+      executed: (json) => new Map(json.filter((t) => t.status !== 'skipped').map((t) => [[posix(path.relative(project, t.file)), ...t.titles].join(' > '), t.status])) };
+  }
+  throw new Error(`--suite ${name}: one of jest, vitest, playwright, node-test, jest-slow, vitest-slow, node-test-slow`);
 }
 
 /** An external checkout, its own runner installed (`npm ci` in it), shardwise added without editing its files. */

@@ -3,7 +3,9 @@
 // a failing assertion with a diff, and a file that fails to load, run by `node --test` with
 // `--test-concurrency=2` and shardwise's reporter beside the spec reporter, against the local
 // service. The saved and uploaded report must hold every test node:test counted, as it counted
-// them, and the broken file as an error outside the tests.
+// them, and the broken file as an error outside the tests. At scale: a generated project of 3000
+// tests (nested describes, subtests, skips, failures) saved whole. Its balanced shards
+// (`shardwise node-test --shard`): node-test-shards.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -12,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
-import { concurrencyOf } from '../pkg/node-test/translate.mjs';
+import { concurrencyOf, NodeTestRun } from '../pkg/node-test/translate.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'node-test');
@@ -112,9 +114,92 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
   }
 });
 
+test('Node >= 21 names a globbed file relative to its working directory: its own test is the file (its cost, a failure to load), not a test', () => {
+  // node --test 'test/**/*.test.mjs' on Node 22: a file's own test and its stderr carry the name as
+  // globbed; its tests' events the absolute path (node:test reads it from their call site)
+  const cwd = '/repo/pkg';
+  const tests = [];
+  const builder = { addTest: (t) => tests.push(t) - 1, addAttempt: (h, a) => { tests[h].status = a.status; } };
+  const errors = [];
+  const costs = {};
+  const run = new NodeTestRun(builder, { root: '/repo', cwd, environmentIdx: 0 }, {
+    runError: (e, at) => errors.push([at.file, at.loaded, e.message]), fileCost: (f, ms) => { costs[f] = ms; },
+  });
+  const ok = '/repo/pkg/test/ok.test.mjs';
+  for (const event of [
+    { type: 'test:start', data: { file: ok, nesting: 0, name: 'adds', line: 2, column: 1 } },
+    { type: 'test:pass', data: { file: ok, nesting: 0, name: 'adds', line: 2, column: 1, details: { duration_ms: 5 } } },
+    { type: 'test:complete', data: { file: ok, nesting: 0, name: 'test/ok.test.mjs', details: { duration_ms: 120 } } },
+    { type: 'test:stderr', data: { file: 'test/broken.test.mjs', message: "Error [ERR_MODULE_NOT_FOUND]: Cannot find module './gone.mjs'\n" } },
+    { type: 'test:fail', data: { file: '/repo/pkg/test/broken.test.mjs', nesting: 0, name: 'test/broken.test.mjs', details: { duration_ms: 40, error: { message: 'test failed', failureType: 'testCodeFailure' } } } },
+    { type: 'test:complete', data: { file: '/repo/pkg/test/broken.test.mjs', nesting: 0, name: 'test/broken.test.mjs', details: { duration_ms: 40 } } },
+  ]) run.onEvent(event);
+  assert.deepEqual(tests.map((t) => [t.file, t.titlePath.join(' › '), t.status]), [['pkg/test/ok.test.mjs', 'adds', 'passed']], 'the files are no tests');
+  assert.deepEqual(errors, [['/repo/pkg/test/broken.test.mjs', false, "Error [ERR_MODULE_NOT_FOUND]: Cannot find module './gone.mjs'"]]);
+  assert.deepEqual(costs, { [ok]: 115, '/repo/pkg/test/broken.test.mjs': 40 });
+});
+
 test('concurrencyOf reads --test-concurrency, else node:test\'s default', () => {
   assert.equal(concurrencyOf(['--test', '--test-concurrency=3'], 8), 3);
   assert.equal(concurrencyOf(['--test-concurrency', '4'], 8), 4);
   assert.equal(concurrencyOf(['--test'], 8), 7);
   assert.equal(concurrencyOf([], 1), 1);
+});
+
+test('at scale: a generated node:test project of 3000 tests in 5 files, nested describes and subtests, is saved whole', { timeout: 120_000 }, async () => {
+  const dir = path.join(ROOT, 'js-tests', '.out', 'node-test-scale');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, 'test'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"node-test-scale","private":true,"type":"module"}\n');
+  // per file: 6 describes of 4 nested describes of 20 tests (480), and 20 tests of 5 subtests (120):
+  // 600 (a file is a process of node:test's: few files keep the run short)
+  const FILES = 5;
+  for (let f = 0; f < FILES; f++) {
+    let src = "import { describe, it, test } from 'node:test';\nimport assert from 'node:assert/strict';\n";
+    for (let a = 0; a < 6; a++) {
+      src += `describe('area ${a}', () => {\n`;
+      for (let b = 0; b < 4; b++) {
+        src += `  describe('case ${b}', () => {\n`;
+        for (let c = 0; c < 20; c++) {
+          const body = c === 4 && b === 0 && a === 0 && f % 2 === 0 ? "assert.equal('got', 'want')" : c === 3 ? 't.skip()' : '';
+          src += `    it('checks ${c}', (t) => { ${body} });\n`;
+        }
+        src += '  });\n';
+      }
+      src += '});\n';
+    }
+    for (let t = 0; t < 20; t++) src += `test('flow ${t}', async (t) => {\n${[0, 1, 2, 3, 4].map((s) => `  await t.test('step ${s}', () => {});\n`).join('')}});\n`;
+    writeFileSync(path.join(dir, 'test', `f${f}.test.mjs`), src);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  const { NODE_TEST_CONTEXT, ...outer } = process.env;
+  const started = Date.now();
+  const r = await new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', '--test-reporter=dot', '--test-reporter-destination=stdout',
+      '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],
+    { cwd: dir, env: { ...outer, SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; });
+    child.stderr.on('data', (d) => { text += d; });
+    child.on('close', (code) => resolve({ code, text }));
+  });
+  const ms = Date.now() - started;
+  assert.equal(r.code, 1, r.text.slice(-2000));
+  assert.match(r.text, /\[shardwise\] report saved to /, "the dot reporter's last row may end without a newline");
+  const report = api.decodeReport(new Uint8Array(readFileSync(path.join(dir, 'shardwise-report', 'report.json.br'))));
+  assert.deepEqual(api.validateReport(report), []);
+  const statuses = {};
+  let count = 0;
+  const walk = (s) => {
+    for (const t of s.tests ?? []) {
+      count++;
+      statuses[t.attempts[0].status] = (statuses[t.attempts[0].status] ?? 0) + 1;
+    }
+    for (const c of s.suites ?? []) walk(c);
+  };
+  walk(report);
+  // a skip in each case's 4th test; the files 0, 2 and 4 fail once
+  assert.equal(count, FILES * 600);
+  assert.deepEqual(statuses, { passed: FILES * 600 - FILES * 24 - 3, skipped: FILES * 24, failed: 3 });
+  console.log(`# node:test at scale: 3000 tests in ${FILES} files, node --test with the reporter took ${ms} ms`);
 });

@@ -18,7 +18,8 @@
 //   ```<lang> bundler=<names>  a file or the build of a bundler recipe ("Browsers and bundlers"):
 //                        js-tests/bundlers.test.mjs builds and runs each recipe; here: it runs that name
 //   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
-//                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
+//                        final verify job (js-tests/shards-agree.test.mjs runs verify for real);
+//                        runner=node-test: its shards run `shardwise node-test`, not Playwright
 //   ```yaml run=rerun    its job re-running the failures (js-tests/rerun-failed.test.mjs runs it for real)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -178,7 +179,7 @@ test('README blocks run in order, as a new user would', async (t) => {
         }
         if (/shardwise upload/.test(b.code)) assert.match(r.out, /\/preview\/|reportUrl|uploaded/i);
         if (/shardwise durations/.test(b.code)) assert.ok(fs.existsSync(path.join(project, b.attrs.dir, 'shardwise-timings.json')));
-        if (/shardwise\/node-test/.test(b.code)) assert.match(r.out, /^\[shardwise\] report (uploaded|saved)/m, 'the node:test reporter saved its report');
+        if (/shardwise[/ ]node-test/.test(b.code)) assert.match(r.out, /^\[shardwise\] report (uploaded|saved)/m, 'the node:test reporter saved its report');
         assert.doesNotMatch(r.out, new RegExp(service.accessToken), 'the token is never printed');
       } else if (b.lang === 'sh' && b.attrs.run === 'serve') {
         const port = await freePort();
@@ -222,7 +223,9 @@ test('README blocks run in order, as a new user would', async (t) => {
         // a CI workflow: the shard matrix runs the README's shard command and keeps each shard's
         // saved folder, and a final job, after every shard (also failed ones), verifies them
         assert.match(b.code, /matrix: \{ shard: \[1, 2, 3\] \}/);
-        assert.match(b.code, /run: npx playwright test --shard=\$\{\{ matrix\.shard \}\}\/3/);
+        // the runner's shard command (runner=node-test: `shardwise node-test`; else Playwright's)
+        const shardCommand = b.attrs.runner === 'node-test' ? 'npx shardwise node-test --shard=${{ matrix.shard }}/3' : 'npx playwright test --shard=${{ matrix.shard }}/3';
+        assert.ok(b.code.includes(`run: ${shardCommand}`), `the shard matrix runs ${shardCommand}`);
         assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
         assert.match(b.code, /verify:\n\s+needs: test\n\s+if: always\(\)/);
         assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: shards \}\n\s+- run: npx shardwise verify shards\n/);

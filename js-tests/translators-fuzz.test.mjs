@@ -1,6 +1,7 @@
-// Issue 18, "a report is never lost to one value": seeded fuzz of Playwright, Jest and Vitest
-// result objects through the real reporters (onBegin/onTestEnd/onEnd, onRunStart/onTestResult/
-// onRunComplete, onInit/onTestCaseResult/onTestRunEnd, saving only: upload off), where every
+// Issue 18, "a report is never lost to one value": seeded fuzz of Playwright, Jest, Vitest and
+// node:test result objects through the real reporters (onBegin/onTestEnd/onEnd, onRunStart/
+// onTestResult/onRunComplete, onInit/onTestCaseResult/onTestRunEnd, node:test's events through
+// onStart/onEvent/end; saving only: upload off), where every
 // field is independently absent, null, a number out of range, of the wrong type, an odd string,
 // ... or (most of the time) a realistic value. After each run the saved report.json.br decodes,
 // validates (validateReport and the published schema), holds every test given a usable title,
@@ -17,6 +18,7 @@ import { decodeReport, validateReport } from 'shardwise';
 import PlaywrightReporter from 'shardwise/playwright';
 import JestReporter from 'shardwise/jest';
 import VitestReporter from 'shardwise/vitest';
+import { ShardwiseNodeTestReporter } from 'shardwise/node-test';
 
 const SEED = process.env.SHARDWISE_FUZZ_SEED !== undefined
   ? Number(process.env.SHARDWISE_FUZZ_SEED) >>> 0
@@ -312,6 +314,42 @@ function vitestCase(g, root, i) {
   };
 }
 
+/**
+ * node:test's events of one test (reporter events: `test:start` of its suites and of it, maybe
+ * its stderr, its `test:pass`/`test:fail`, then its suites' ends), in one of five files (or an odd
+ * file); every field may be odd. `marker`: a test the report must hold (a string title in a file
+ * named by a string: node:test names the file of every test it runs).
+ */
+function nodeTestCase(g, root, i) {
+  const marker = `fz${i}`;
+  const file = g.chance(0.96)
+    ? g.pick([path.join(root, 'test', `f${i % 5}.test.mjs`), path.join(root, 'test', `f${i % 5}.test.mjs`), path.join(root, '..', 'out.test.mjs'), 'test/relative.test.mjs'])
+    : weird(g);
+  const name = g.chance(0.9) ? `${marker} ${g.pick(WORDS)}` : weird(g);
+  const depth = g.chance(0.02) ? DEEP_SUITES : g.int(3);
+  const suites = Array.from({ length: depth }, () => (g.chance(0.95) ? words(g)() : weird(g)));
+  const events = suites.map((s, d) => ({ type: 'test:start', data: { file, nesting: d, name: s } }));
+  events.push({ type: 'test:start', data: { file, nesting: depth, name, ...obj(g, { line: line(g), column: () => g.int(40) }) } });
+  if (g.chance(0.1)) events.push({ type: 'test:stderr', data: { file, ...obj(g, { message: () => `warning ${g.pick(WORDS)}\n` }) } });
+  const failed = g.chance(0.2);
+  const error = () => {
+    const cause = obj(g, { message: () => 'Expected values to be strictly equal:\n\n1 !== 2\n', stack: () => `AssertionError [ERR_ASSERTION]: Expected values\n    at ${root}/test/f.test.mjs:4:7`, code: () => 'ERR_ASSERTION', actual: () => 1, expected: () => 2 });
+    return { message: 'test failed', failureType: g.pick(['testCodeFailure', 'hookFailed', weird(g)]), code: 'ERR_TEST_FAILURE', ...obj(g, { cause: () => cause }) };
+  };
+  const data = {
+    file, nesting: depth, name,
+    ...obj(g, {
+      line: line(g), column: () => g.int(40), testNumber: () => 1 + g.int(9),
+      skip: () => g.pick([undefined, undefined, true, 'not on CI']), todo: () => g.pick([undefined, undefined, true, 'later']),
+      details: () => obj(g, { duration_ms: wholeMs(g), type: () => 'test', ...(failed ? { error } : {}) }),
+    }),
+  };
+  events.push({ type: failed ? 'test:fail' : 'test:pass', data: g.chance(0.005) ? weird(g) : data });
+  for (let d = depth - 1; d >= 0; d--) events.push({ type: 'test:pass', data: { file, nesting: d, name: suites[d], details: { type: 'suite', duration_ms: 1 } } });
+  const usable = typeof name === 'string' && name.startsWith(marker) && typeof file === 'string' && events.at(-1 - depth).data === data;
+  return { events, marker: usable ? marker : undefined };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The saved report and what it must hold.
 
@@ -451,10 +489,31 @@ async function vitestRun(g, { n, first = 0, make } = {}) {
   return { folder, log, escaped, root, given: cases.filter((c) => !c.pending).map((c) => ({ marker: c.marker, attempts: c.attempts })) };
 }
 
+async function nodeTestRun(g, { n, first = 0, make } = {}) {
+  const root = tmp();
+  const folder = path.join(root, 'out');
+  const log = [];
+  const escaped = [];
+  const reporter = new ShardwiseNodeTestReporter({ commitId: COMMIT, outputFolder: folder, upload: false });
+  reporter.log = (l) => log.push(l);
+  await hook(escaped, 'onStart', () => reporter.onStart({ cwd: root }));
+  const cases = make ? make(root) : Array.from({ length: n }, (_, k) => nodeTestCase(g, root, first + k));
+  for (const c of cases) for (const e of c.events) await hook(escaped, 'onEvent', () => reporter.onEvent(e));
+  // each file's own test at its end, as node:test ends a file (one failing: a file that did not load)
+  for (let f = 0; f < 5; f++) {
+    const file = path.join(root, 'test', `f${f}.test.mjs`);
+    const ok = g.chance(0.9);
+    await hook(escaped, 'onEvent', () => reporter.onEvent({ type: ok ? 'test:pass' : 'test:fail', data: { file, nesting: 0, name: file, details: { duration_ms: g.int(900), ...(ok ? {} : { error: { message: 'test failed', failureType: 'testCodeFailure' } }) } } }));
+    await hook(escaped, 'onEvent', () => reporter.onEvent({ type: 'test:complete', data: { file, nesting: 0, name: file, details: { duration_ms: field(g, () => g.int(900)) } } }));
+  }
+  await hook(escaped, 'end', () => reporter.end());
+  return { folder, log, escaped, root, given: cases.map((c) => ({ marker: c.marker, attempts: 1 })) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The fuzz.
 
-const RUNNERS = { playwright: playwrightRun, jest: jestRun, vitest: vitestRun };
+const RUNNERS = { playwright: playwrightRun, jest: jestRun, vitest: vitestRun, 'node-test': nodeTestRun };
 
 describe(`fuzz: ${RUNS} runs of ${PER_RUN} results per runner, seed ${SEED} (SHARDWISE_FUZZ_SEED replays)`, () => {
   Object.entries(RUNNERS).forEach(([name, run], r) => {
@@ -596,6 +655,22 @@ describe('regressions the fuzz found', () => {
     return c.report;
   };
   const statuses = (report, title) => only(report, title).test.attempts.map((a) => a.status);
+
+  test('node:test: a Symbol, a BigInt or an object as a test\'s or a file\'s duration_ms loses nothing (it stopped the report)', async () => {
+    const odd = [Symbol('ms'), 10n, { ms: 1 }, '12.5'];
+    const out = await nodeTestRun(gen(1), {
+      make: (root) => odd.map((ms, i) => {
+        const file = path.join(root, 'test', `f${i}.test.mjs`);
+        return { marker: `fz${i}`, events: [
+          { type: 'test:start', data: { file, nesting: 0, name: `fz${i} odd` } },
+          { type: 'test:pass', data: { file, nesting: 0, name: `fz${i} odd`, details: { duration_ms: ms } } },
+          { type: 'test:complete', data: { file, nesting: 0, name: file, details: { duration_ms: ms } } },
+        ] };
+      }),
+    });
+    const report = kept(out);
+    assert.deepEqual(odd.map((_, i) => only(report, `fz${i} odd`).test.attempts[0].duration), [0, 0, 0, 13]);
+  });
 
   test('Playwright: a location file of another type, a Symbol line, an object without prototype for a duration lose nothing but themselves', async () => {
     const out = await playwrightRun(undefined, {

@@ -7,6 +7,7 @@ const COMMANDS = {
   upload: 'Upload a saved report folder or report file',
   durations: 'Fetch predicted durations and save a timings file',
   verify: 'After the shards of a run: check they ran every test exactly once',
+  'node-test': 'Run node:test (node --test) with the reporter; --shard=i/n: a balanced shard',
 };
 
 function usage() {

@@ -4,10 +4,14 @@
 //               --test-reporter=shardwise/node-test --test-reporter-destination=stdout
 // node:test gives a reporter no options: they come from SHARDWISE_* variables (the report goes to
 // `shardwise-report/`, or SHARDWISE_OUTPUT_FOLDER). The reporter's work is the skeleton's
-// (src/runner/reporter.mjs); here, node:test's translation (translate.mjs).
+// (src/runner/reporter.mjs); here, node:test's translation (translate.mjs). Run by
+// `shardwise node-test --shard=i/n` (cli/node-test.mjs), it is handed the shard's plan
+// (src/runner/cli-shard.mjs): shard.json and the predicted-against-actual line, as for Jest.
 import os from 'node:os';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
+import { setShardPrediction } from '../src/runner/plan.mjs';
+import { readShardHandoff, SHARD_HANDOFF_ENV } from '../src/runner/cli-shard.mjs';
 import { ENVIRONMENT, NodeTestRun, concurrencyOf } from './translate.mjs';
 
 export class ShardwiseNodeTestReporter extends RunReporter {
@@ -18,12 +22,22 @@ export class ShardwiseNodeTestReporter extends RunReporter {
   /** The run begins (before its first event). */
   onStart({ cwd = process.cwd() } = {}) {
     const workers = concurrencyOf(undefined, os.availableParallelism?.() ?? os.cpus().length);
+    // a shard `shardwise node-test` planned: its plan (shard.json, the predicted-against-actual
+    // line), and its start, the planning's included
+    const planned = readShardHandoff();
+    if (planned) {
+      setShardPrediction(planned);
+      this.started = planned.startedAt;
+    } else if (process.env[SHARD_HANDOFF_ENV]) {
+      this.log(`[shardwise] the shard's plan could not be read (${SHARD_HANDOFF_ENV}=${process.env[SHARD_HANDOFF_ENV]}): this run is reported as a whole run, with no shard record for shardwise verify`);
+    }
     const reported = this.begin({
       cwd,
+      shard: planned && { index: planned.index, count: planned.count },
       version: process.versions.node,
       workers,
       environments: (systemData) => [{ name: ENVIRONMENT, systemData }],
-      context: { environmentIdx: 0 },
+      context: { environmentIdx: 0, cwd },
     });
     this.run = reported && new NodeTestRun(this.builder, this.ctx, {
       runError: (e, at) => this.runError(e, at),
@@ -32,7 +46,7 @@ export class ShardwiseNodeTestReporter extends RunReporter {
     });
     if (!reported) {
       // not reported (no commit id): the run's errors outside its tests are still counted
-      this.run = new NodeTestRun(nullBuilder, { root: cwd, environmentIdx: 0 }, { runError: (e, at) => this.runError(e, at) });
+      this.run = new NodeTestRun(nullBuilder, { root: cwd, cwd, environmentIdx: 0 }, { runError: (e, at) => this.runError(e, at) });
     }
   }
 

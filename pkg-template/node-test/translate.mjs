@@ -5,6 +5,7 @@
 // tests; `details.type === 'suite'` for a `describe`), and one test named by the file's own path
 // at nesting 0 for the file itself (a `test:fail` of it, with no test of the file before, is a file
 // that failed to load; its error text came as the file's `test:stderr`).
+import { resolve } from 'node:path';
 import { testFile } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, text, wholeMs, position } from '../src/runner/record.mjs';
 
@@ -26,6 +27,16 @@ export function concurrencyOf(argv = [...process.execArgv, ...process.argv], cor
   return Math.max(1, cores - 1);
 }
 
+/**
+ * A test's `duration_ms` as a number of ms, 0 when it is none (a value of another type, a Symbol
+ * included, never throws: one odd value must not cost the report).
+ */
+function durationOf(details) {
+  const v = details?.duration_ms;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : 0;
+}
+
 /** The error a test failed with: node:test wraps it (ERR_TEST_FAILURE); its `cause` is the test's own. */
 function errorOf(details) {
   const e = details?.error;
@@ -41,7 +52,8 @@ function errorOf(details) {
 /**
  * Follows one run's events (`onEvent`) and records its tests on the builder; a file's errors
  * outside its tests go to `runError(e, {file, loaded})`, each file's cost beyond its tests to
- * `fileCost(file, ms)`. `ctx`: `{ root, environmentIdx, notes?, onOutsideRoot?, now? }`.
+ * `fileCost(file, ms)`. `ctx`: `{ root, environmentIdx, cwd?, notes?, onOutsideRoot?, now? }` (`cwd`: node:test's working
+ * directory, which relative file names are resolved against).
  */
 export class NodeTestRun {
   constructor(builder, ctx, { runError = () => {}, fileCost = () => {}, ran = () => {} } = {}) {
@@ -65,11 +77,15 @@ export class NodeTestRun {
 
   onEvent(event) {
     const data = event?.data ?? {};
-    const path = typeof data.file === 'string' ? data.file : undefined;
+    // a file as node:test names it: absolute for a test's, as given for a file's own test and its
+    // output (Node >= 21: relative to its working directory, `ctx.cwd`)
+    const at = (f) => (this.ctx.cwd !== undefined ? resolve(this.ctx.cwd, f) : f);
+    const path = typeof data.file === 'string' && data.file ? at(data.file) : undefined;
     if (!path) return;
     const file = this.fileOf(path);
     const nesting = Number.isSafeInteger(data.nesting) && data.nesting >= 0 ? data.nesting : 0;
-    const isFile = nesting === 0 && data.name === path; // the test node:test makes of the file itself
+    // the test node:test makes of the file itself, named as the file
+    const isFile = nesting === 0 && typeof data.name === 'string' && (data.name === data.file || at(data.name) === path);
     switch (event.type) {
       case 'test:stderr':
         if (file.stderr.length < 64 * 1024) file.stderr += text(data.message);
@@ -81,7 +97,7 @@ export class NodeTestRun {
         return;
       case 'test:complete':
         // the file's own test ends with its whole time: what it cost beyond its tests
-        if (isFile) this.fileCost(path, Math.max(0, (Number(data.details?.duration_ms) || 0) - file.topMs));
+        if (isFile) this.fileCost(path, Math.max(0, durationOf(data.details) - file.topMs));
         return;
       case 'test:pass':
       case 'test:fail':
@@ -98,7 +114,7 @@ export class NodeTestRun {
       }
       return;
     }
-    const ms = Number(data.details?.duration_ms) || 0;
+    const ms = durationOf(data.details);
     if (nesting === 0) file.topMs += ms;
     if (data.details?.type === 'suite') {
       // a describe's failure of its own (a hook): not its tests' ("N subtests failed")

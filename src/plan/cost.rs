@@ -228,7 +228,8 @@ pub struct Profile {
     /// `(per shard, per worker, per file, per test)` in ms. Measured on this project's bench
     /// suites (`npm run bench:suites`, 2 cores): Jest's boot and a worker's module registry;
     /// Vitest's boot (Vite) and a worker's environment; Playwright's boot and a browser per
-    /// worker. An unknown runner: none.
+    /// worker; node:test's boot (with `shardwise node-test`'s planning) and a process per file. An
+    /// unknown runner: none.
     pub defaults: (u64, u64, u64, u64),
     /// The greatest factor [`calibrate`] scales the measured files' costs by. Jest's figures are
     /// each file's wall time on its worker and Playwright's the gaps on its workers' timelines, so
@@ -244,7 +245,8 @@ pub struct Profile {
     pub max_scale: f64,
     /// How far a run's warm-up reaches (see [`warm_up`]).
     pub cold: Cold,
-    /// The unit the runner shards by: `file` for Jest and Vitest (they cannot split a file).
+    /// The unit the runner shards by: `file` for Jest, Vitest and node:test (they cannot split a
+    /// file).
     pub unit: Option<UnitKind>,
 }
 
@@ -254,6 +256,11 @@ pub fn profile(runner: Option<&str>) -> Profile {
         Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 1.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File) },
         Some("vitest") => Profile { defaults: (1200, 300, 120, 1), max_scale: 3.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
         Some("playwright") => Profile { defaults: (1500, 1000, 100, 30), max_scale: 1.5, cold: Cold::FirstFiles, unit: None },
+        // node:test runs each file in a process of its own (no worker to start): a file's cost is
+        // that process's start and its imports, as node:test times it from the parent (1x). From
+        // js-tests/node-test-shards.test.mjs's seed run (2 cores, busy): 216-432 ms a file, 208 ms
+        // a shard, with `shardwise node-test`'s planning before node --test's boot
+        Some("node-test") => Profile { defaults: (500, 0, 150, 1), max_scale: 1.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
         _ => Profile { defaults: (0, 0, 0, 0), max_scale: 1.0, cold: Cold::FirstFiles, unit: None },
     }
 }
@@ -883,6 +890,13 @@ mod tests {
         let (shard, worker, file, test) = profile(Some("vitest")).defaults;
         assert_eq!((l.per_shard_overhead_ms, l.costs.per_worker_ms, l.costs.per_file_ms, l.costs.per_test_ms), (shard, worker, file, test));
         assert_eq!(l.source, "vitest defaults");
+        // node:test: its defaults, by file
+        let doc = view(r#"{"category":"node-test","environments":[{"name":"node"}],"tests":[{"title":"t","attempts":[{"duration":5}]}]}"#);
+        let l = learn(&doc);
+        assert_eq!(l.unit, Some(UnitKind::File));
+        let (shard, worker, file, test) = profile(Some("node-test")).defaults;
+        assert_eq!((l.per_shard_overhead_ms, l.costs.per_worker_ms, l.costs.per_file_ms, l.costs.per_test_ms), (shard, worker, file, test));
+        assert_eq!(l.source, "node-test defaults");
     }
 
     #[test]

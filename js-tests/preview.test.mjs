@@ -281,13 +281,20 @@ test('preview: the shard view of a sharded run, from the service and from its ou
     rows: [...document.querySelectorAll('#shard-run-table tr[data-shard]')].map((tr) => ({
       shard: Number(tr.dataset.shard), tests: Number(tr.dataset.tests), planned: Number(tr.dataset.planned), predicted: Number(tr.dataset.predicted), fingerprint: tr.dataset.fingerprint,
       span: Number(tr.dataset.span), cells: [...tr.children].map((c) => c.textContent),
+      // a cell whose text does not fit it (issue 33: the "off by" column was cut to `+26.7 s (+158…`)
+      cut: [...tr.children].filter((c) => {
+        const text = document.createRange();
+        text.selectNodeContents(c);
+        return text.getBoundingClientRect().right > c.getBoundingClientRect().right + 1 || c.scrollWidth > c.clientWidth + 1;
+      }).map((c) => c.textContent),
     })),
     tests: Object.fromEntries([...document.querySelectorAll('#shard-run-tests details')].map((d) => [d.dataset.shard, [...d.querySelectorAll('li a')].map((a) => a.textContent)])),
     twice: [...document.querySelectorAll('#shard-run-twice:not([hidden]) li')].map((li) => li.textContent),
   }));
   const check = (shown, overlap = false) => {
     const ran = (s) => [...rows.filter((r) => s.units.includes(idOf(r))), ...(overlap && s.index === 3 ? [extra] : [])];
-    assert.deepEqual(shown.rows.map(({ span, cells, ...r }) => r), want.map((w) => ({ ...w, tests: ran(plan.shards[w.shard - 1]).length })));
+    assert.deepEqual(shown.rows.map(({ span, cells, cut, ...r }) => r), want.map((w) => ({ ...w, tests: ran(plan.shards[w.shard - 1]).length })));
+    for (const r of shown.rows) assert.deepEqual(r.cut, [], `shard ${r.shard}: cells shown cut`);
     for (const r of shown.rows) {
       assert.ok(r.span > 0 && r.span <= r.predicted + 4000, `shard ${r.shard}: its tests took ${r.span} ms`);
       assert.match(r.cells[5], /^[+−]/, 'off by: actual against predicted');
@@ -315,6 +322,11 @@ test('preview: the shard view of a sharded run, from the service and from its ou
   await page.click('#shard-run-open');
   await page.waitForSelector('#shard-run[data-state="ready"]');
   check(await readShardRun(page));
+  // on a narrow window too (a laptop's half screen): the table scrolls, no cell is cut
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 560, height: 800 });
+  check(await readShardRun(page));
+  await page.setViewportSize(wide);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.locator('#shard-run').screenshot({ path: `${ARTIFACTS}preview-shard-run.png` });
   assert.equal(await page.$$eval('#shard-run img', (i) => i.length), 0, 'a title is text, never markup');

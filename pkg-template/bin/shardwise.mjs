@@ -7,6 +7,7 @@ const COMMANDS = {
   upload: 'Upload a saved report folder or report file',
   durations: 'Fetch predicted durations and save a timings file',
   verify: 'After the shards of a run: check they ran every test exactly once',
+  run: 'Run any runner on a balanced shard of files; report its JUnit XML',
 };
 
 function usage() {

@@ -91,11 +91,9 @@ pub struct JunitTest {
 
 /// A file the caller knows (the command's test files): its path as the caller names it, and its
 /// source when the caller read it (for the last file rule).
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct KnownFile {
     pub path: String,
-    #[serde(default)]
     pub source: Option<String>,
 }
 
@@ -776,42 +774,47 @@ pub fn seconds_to_ms(s: &str) -> Option<u64> {
     } else {
         s.to_string()
     };
-    if normal.is_empty() || !normal.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'E' || b == b'-' || b == b'+') {
+    decimal_ms(&normal)
+}
+
+/// Decimal seconds (`12.5`, `1e-3`) as whole milliseconds, rounded half up; negative or not a
+/// number: none. By hand, not with `core`'s float parser, which the .wasm has no other use for.
+fn decimal_ms(s: &str) -> Option<u64> {
+    let (mantissa, exp) = match s.find(|c| c == 'e' || c == 'E') {
+        Some(i) => (&s[..i], s[i + 1..].strip_prefix('+').unwrap_or(&s[i + 1..]).parse::<i64>().ok()?),
+        None => (s, 0),
+    };
+    let mantissa = mantissa.strip_prefix('+').unwrap_or(mantissa);
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.len() + frac.len() == 0 || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let secs: f64 = normal.parse().ok()?;
-    if !secs.is_finite() || secs < 0.0 {
-        return None;
+    let digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    // where the point falls once the value is in milliseconds
+    let point = (int.len() as i64).saturating_add(exp).saturating_add(3);
+    let mut ms: u64 = 0;
+    for i in 0..point.max(0) {
+        let d = usize::try_from(i).ok().and_then(|i| digits.get(i)).copied().unwrap_or(0);
+        ms = ms.saturating_mul(10).saturating_add(d as u64);
+        if ms >= MAX_SAFE_INTEGER {
+            return Some(MAX_SAFE_INTEGER);
+        }
     }
-    let ms = (secs * 1000.0).round();
-    Some(if ms >= MAX_SAFE_INTEGER as f64 { MAX_SAFE_INTEGER } else { ms as u64 })
+    let next = usize::try_from(point).ok().and_then(|i| digits.get(i)).copied().unwrap_or(0);
+    Some((ms + u64::from(next >= 5)).min(MAX_SAFE_INTEGER))
 }
 
 /// The known files, for the file rules: by path, by dotted path without extension, by the titles
 /// their sources declare.
 struct Known<'k> {
     files: Vec<(String, &'k KnownFile)>,
-    /// title path prefix -> the files that declare a test under it (`usize::MAX`: more than one)
-    titles: std::collections::HashMap<Vec<String>, usize>,
+    /// per file, the title paths its source declares (read once, when first asked)
+    declared: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,
 }
 
 impl<'k> Known<'k> {
     fn new(known: &'k [KnownFile]) -> Self {
-        let files: Vec<(String, &KnownFile)> = known.iter().map(|k| (clean(&k.path), k)).collect();
-        let mut titles: std::collections::HashMap<Vec<String>, usize> = std::collections::HashMap::new();
-        for (i, (_, k)) in files.iter().enumerate() {
-            let Some(source) = &k.source else { continue };
-            let mut seen = std::collections::HashSet::new();
-            for path in crate::discover::discover_tests(source).tests {
-                for n in 1..=path.len() {
-                    let prefix = path[..n].to_vec();
-                    if seen.insert(prefix.clone()) {
-                        titles.entry(prefix).and_modify(|f| if *f != i { *f = usize::MAX }).or_insert(i);
-                    }
-                }
-            }
-        }
-        Known { files, titles }
+        Known { files: known.iter().map(|k| (clean(&k.path), k)).collect(), declared: std::cell::OnceCell::new() }
     }
 
     fn by_path(&self, name: &str) -> Option<&str> {
@@ -841,10 +844,21 @@ impl<'k> Known<'k> {
         None
     }
 
+    /// The one file whose source declares the longest leading part of `titles` (at least its
+    /// first title); none when no file does, or two do.
     fn by_titles(&self, titles: &[String]) -> Option<&str> {
-        (1..=titles.len()).rev().find_map(|n| match self.titles.get(&titles[..n]) {
-            Some(&i) if i != usize::MAX => Some(self.files[i].0.as_str()),
-            _ => None,
-        })
+        let declared = self.declared.get_or_init(|| {
+            self.files.iter().map(|(_, k)| k.source.as_deref().map(|s| crate::discover::discover_tests(s).tests).unwrap_or_default()).collect()
+        });
+        for n in (1..=titles.len()).rev() {
+            let want = &titles[..n];
+            let mut found = declared.iter().enumerate().filter(|(_, paths)| paths.iter().any(|p| p.starts_with(want)));
+            match (found.next(), found.next()) {
+                (Some((i, _)), None) => return Some(self.files[i].0.as_str()),
+                (Some(_), Some(_)) => return None,
+                _ => {}
+            }
+        }
+        None
     }
 }

@@ -19,6 +19,8 @@
 //                        js-tests/bundlers.test.mjs builds and runs each recipe; here: it runs that name
 //   ```yaml run=ci       a CI workflow: checked for the shard matrix, the saved folders and the
 //                        final verify job (js-tests/shards-agree.test.mjs runs verify for real)
+//   ```yaml run=ci-steps a shard job's steps of that workflow for another runner: checked for its
+//                        `shardwise run` and its saved folder (js-tests/run-junit.test.mjs runs it)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -225,6 +227,12 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
         assert.match(b.code, /verify:\n\s+needs: test\n\s+if: always\(\)/);
         assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: shards \}\n\s+- run: npx shardwise verify shards\n/);
+        assert.doesNotMatch(b.code, /\t/);
+      } else if (b.lang === 'yaml' && b.attrs.run === 'ci-steps') {
+        // a shard job's steps (the matrix and the verify job are the workflow's above): the shard
+        // runs `shardwise run` and keeps its saved folder, also when its tests failed
+        assert.match(b.code, /npx shardwise run --shard=\$\{\{ matrix\.shard \}\}\/3 --files "[^"]+"\s+--junit (\S+) [^]*--reporter-options mochaFile=\1/);
+        assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
         assert.doesNotMatch(b.code, /\t/);
       } else if (b.lang === 'js' && b.attrs.browser) {
         await runInBrowser(b.code);

@@ -825,23 +825,25 @@ impl<'k> Known<'k> {
         self.files.iter().find(|(p, _)| *p == name || (name.ends_with(p.as_str()) && name[..name.len() - p.len()].ends_with('/'))).map(|(p, _)| p.as_str())
     }
 
-    /// The known file a dotted `classname` names (its longest leading part), and the rest.
+    /// The known file a dotted `classname` names (its longest leading part), and the rest. Each
+    /// file's path without its extension is compared, `/` as `.`: time in the files and the
+    /// classname's length, not its number of dots times its length.
     fn by_dotted(&self, classname: &str) -> Option<(&str, Vec<String>)> {
-        if self.files.is_empty() {
-            return None;
-        }
-        let segs: Vec<&str> = classname.split('.').collect();
-        for n in (1..=segs.len()).rev() {
-            let want = segs[..n].join("/");
-            let found = self.files.iter().find(|(p, _)| {
-                let stem = p.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')).map_or(p.as_str(), |(s, _)| s);
-                stem == want
-            });
-            if let Some((p, _)) = found {
-                return Some((p.as_str(), segs[n..].iter().map(|s| s.to_string()).collect()));
+        let mut best: Option<(&str, usize)> = None;
+        for (p, _) in &self.files {
+            let stem = p.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')).map_or(p.as_str(), |(s, _)| s);
+            let n = stem.len();
+            let names = classname.len() >= n
+                && classname.is_char_boundary(n)
+                && classname[..n].bytes().zip(stem.bytes()).all(|(c, f)| c == f || (c == b'.' && f == b'/'))
+                && (classname.len() == n || classname.as_bytes()[n] == b'.');
+            if names && n > 0 && best.map_or(true, |(_, m)| n > m) {
+                best = Some((p.as_str(), n));
             }
         }
-        None
+        let (p, n) = best?;
+        let rest = classname.get(n + 1..).unwrap_or_default();
+        Some((p, if rest.is_empty() { Vec::new() } else { rest.split('.').map(str::to_string).collect() }))
     }
 
     /// The one file whose source declares the longest leading part of `titles` (at least its

@@ -808,13 +808,24 @@ fn decimal_ms(s: &str) -> Option<u64> {
 /// their sources declare.
 struct Known<'k> {
     files: Vec<(String, &'k KnownFile)>,
-    /// per file, the title paths its source declares (read once, when first asked)
-    declared: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,
+    /// title path prefix -> the file whose source declares a test under it (`usize::MAX`: more
+    /// than one): one lookup per prefix of a test's titles, whatever the number of files.
+    titles: std::collections::HashMap<Vec<String>, usize>,
 }
 
 impl<'k> Known<'k> {
     fn new(known: &'k [KnownFile]) -> Self {
-        Known { files: known.iter().map(|k| (clean(&k.path), k)).collect(), declared: std::cell::OnceCell::new() }
+        let files: Vec<(String, &KnownFile)> = known.iter().map(|k| (clean(&k.path), k)).collect();
+        let mut titles: std::collections::HashMap<Vec<String>, usize> = std::collections::HashMap::new();
+        for (i, (_, k)) in files.iter().enumerate() {
+            let Some(source) = &k.source else { continue };
+            for path in crate::discover::discover_tests(source).tests {
+                for n in 1..=path.len() {
+                    titles.entry(path[..n].to_vec()).and_modify(|f| if *f != i { *f = usize::MAX }).or_insert(i);
+                }
+            }
+        }
+        Known { files, titles }
     }
 
     fn by_path(&self, name: &str) -> Option<&str> {
@@ -849,16 +860,11 @@ impl<'k> Known<'k> {
     /// The one file whose source declares the longest leading part of `titles` (at least its
     /// first title); none when no file does, or two do.
     fn by_titles(&self, titles: &[String]) -> Option<&str> {
-        let declared = self.declared.get_or_init(|| {
-            self.files.iter().map(|(_, k)| k.source.as_deref().map(|s| crate::discover::discover_tests(s).tests).unwrap_or_default()).collect()
-        });
         for n in (1..=titles.len()).rev() {
-            let want = &titles[..n];
-            let mut found = declared.iter().enumerate().filter(|(_, paths)| paths.iter().any(|p| p.starts_with(want)));
-            match (found.next(), found.next()) {
-                (Some((i, _)), None) => return Some(self.files[i].0.as_str()),
-                (Some(_), Some(_)) => return None,
-                _ => {}
+            match self.titles.get(&titles[..n]) {
+                Some(&i) if i != usize::MAX => return Some(self.files[i].0.as_str()),
+                Some(_) => return None,
+                None => {}
             }
         }
         None

@@ -415,3 +415,28 @@ fn thousands_of_tests_in_megabytes() {
     let e = import_junit(cut.as_bytes(), "big.xml", &[]).unwrap_err();
     assert!(e.message.starts_with(&format!("big.xml line {}, ", cut.lines().count())), "{}", e.message);
 }
+
+#[test]
+fn thousands_of_tests_without_a_file_found_in_hundreds_of_sources() {
+    // node:test's JUnit XML names no file: each test's is the one source that declares it
+    let (files, per) = (500, 20);
+    let mut xml = String::from("<testsuites>\n");
+    let mut known = Vec::new();
+    for f in 0..files {
+        let mut src = format!("import {{ describe, it }} from 'node:test';\ndescribe('area {f}', () => {{\n");
+        xml.push_str(&format!("<testsuite name=\"area {f}\">\n"));
+        for t in 0..per {
+            src.push_str(&format!("  it('does thing {t}', () => {{}});\n"));
+            xml.push_str(&format!("<testcase name=\"does thing {t}\" time=\"0.001\" classname=\"test\"/>\n"));
+        }
+        src.push_str("});\n");
+        xml.push_str("</testsuite>\n");
+        known.push(KnownFile { path: format!("test/area-{f}.test.mjs"), source: Some(src) });
+    }
+    xml.push_str("</testsuites>\n");
+    let i = import_junit(xml.as_bytes(), "junit.xml", &known).unwrap();
+    assert_eq!(i.tests.len(), files * per);
+    for (n, t) in i.tests.iter().enumerate() {
+        assert_eq!(t.file.as_deref(), Some(format!("test/area-{}.test.mjs", n / per).as_str()));
+    }
+}

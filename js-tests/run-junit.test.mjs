@@ -190,6 +190,46 @@ test('node:test with its junit reporter through shardwise run: a full run, then 
   assert.equal(v.code, 0, v.text);
 });
 
+// A runner's JUnit XML of thousands of tests: written by a script (the command), 100 tests a file,
+// its time growing with the file's number, some failing and some skipped.
+const BIG_WRITER = `const fs = require('node:fs');
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+let xml = '<?xml version="1.0" encoding="UTF-8"?>\\n<testsuites>\\n';
+for (const file of process.argv.slice(2)) {
+  const n = Number(/f(\\d+)/.exec(file)[1]);
+  xml += '<testsuite name="' + esc(file + ' <suite> & co') + '" file="' + esc(file) + '" timestamp="2026-01-01T00:00:00">\\n';
+  for (let t = 0; t < 100; t++) {
+    xml += '<testcase name="case ' + t + '" classname="' + esc(file) + '" time="' + ((n + 1) * 0.0031).toFixed(4) + '">';
+    if (t === 7) xml += '<failure message="expected 1 to equal 2" type="AssertionError"><![CDATA[AssertionError: expected 1 to equal 2\\n    at ' + file + ':8:3]]></failure>';
+    if (t === 9) xml += '<skipped/>';
+    xml += '</testcase>\\n';
+  }
+  xml += '</testsuite>\\n';
+}
+fs.writeFileSync('junit.xml', xml + '</testsuites>\\n');
+process.exitCode = 1;
+`;
+
+test('3,000 tests in 30 files: a full run\'s report is the timings file of 3 shards, every test once, verify passes', { timeout: 120_000 }, async () => {
+  const files = { 'write-junit.cjs': BIG_WRITER };
+  for (let i = 0; i < 30; i++) files[`test/f${String(i).padStart(2, '0')}.test.js`] = `// file ${i}\n`;
+  const dir = project('big', files);
+  const args = ['--files', 'test/*.test.js', '--junit', 'junit.xml', '--', process.execPath, 'write-junit.cjs'];
+  const full = await shardwise(dir, ['run', '--output-folder', 'full', ...args]);
+  assert.equal(full.code, 1, `the command's exit code: ${full.text}`);
+  assert.match(full.out, /^\[shardwise\] 3000 tests read from junit\.xml$/m, full.text);
+  const { shards, all } = await threeShards(dir, args, { SHARDWISE_TIMINGS_FILE: path.join(dir, 'full') });
+  assert.equal(all.size, 3000, 'every test once across the shards');
+  for (const s of shards) assert.match(s.out, /, 0 of 30 files estimated \(durations: timings file /, 'every file had its duration from the full run');
+  const failed = [...all.values()].filter((t) => t.status === 'failed');
+  assert.equal(failed.length, 30);
+  assert.equal(failed[0].error, 'expected 1 to equal 2');
+  assert.equal([...all.values()].filter((t) => t.status === 'skipped').length, 30);
+  assert.ok([...all.keys()].includes('test/f29.test.js › test/f29.test.js <suite> & co › case 99'), 'titles with markup, read back');
+  const v = await shardwise(dir, ['verify', 'shardwise-report']);
+  assert.equal(v.code, 0, v.text);
+});
+
 test('a malformed JUnit XML fails the run with its line and column; nothing is saved or uploaded', { timeout: 60_000 }, async () => {
   const dir = project('malformed', { 'a.test.js': '', 'b.test.js': '' });
   const write = "require('fs').writeFileSync('junit.xml', '<testsuites>\\n  <testsuite name=\"a\">\\n    <testcase name=\"t\" time=\"0.1\">')";

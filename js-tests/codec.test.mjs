@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget: 1.2107 MB after wasm-opt -Oz', () => {
+test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -207,8 +207,17 @@ test('the .wasm stays within its size budget: 1.2107 MB after wasm-opt -Oz', () 
   // and shards by file) fitted in it: 1,228,279 -> 1,228,366 bytes. 1,230,700 since a re-run
   // picks what failed (issue 32: each test's outcome per environment in `__testDurations`, from
   // its attempts' `status` and `expectedStatus` read in the planner's view of a report): +1,851
-  // bytes. Every byte over it needs the same account.
+  // bytes. 1,281,900 since any runner by file (issue 34:
+  // `shardwise run`): the JUnit XML import (report::junit, its XML reader, the dialects' file and
+  // title rules, `__importJunit` returning JSON text through serde_json's writer) and the file
+  // patterns (glob, `__FilePatterns`): +50,920 bytes alone (1,228,279 -> 1,279,199). Measured apart: glob 11 KB,
+  // the import the rest, 2.3 KB of it its result's serialization (JSON text, the known files as
+  // two arrays and the times parsed by hand, not with core's float parser, took it down from
+  // 1,298,621), 0.4 KB a classname read in linear time (a fuzz finding) and 0.6 KB a map of the
+  // titles the sources declare (10,000 tests without a file find theirs among 500 sources in one
+  // lookup each, not a scan of every source). Not yet trimmed: the reader's closures over
+  // str::find and its messages are the suspects. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_230_700, `shardwise_bg.wasm is ${size} bytes, over the 1,230,700-byte budget`);
+  assert.ok(size <= 1_281_900, `shardwise_bg.wasm is ${size} bytes, over the 1,281,900-byte budget`);
 });

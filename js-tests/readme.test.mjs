@@ -21,6 +21,8 @@
 //                        final verify job (js-tests/shards-agree.test.mjs runs verify for real);
 //                        runner=node-test: its shards run `shardwise node-test`, not Playwright
 //   ```yaml run=rerun    its job re-running the failures (js-tests/rerun-failed.test.mjs runs it for real)
+//   ```yaml run=ci-steps a shard job's steps of that workflow for another runner: checked for its
+//                        `shardwise run` and its saved folder (js-tests/run-junit.test.mjs runs it)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -237,6 +239,12 @@ test('README blocks run in order, as a new user would', async (t) => {
         assert.match(b.code, /^ {2}rerun-failed:\n\s+needs: test\n\s+if: failure\(\)\n\s+strategy: \{ fail-fast: false, matrix: \{ shard: \[1, 2, 3\] \} \}/);
         assert.match(b.code, /env: \{ SHARDWISE_RERUN: failed, SHARDWISE_TIMINGS_FILE: previous \}/);
         assert.match(b.code, /download-artifact@v4\n\s+with: \{ path: previous \}\n\s+- run: npx playwright test --shard=\$\{\{ matrix\.shard \}\}\/3 --pass-with-no-tests\n/);
+        assert.doesNotMatch(b.code, /\t/);
+      } else if (b.lang === 'yaml' && b.attrs.run === 'ci-steps') {
+        // a shard job's steps (the matrix and the verify job are the workflow's above): the shard
+        // runs `shardwise run` and keeps its saved folder, also when its tests failed
+        assert.match(b.code, /npx shardwise run --shard=\$\{\{ matrix\.shard \}\}\/3 --files "[^"]+"\s+--junit (\S+) [^]*--reporter-options mochaFile=\1/);
+        assert.match(b.code, /upload-artifact@v4\n\s+if: always\(\)\n\s+with: \{ name: "shard-\$\{\{ matrix\.shard \}\}", path: shardwise-report \}/);
         assert.doesNotMatch(b.code, /\t/);
       } else if (b.lang === 'js' && b.attrs.browser) {
         await runInBrowser(b.code);

@@ -11,6 +11,7 @@ pub mod codec;
 pub mod discover;
 pub mod error;
 pub mod exchange;
+pub mod glob;
 pub mod limits;
 pub mod plan;
 pub mod report;

@@ -50,6 +50,10 @@ pub const MAX_ATTACHMENT_BYTES_IN_FLIGHT: u64 = 64 << 20;
 /// for a unit.
 pub const DEFAULT_PLAN_DURATION_MS: u64 = 1000;
 
+/// JUnit XML import (`report::junit`): elements nested deeper than this are refused (real reports
+/// nest a few levels: suites of suites of tests).
+pub const JUNIT_MAX_DEPTH: usize = 1000;
+
 /// True when `key` is a valid `shardGroupKey`.
 pub fn is_valid_shard_group_key(key: &str) -> bool {
     (1..=SHARD_GROUP_KEY_MAX_LEN).contains(&key.len())

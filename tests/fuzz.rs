@@ -112,7 +112,7 @@ struct Target {
     time_bound: Option<fn(usize) -> Duration>,
 }
 
-const TARGETS: [Target; 8] = [
+const TARGETS: [Target; 9] = [
     Target { name: "codec_decompress", kind: Kind::Brotli, run: t_codec, seeds: seeds_codec, time_bound: None },
     Target { name: "report_decode", kind: Kind::Json { brotli: true }, run: t_report_decode, seeds: seeds_reports_br, time_bound: None },
     Target { name: "report_issues", kind: Kind::Json { brotli: false }, run: t_report_issues, seeds: seeds_reports, time_bound: None },
@@ -121,7 +121,13 @@ const TARGETS: [Target; 8] = [
     Target { name: "exchange_decode_report", kind: Kind::Json { brotli: true }, run: t_exchange, seeds: seeds_reports_br, time_bound: None },
     Target { name: "discover_tests", kind: Kind::Js, run: t_discover, seeds: seeds_js, time_bound: Some(discover_time) },
     Target { name: "builder_add_attempt_mended", kind: Kind::Json { brotli: false }, run: t_builder, seeds: seeds_attempts, time_bound: None },
+    Target { name: "junit_import", kind: Kind::Js, run: t_junit, seeds: seeds_junit, time_bound: Some(junit_time) },
 ];
+
+/// The JUnit XML reader is one pass (the file rule by sources aside, not fuzzed here): linear.
+fn junit_time(len: usize) -> Duration {
+    Duration::from_millis(250) + Duration::from_nanos(2_000 * len as u64)
+}
 
 /// The tokenizer is linear: ~100x what it takes, so only a super-linear case trips it.
 fn discover_time(len: usize) -> Duration {
@@ -438,6 +444,30 @@ fn t_discover(input: &[u8]) -> Checked {
     check!(again == d, "discover.deterministic", "{:?} vs {:?}", d, again);
     let depth = d.tests.iter().map(Vec::len).max().unwrap_or(0);
     Ok(Outcome::ok(format!("tests:{} unnamed:{} depth:{}", size_class(d.tests.len()), size_class(d.unnamed as usize), depth.min(6))))
+}
+
+/// Target 9: `report::junit::import_junit`: never panics, in time linear in the text, the same
+/// twice; a refusal is INVALID_INPUT naming a line and column of the file; an import's tests
+/// each have a title path ending in their name.
+fn t_junit(input: &[u8]) -> Checked {
+    let known = [report::junit::KnownFile { path: "test/a.test.js".into(), source: None }];
+    let r = report::junit::import_junit(input, "junit.xml", &known);
+    let again = report::junit::import_junit(input, "junit.xml", &known);
+    check!(r == again, "junit.deterministic", "{:?} vs {:?}", r, again);
+    match r {
+        Ok(i) => {
+            check!(i.tests.iter().all(|t| !t.title_path.is_empty()), "junit.titles", "{:?}", i.tests);
+            Ok(Outcome::ok(format!("tests:{} suites:{}", size_class(i.tests.len()), size_class(i.suites))))
+        }
+        Err(e) => {
+            check!(e.code == ErrorCode::InvalidInput && e.message.starts_with("junit.xml line "), "junit.error-names-a-place", "{:?}", e);
+            Ok(Outcome::refused(&e))
+        }
+    }
+}
+
+fn seeds_junit() -> Vec<Vec<u8>> {
+    files_under("tests/fixtures/junit", &[".xml"])
 }
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
@@ -1850,6 +1880,11 @@ fn fuzz_exchange_decode_report() {
 #[test]
 fn fuzz_discover_tests() {
     guarded("fuzz_discover_tests", "discover_tests", || fuzz("discover_tests"));
+}
+
+#[test]
+fn fuzz_junit_import() {
+    guarded("fuzz_junit_import", "junit_import", || fuzz("junit_import"));
 }
 
 #[test]

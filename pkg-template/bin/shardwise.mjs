@@ -8,6 +8,7 @@ const COMMANDS = {
   durations: 'Fetch predicted durations and save a timings file',
   verify: 'After the shards of a run: check they ran every test exactly once',
   'node-test': 'Run node:test (node --test) with the reporter; --shard=i/n: a balanced shard',
+  run: 'Run any runner on a balanced shard of files; report its JUnit XML',
 };
 
 function usage() {

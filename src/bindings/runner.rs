@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::report::stringify;
+use super::report::{parse, stringify};
 use super::{to_js, JsResult};
 use crate::error::Error;
 use crate::plan::from_report::{test_durations, ReportView};
@@ -25,4 +25,45 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
     let view: ReportView = crate::from_json(json.as_bytes())
         .map_err(|e| Error::invalid_input(format!("the timings report is not a report document: {e}")))?;
     to_js(&test_durations(&view))
+}
+
+/// `__importJunit(xml, name, paths, sources)` -> `{ tests, suites, otherOutput? }`: the tests of
+/// a JUnit XML file ([`crate::report::junit`]); `name` names the file in errors; `paths` (relative
+/// to the working directory) are the command's test files for the file rule, and `sources` their
+/// texts where read (`""`: not read). Malformed XML: `INVALID_INPUT` naming the line and column.
+/// The result crosses as JSON text (one serializer the crate has, not a second one).
+#[wasm_bindgen(js_name = "__importJunit")]
+pub fn import_junit(xml: JsValue, name: &str, paths: Vec<String>, sources: Vec<String>) -> JsResult<JsValue> {
+    let bytes = super::bytes_or_text_from_js(&xml, "the JUnit XML")?;
+    let mut sources = sources.into_iter();
+    let known: Vec<crate::report::junit::KnownFile> = paths
+        .into_iter()
+        .map(|path| crate::report::junit::KnownFile { path, source: sources.next().filter(|s| !s.is_empty()) })
+        .collect();
+    let imported = crate::report::junit::import_junit(&bytes, name, &known)?;
+    parse(&serde_json::to_string(&imported).unwrap_or_default())
+}
+
+/// `new __FilePatterns(patterns)`: which paths any of the globs matches ([`crate::glob`]), for
+/// the walk of `shardwise run --files`.
+#[wasm_bindgen(js_name = "__FilePatterns")]
+pub struct FilePatterns(Vec<crate::glob::Glob>);
+
+#[wasm_bindgen(js_class = "__FilePatterns")]
+impl FilePatterns {
+    #[wasm_bindgen(constructor)]
+    pub fn new(patterns: Vec<String>) -> JsResult<FilePatterns> {
+        Ok(FilePatterns(patterns.iter().map(|p| crate::glob::Glob::new(p)).collect::<Result<_, Error>>()?))
+    }
+
+    /// True when the file `path` (POSIX, relative) matches a pattern.
+    pub fn matches(&self, path: &str) -> bool {
+        self.0.iter().any(|g| g.matches(path))
+    }
+
+    /// True when files below the folder `dir` may match: the walk enters only those.
+    #[wasm_bindgen(js_name = mayEnter)]
+    pub fn may_enter(&self, dir: &str) -> bool {
+        self.0.iter().any(|g| g.may_enter(dir))
+    }
 }

@@ -2,6 +2,7 @@
 //! encoding the service reads (JSON, Brotli quality 9).
 
 mod builder;
+pub mod junit;
 mod model;
 mod normalize;
 mod split;
@@ -324,3 +325,5 @@ pub fn encode_valid_json(json: &[u8], doc: serde_json::Value) -> Result<Vec<u8>>
 mod tests;
 #[cfg(test)]
 mod read_json_tests;
+#[cfg(test)]
+mod junit_tests;

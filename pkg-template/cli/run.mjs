@@ -1,0 +1,254 @@
+// `shardwise run --shard=i/n --files "<glob>" [--junit <path>] -- <command> [args]`: any runner,
+// balanced by file. Plans this shard's files as the Jest and Vitest sequencers do (src/runner/
+// files.mjs planFiles: the service or a timings file, the plan line, the fingerprint), runs the
+// command with them, then reads the runner's JUnit XML (Rust `__importJunit`) into a report
+// through the reporter skeleton (src/runner/reporter.mjs: shard.json, save, upload, the closing
+// lines). Which files a glob matches is Rust's (`__FilePatterns`); the walk of the folders is here.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as api from '../node.mjs';
+import { __importJunit, __FilePatterns } from '../wasm/shardwise.js';
+import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
+import { planFiles } from '../src/runner/files.mjs';
+import { ShardStop, setShardPrediction } from '../src/runner/plan.mjs';
+import { RunReporter } from '../src/runner/reporter.mjs';
+import { recordJunit } from '../src/runner/junit.mjs';
+import { reportPlace } from '../src/runner/report.mjs';
+import { writeShardRecord } from '../src/runner/shard-record.mjs';
+import { plural } from '../src/runner/words.mjs';
+import { parse, required, UsageError } from './args.mjs';
+
+export const HELP = `Usage: shardwise run --files <glob> [--shard i/n] [--junit <path>] [options] -- <command> [args...]
+
+Runs any test runner on the files of one shard, balanced by their predicted durations, and
+reports the run from the runner's JUnit XML. It finds the files matching <glob> (relative to the
+working directory, sorted), plans the shards by file from the durations (the service when
+SHARDWISE_BASE_URL and SHARDWISE_ACCESS_TOKEN are set, else the timings file; as the other
+runners plan, with the same plan line and fingerprint on every shard), and runs <command> with
+this shard's files appended to its arguments, or in place of an argument {files}. Then it reads
+the JUnit XML the command wrote (--junit) into a report: saved in the output folder with the
+shard's record (shard.json, for 'shardwise verify'), and uploaded when a token is set.
+
+The exit code is the command's. A malformed JUnit XML fails the run with the line and column of
+the problem, and nothing is saved or uploaded. A shard with no files runs nothing and says so.
+Without --shard it runs every matching file.
+
+JUnit XML dialects read: node:test (--test-reporter=junit), Mocha (mocha-junit-reporter),
+WebdriverIO (@wdio/junit-reporter), Jest (jest-junit), pytest (--junitxml), and others of the same
+shape. A test's file is its testcase's file attribute, else its suite's (or the suite's
+<property name="file">), else the matched file its classname names (pytest: tests.test_x ->
+tests/test_x.py), else a matched file a suite is named by, else the one matched file whose source
+declares its titles (describe/it/test); the README says more.
+
+Options:
+  --files <glob>          the test files (repeatable): * ? [abc] {a,b} and ** for any folders;
+                          hidden folders and node_modules only when the pattern names them
+  --shard <i/n>           run shard i of n (1-based), e.g. --shard=2/3
+  --junit <path>          the JUnit XML file the command writes (deleted before it runs);
+                          without it, the shard runs and no report is made
+  --runner <name>         the report's runner name (its category), default 'junit'
+  --timings-file <path>   durations from this report or timings file (else SHARDWISE_TIMINGS_FILE)
+  --output-folder <dir>   where the report is saved (default shardwise-report)
+  -h, --help              this help
+
+Environment: SHARDWISE_BASE_URL, SHARDWISE_ACCESS_TOKEN, SHARDWISE_TIMINGS_FILE,
+SHARDWISE_COMMIT_ID, SHARDWISE_RUN_ID, SHARDWISE_ALLOW_EMPTY_SHARDS (as for the other runners).`;
+
+/** `--shard i/n` as `{index, count}`. */
+export function shardOf(text) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text ?? '');
+  const index = m && Number(m[1]);
+  const count = m && Number(m[2]);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new UsageError(`--shard must be i/n with 1 <= i <= n (e.g. --shard=2/3), got '${text}'`);
+  return { index, count };
+}
+
+/**
+ * The files under `cwd` that any of `patterns` matches (Rust `glob`), as POSIX paths relative to
+ * `cwd`, sorted. Only folders a pattern may reach are read.
+ */
+export function matchingFiles(cwd, patterns) {
+  const globs = new __FilePatterns(patterns);
+  try {
+    const found = [];
+    const walk = (rel) => {
+      let entries;
+      try {
+        entries = readdirSync(path.join(cwd, rel), { withFileTypes: true });
+      } catch {
+        return; // unreadable: nothing there for us
+      }
+      for (const e of entries) {
+        const p = rel ? `${rel}/${e.name}` : e.name;
+        const dir = e.isDirectory();
+        let file = e.isFile();
+        if (e.isSymbolicLink()) {
+          try {
+            const st = statSync(path.join(cwd, p));
+            file = st.isFile(); // a linked folder is not followed (no cycles)
+          } catch { /* a dangling link */ }
+        }
+        if (dir && globs.mayEnter(p)) walk(p);
+        else if (file && globs.matches(p)) found.push(p);
+      }
+    };
+    walk('');
+    return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } finally {
+    globs.free();
+  }
+}
+
+/** The command's arguments with `files` in place of `{files}`, else after them. */
+export function withFiles(args, files) {
+  const at = args.indexOf('{files}');
+  return at === -1 ? [...args, ...files] : [...args.slice(0, at), ...files, ...args.slice(at + 1)];
+}
+
+/** Runs the command with stdio inherited; resolves to its exit code (a signal: 1). */
+function runCommand(command, args, cwd, log) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, stdio: 'inherit', shell: process.platform === 'win32' });
+    child.on('error', (e) => {
+      log(`[shardwise] could not run ${command}: ${e.code === 'ENOENT' ? 'no such command' : e.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => {
+      if (signal) log(`[shardwise] ${command} was ended by ${signal}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** The sources of the command's files, for the last file rule ('' when not read). */
+function sourcesOf(files, cwd) {
+  return files.map((f) => {
+    try {
+      const abs = path.join(cwd, f);
+      return statSync(abs).size > 4 << 20 ? '' : readFileSync(abs, 'utf8');
+    } catch {
+      return '';
+    }
+  });
+}
+
+/**
+ * The JUnit XML's tests: first by the files' names alone; again with the files' sources (the
+ * last file rule) only when a test found no file.
+ */
+function importJunit(bytes, name, files, cwd) {
+  let imported = __importJunit(bytes, name, files, []);
+  if (imported.tests.some((t) => t.file === undefined)) imported = __importJunit(bytes, name, files, sourcesOf(files, cwd));
+  return imported;
+}
+
+export async function run(argv) {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  const { values, positionals } = parse('run', own, {
+    files: { type: 'string', multiple: true }, shard: { type: 'string' }, junit: { type: 'string' },
+    runner: { type: 'string' }, 'timings-file': { type: 'string' }, 'output-folder': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length) throw new UsageError(`unexpected '${positionals[0]}': the command goes after --, e.g. shardwise run --files "test/**/*.test.js" -- node --test`);
+  required('run', values.files?.length ? 'x' : undefined, '--files <glob>');
+  if (!command.length) throw new UsageError("the command to run is required after --; see 'shardwise run --help'");
+  const runner = values.runner ?? 'junit';
+  if (!/^[\w.-]{1,100}$/.test(runner)) throw new UsageError(`--runner must be a name of letters, digits, '.', '_' or '-', got '${runner}'`);
+  const shard = values.shard === undefined ? undefined : shardOf(values.shard);
+  const cwd = process.cwd();
+  const options = resolveOptions({
+    ...(values['timings-file'] !== undefined ? { timingsFile: path.resolve(values['timings-file']) } : {}),
+    ...(values['output-folder'] !== undefined ? { outputFolder: values['output-folder'] } : {}),
+  });
+  const log = (line) => { if (!options.quiet) process.stdout.write(`${line}\n`); };
+
+  let files;
+  try {
+    files = matchingFiles(cwd, values.files);
+  } catch (e) {
+    throw e?.code === 'INVALID_INPUT' ? new UsageError(e.message) : e;
+  }
+  if (!files.length) {
+    log(`[shardwise] no file matches ${values.files.map((f) => `'${f}'`).join(', ')} under ${cwd}: nothing to run`);
+    return 1;
+  }
+
+  let mine = files;
+  let record;
+  if (shard) {
+    let planned;
+    try {
+      planned = await planFiles({
+        api, files: files.map((f) => path.join(cwd, f)), shardIndex: shard.index, shardCount: shard.count,
+        options: { ...options, allowEmptyShards: true }, workers: 1, cwd, testRunner: runner, log,
+      });
+    } catch (e) {
+      if (e instanceof ShardStop) return 1; // its line is said
+      throw e;
+    }
+    if (!planned) {
+      // planning itself failed (the same on every shard): every n-th file, alike on every shard
+      mine = files.filter((_, i) => i % shard.count === shard.index - 1);
+      log(`[shardwise] shard ${shard.index}/${shard.count}: ${plural(mine.length, 'file')} of ${files.length} by count`);
+    } else {
+      const rel = new Map(files.map((f) => [path.join(cwd, f), f]));
+      mine = planned.order.map((p) => rel.get(p));
+      record = planned.record;
+      setShardPrediction({ index: shard.index, count: shard.count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record, root: planned.root });
+    }
+    if (!mine.length) {
+      const { folder } = reportPlace(path.resolve(cwd, options.outputFolder), shard.index, shard.count);
+      if (record) writeShardRecord(folder, record, []);
+      const why = options.allowEmptyShards ? '' : ' (SHARDWISE_ALLOW_EMPTY_SHARDS=1 lets it pass)';
+      log(`[shardwise] shard ${shard.index}/${shard.count} has no files to run: the command is not run${why}`);
+      return options.allowEmptyShards ? 0 : 1;
+    }
+  }
+
+  const junit = values.junit === undefined ? undefined : path.resolve(cwd, values.junit);
+  if (junit) rmSync(junit, { force: true }); // an earlier run's XML is never read as this one's
+  if (!junit) log('[shardwise] no --junit: the files run, and no report is made');
+  const commandStart = Date.now();
+  const code = await runCommand(command[0], withFiles(command.slice(1), mine), cwd, log);
+
+  if (!junit) {
+    if (record) {
+      const { folder } = reportPlace(path.resolve(cwd, options.outputFolder), shard.index, shard.count);
+      const { root } = gitInfo(cwd, options.commitId);
+      writeShardRecord(folder, record, mine.map((f) => path.relative(root, path.join(cwd, f)).split(path.sep).join('/')));
+    }
+    return code;
+  }
+  if (!existsSync(junit)) {
+    log(`[shardwise] the command wrote no JUnit XML at ${values.junit}: no report (is its JUnit reporter set to write there?)`);
+    return code || 1;
+  }
+  let imported;
+  try {
+    imported = importJunit(new Uint8Array(readFileSync(junit)), values.junit, files, cwd);
+  } catch (e) {
+    // nothing saved or uploaded: the line says why
+    console.error(`shardwise run: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}; nothing was saved or uploaded`);
+    return code || 1;
+  }
+  const reporter = new RunReporter(options, { runner, unit: 'file' });
+  const reported = reporter.begin({
+    cwd, shard,
+    environments: (systemData) => [{ name: runner, systemData }],
+    context: { environmentIdx: 0, startTimestamp: commandStart },
+  });
+  let counted;
+  if (reported) counted = reporter.record('the JUnit XML\'s tests', (builder, ctx) => recordJunit(builder, ctx, imported, { cwd, ran: (f) => reporter.ran.add(f) }));
+  else recordJunit({ addTest: () => undefined, addAttempt: () => {} }, { root: cwd }, imported, { cwd, ran: (f) => reporter.ran.add(f) });
+  if (counted) {
+    log(`[shardwise] ${plural(counted.tests, 'test')} read from ${values.junit}`
+      + (counted.withoutFile ? ` (${counted.withoutFile} without a file: their runner's JUnit XML names none, and no matched file declares them)` : ''));
+  }
+  await reporter.end();
+  return code;
+}

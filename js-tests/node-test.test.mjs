@@ -31,7 +31,7 @@ const FILES = {
   'test/cart.test.mjs': `import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 describe('cart', () => {
-  it('adds an item', () => assert.equal(1 + 1, 2));
+  it('adds an item', (t) => { t.diagnostic('stock checked'); assert.equal(1 + 1, 2); });
   it('shows the total', () => assert.deepEqual({ total: 999 }, { total: 899 }));
   it.skip('pays by card', () => {});
   it.todo('pays by invoice');
@@ -43,7 +43,7 @@ describe('cart', () => {
 `,
   'test/search.test.mjs': `import { test } from 'node:test';
 test('search', async (t) => {
-  await t.test('finds by title', () => {});
+  await t.test('finds by title', (t) => { t.diagnostic('index warm'); t.diagnostic('3 hits'); });
   await t.test('finds nothing', (t) => { t.skip('index not built'); });
 });
 test('a slow one', async () => { await new Promise((r) => setTimeout(r, 150)); });
@@ -98,6 +98,10 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
       'search', 'search › finds by title', 'search › finds nothing',
     ].sort(), 'every test node:test counted, with its suites; no suite and no file as a test');
     assert.equal(by['cart › adds an item'].status, 'passed');
+    // its t.diagnostic() message, with it and with no other test (they follow its pass)
+    assert.deepEqual(by['cart › adds an item'].annotations, ['diagnostic: stock checked']);
+    assert.deepEqual(by['search › finds by title'].annotations, ['diagnostic: index warm', 'diagnostic: 3 hits']);
+    assert.deepEqual(tests.filter((t) => t.annotations.some((a) => a.startsWith('diagnostic'))).map((t) => t.title).sort(), ['cart › adds an item', 'search › finds by title']);
     assert.deepEqual([by['cart › adds an item'].file, by['cart › adds an item'].line], ['test/cart.test.mjs', 4]);
     assert.equal(by['cart › shows the total'].status, 'failed');
     assert.match(by['cart › shows the total'].error, /Expected values to be strictly deep-equal:\n\+ actual - expected/);

@@ -50,6 +50,18 @@ export class ShardwiseNodeTestReporter extends RunReporter {
     }
   }
 
+  /** The run's end: its last tests (each waited for its diagnostics) recorded, then the skeleton's end. */
+  async end() {
+    if (!this.reportingStopped) {
+      try {
+        this.run?.flush();
+      } catch (e) {
+        this.stop(e);
+      }
+    }
+    return super.end();
+  }
+
   onEvent(event) {
     if (this.reportingStopped) return;
     try {

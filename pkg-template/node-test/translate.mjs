@@ -55,6 +55,9 @@ function errorOf(details) {
  * `fileCost(file, ms)`. `ctx`: `{ root, environmentIdx, cwd?, notes?, onOutsideRoot?, now? }` (`cwd`: node:test's working
  * directory, which relative file names are resolved against).
  */
+/** The `t.diagnostic()` messages kept per test (as annotations of type `diagnostic`). */
+export const MAX_DIAGNOSTICS = 50;
+
 export class NodeTestRun {
   constructor(builder, ctx, { runError = () => {}, fileCost = () => {}, ran = () => {} } = {}) {
     this.builder = builder;
@@ -86,6 +89,14 @@ export class NodeTestRun {
     const nesting = Number.isSafeInteger(data.nesting) && data.nesting >= 0 ? data.nesting : 0;
     // the test node:test makes of the file itself, named as the file
     const isFile = nesting === 0 && typeof data.name === 'string' && (data.name === data.file || at(data.name) === path);
+    // a test's `t.diagnostic()` messages follow its pass or fail, at its nesting and line: they
+    // go with it, so its recording waits for the file's next event
+    const pending = file.pending;
+    if (event.type === 'test:diagnostic' && pending && pending.nesting === nesting && (data.line === undefined || data.line === pending.data.line)) {
+      if (pending.diagnostics.length < MAX_DIAGNOSTICS) pending.diagnostics.push(text(data.message));
+      return;
+    }
+    this.flushFile(file);
     switch (event.type) {
       case 'test:stderr':
         if (file.stderr.length < 64 * 1024) file.stderr += text(data.message);
@@ -127,7 +138,24 @@ export class NodeTestRun {
     this.record(path, file, nesting, data, event.type === 'test:fail', ms);
   }
 
+  /** A test that ended: recorded at the file's next event (or `flush`), with its diagnostics. */
   record(path, file, nesting, data, failed, ms) {
+    file.pending = { path, nesting, data, failed, ms, end: (this.ctx.now ?? Date.now)(), diagnostics: [] };
+  }
+
+  /** Records every test still waiting for its diagnostics: the run ended. */
+  flush() {
+    for (const file of this.files.values()) this.flushFile(file);
+  }
+
+  flushFile(file) {
+    const p = file.pending;
+    if (!p) return;
+    file.pending = undefined;
+    this.recordNow(p, file);
+  }
+
+  recordNow({ path, nesting, data, failed, ms, end, diagnostics }, file) {
     const titles = [...file.stack.slice(0, nesting), text(data.name)];
     const test = { titlePath: file.distinct(titles), file: testFile(this.ctx, path) };
     const line = position(data.line);
@@ -145,12 +173,13 @@ export class NodeTestRun {
       status,
       expectedStatus: status === 'skipped' ? 'skipped' : 'passed',
       // events of a file arrive when it ends: the test's start is its end less its time
-      startTimestamp: Math.max(1, wholeMs((this.ctx.now ?? Date.now)() - ms) ?? 1),
+      startTimestamp: Math.max(1, wholeMs(end - ms) ?? 1),
       duration: wholeMs(ms) ?? 0,
     };
     const annotations = [];
     if (skip) annotations.push({ type: 'skip', ...(typeof data.skip === 'string' ? { description: text(data.skip) } : {}) });
     if (todo) annotations.push({ type: 'todo', ...(typeof data.todo === 'string' ? { description: text(data.todo) } : {}) });
+    for (const d of diagnostics) annotations.push({ type: 'diagnostic', description: d });
     if (annotations.length) attempt.annotations = annotations;
     if (failed) {
       const e = errorOf(data.details);

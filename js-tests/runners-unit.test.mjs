@@ -437,6 +437,20 @@ describe('planThisShard: the shared flow and its one line', () => {
     const p = await planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
     assert.equal(p.mine.size, 0);
   });
+  test('tests the runner runs beside the plan (setup projects) add their time to the shards that run a test needing them, and move no test', async () => {
+    const setup = { id: 'setup', file: 'login.setup.js' };
+    const withSetup = async () => ({ ...(await getDurations()), durationOf: (u) => (u.id === 'setup' ? 4000 : known[u.file]) });
+    const plain = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations, unitLabel: 'files' })));
+    const needs = new Set([units[0].id]);
+    const shared = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations: withSetup, unitLabel: 'files', shared: [setup], needsShared: (id) => needs.has(id) })));
+    assert.equal(shared[0].plan.fingerprint, plain[0].plan.fingerprint, 'the same plan');
+    for (const [i, p] of shared.entries()) {
+      const pays = p.shard.units.includes(units[0].id);
+      assert.equal(p.shard.predictedMs, plain[i].shard.predictedMs + (pays ? 4000 : 0), `shard ${i + 1}`);
+      assert.match(p.line, /\n\[shardwise\] 1 setup or teardown test runs on each shard that needs them: 4\.0s counted in the prediction of the 1 of 2 shards that run a test needing them$/m);
+      assert.equal(p.expected.bodiesMs, plain[i].expected.bodiesMs + (pays ? 4000 : 0));
+    }
+  });
   test('a re-run plans only what the timings file\'s run failed; its empty shards pass; its kinds are two', async () => {
     assert.deepEqual(rerunKinds('failed'), { flaky: false });
     assert.deepEqual(rerunKinds('flaky, failed'), { flaky: true });

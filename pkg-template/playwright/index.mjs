@@ -46,6 +46,8 @@ export default class ShardwiseReporter extends RunReporter {
       const units = unitsFromSuite(suite, { root, mode: modeResolver(testRun, config), readonly });
       // the setup and teardown projects' tests: not planned, run on each shard that needs them
       const sharedTests = suite.allTests().map((test) => ({ ...testIdentity(test, { root }), test })).filter((t) => readonly.has(t.project));
+      // the planned tests that need one (through their projects' dependencies)
+      const dependents = new Set(sharedProjects(config, suite, units, root).flatMap((s) => s.dependents ?? []));
       const options = { ...this.options, commitId };
       const getDurations = durationsSource({
         api: this.api, options, cwd: this.cwd(config), testRunner: 'playwright',
@@ -63,7 +65,7 @@ export default class ShardwiseReporter extends RunReporter {
       let planned;
       try {
         planned = await planThisShard({
-          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright', shared: sharedTests,
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright', shared: sharedTests, needsShared: (id) => dependents.has(id),
         });
       } catch (e) {
         if (!(e instanceof ShardStop)) throw e;

@@ -70,11 +70,13 @@ export class SharedReason extends Error {}
  * @param {{allowEmptyShards?: boolean}} [p.options]
  * @param {object[]} [p.shared] tests the runner runs on each shard beside the plan (Playwright's
  *   setup and teardown projects), looked up like units: their durations are a per-shard cost
+ * @param {(id: string) => boolean} [p.needsShared] whether a unit needs them (a shard pays them
+ *   when it runs one that does)
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
-export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, shared = [] }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, shared = [], needsShared = () => true }) {
   workers = workerCount(workers);
   let source;
   let costs;
@@ -146,12 +148,18 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // the same on every shard that runs anything: it moves no test, so it is added to the
   // predictions, not planned (the plan and its fingerprint stay those of the tests; a shard
   // re-run with --no-deps plans alike)
-  if (sharedMs) {
+  // only the shards that run a test needing them pay them (Playwright runs a setup project where
+  // one of its dependents runs)
+  const charged = (s) => s.units.some(needsShared);
+  const chargedCount = plan.shards.filter(charged).length;
+  if (sharedMs && chargedCount) {
+    const shards = plan.shards.map((s) => (charged(s) ? { ...s, predictedMs: s.predictedMs + sharedMs } : s));
+    const everyShard = chargedCount === plan.shards.filter((s) => s.units.length).length;
     plan = {
       ...plan,
-      makespanMs: plan.makespanMs + sharedMs,
-      lowerBoundMs: plan.lowerBoundMs + sharedMs,
-      shards: plan.shards.map((s) => (s.units.length ? { ...s, predictedMs: s.predictedMs + sharedMs } : s)),
+      makespanMs: Math.max(...shards.map((s) => s.predictedMs)),
+      lowerBoundMs: plan.lowerBoundMs + (everyShard ? sharedMs : 0),
+      shards,
     };
   }
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
@@ -159,7 +167,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   line += rerunLine;
   if (shared.length) {
     line += `\n[shardwise] ${shared.length} setup or teardown ${shared.length === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
-      + (sharedKnown ? `: ${fmtMs(sharedMs)} counted in each shard's prediction${sharedKnown < shared.length ? ` (${shared.length - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the prediction');
+      + (sharedKnown ? `: ${fmtMs(sharedMs)} counted in the prediction of the ${chargedCount} of ${shardCount} shards that run a test needing them${sharedKnown < shared.length ? ` (${shared.length - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the prediction');
   }
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
@@ -172,9 +180,9 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // the tests' own predicted time on this shard (known durations only) and how many were
   // estimated: the end of the shard tells stale durations from costs that were off
   // the shard's tests include the setup and teardown tests it runs (if it runs any)
-  let bodiesMs = shard.units.length ? sharedMs : 0;
+  let bodiesMs = charged(shard) ? sharedMs : 0;
   let estimated = 0;
-  let knownCount = shard.units.length ? sharedKnown : 0;
+  let knownCount = charged(shard) ? sharedKnown : 0;
   for (const u of coreUnits) {
     if (!mine.has(u.id)) continue;
     if (u.durationMs === undefined) estimated += 1;

@@ -1,6 +1,7 @@
 // `shardwise run --shard=i/n --files "<glob>" [--junit <path>] -- <command> [args]`: any runner,
-// balanced by file. Plans this shard's files as the Jest and Vitest sequencers do (src/runner/
-// files.mjs planFiles: the service or a timings file, the plan line, the fingerprint), runs the
+// balanced by file. Plans this shard's files as `shardwise node-test` does (src/runner/
+// cli-shard.mjs planShardByFile, over the sequencers' planFiles: the service or a timings file,
+// the plan line, the fingerprint, an empty shard's record), runs the
 // command with them, then reads the runner's JUnit XML (Rust `__importJunit`) into a report
 // through the reporter skeleton (src/runner/reporter.mjs: shard.json, save, upload, the closing
 // lines). Which files a glob matches is Rust's (`__FilePatterns`); the walk of the folders is here.
@@ -9,8 +10,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 import * as api from '../node.mjs';
 import { __importJunit, __FilePatterns } from '../wasm/shardwise.js';
-import { resolveOptions, gitInfo } from '../src/runner/options.mjs';
-import { planFiles } from '../src/runner/files.mjs';
+import { resolveOptions } from '../src/runner/options.mjs';
+import { parseShard, planShardByFile } from '../src/runner/cli-shard.mjs';
 import { ShardStop, setShardPrediction } from '../src/runner/plan.mjs';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { recordJunit } from '../src/runner/junit.mjs';
@@ -55,14 +56,11 @@ Options:
 Environment: SHARDWISE_BASE_URL, SHARDWISE_ACCESS_TOKEN, SHARDWISE_TIMINGS_FILE,
 SHARDWISE_COMMIT_ID, SHARDWISE_RUN_ID, SHARDWISE_ALLOW_EMPTY_SHARDS (as for the other runners).`;
 
-/** `--shard i/n` as `{index, count}`. */
+/** `--shard i/n` as `{index, count}` (cli-shard.mjs `parseShard`, as `shardwise node-test` reads it). */
 export function shardOf(text) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text ?? '');
-  const index = m && Number(m[1]);
-  const count = m && Number(m[2]);
-  if (!m || count < 1 || index < 1 || index > count)
-    throw new UsageError(`--shard must be i/n with 1 <= i <= n (e.g. --shard=2/3), got '${text}'`);
-  return { index, count };
+  const shard = parseShard(text);
+  if (!shard) throw new UsageError(`--shard must be i/n with 1 <= i <= n (e.g. --shard=2/3), got '${text}'`);
+  return shard;
 }
 
 /**
@@ -180,13 +178,12 @@ export async function run(argv) {
 
   let mine = files;
   let record;
+  let root; // the repository root the plan named its files from
   if (shard) {
     let planned;
     try {
-      planned = await planFiles({
-        api, files: files.map((f) => path.join(cwd, f)), shardIndex: shard.index, shardCount: shard.count,
-        options: { ...options, allowEmptyShards: true }, workers: 1, cwd, testRunner: runner, log,
-      });
+      // an empty shard's record is saved there (planShardByFile), for verify
+      planned = await planShardByFile({ api, files: files.map((f) => path.join(cwd, f)), shard, runner, workers: 1, options, cwd, log });
     } catch (e) {
       if (e instanceof ShardStop) return 1; // its line is said
       throw e;
@@ -197,13 +194,11 @@ export async function run(argv) {
       log(`[shardwise] shard ${shard.index}/${shard.count}: ${plural(mine.length, 'file')} of ${files.length} by count`);
     } else {
       const rel = new Map(files.map((f) => [path.join(cwd, f), f]));
-      mine = planned.order.map((p) => rel.get(p));
-      record = planned.record;
-      setShardPrediction({ index: shard.index, count: shard.count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record, root: planned.root });
+      mine = planned.files.map((p) => rel.get(p));
+      ({ record, root } = planned.plan);
+      setShardPrediction(planned.plan);
     }
     if (!mine.length) {
-      const { folder } = reportPlace(path.resolve(cwd, options.outputFolder), shard.index, shard.count);
-      if (record) writeShardRecord(folder, record, []);
       const why = options.allowEmptyShards ? '' : ' (SHARDWISE_ALLOW_EMPTY_SHARDS=1 lets it pass)';
       log(`[shardwise] shard ${shard.index}/${shard.count} has no files to run: the command is not run${why}`);
       return options.allowEmptyShards ? 0 : 1;
@@ -219,7 +214,6 @@ export async function run(argv) {
   if (!junit) {
     if (record) {
       const { folder } = reportPlace(path.resolve(cwd, options.outputFolder), shard.index, shard.count);
-      const { root } = gitInfo(cwd, options.commitId);
       writeShardRecord(folder, record, mine.map((f) => path.relative(root, path.join(cwd, f)).split(path.sep).join('/')));
     }
     return code;

@@ -145,11 +145,9 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
     ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
   });
-  // the same on every shard that runs anything: it moves no test, so it is added to the
-  // predictions, not planned (the plan and its fingerprint stay those of the tests; a shard
-  // re-run with --no-deps plans alike)
-  // only the shards that run a test needing them pay them (Playwright runs a setup project where
-  // one of its dependents runs)
+  // paid by the shards that run a test needing them (Playwright runs a setup project where one
+  // of its dependents runs): it moves no test, so it is added to their predictions, not planned
+  // (the plan and its fingerprint stay those of the tests; a shard re-run with --no-deps plans alike)
   const charged = (s) => s.units.some(needsShared);
   const chargedCount = plan.shards.filter(charged).length;
   if (sharedMs && chargedCount) {

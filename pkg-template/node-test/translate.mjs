@@ -83,8 +83,10 @@ export class NodeTestRun {
     // a file as node:test names it: absolute for a test's, as given for a file's own test and its
     // output (Node >= 21: relative to its working directory, `ctx.cwd`)
     const at = (f) => (this.ctx.cwd !== undefined ? resolve(this.ctx.cwd, f) : f);
-    const path = typeof data.file === 'string' && data.file ? at(data.file) : undefined;
-    if (!path) return;
+    // an empty file name (node:test gives none for some events) is a file of its own, '': its
+    // tests are recorded without a file rather than lost
+    const path = typeof data.file === 'string' ? (data.file ? at(data.file) : '') : undefined;
+    if (path === undefined) return;
     const file = this.fileOf(path);
     const nesting = Number.isSafeInteger(data.nesting) && data.nesting >= 0 ? data.nesting : 0;
     // the test node:test makes of the file itself, named as the file

@@ -672,6 +672,17 @@ describe('regressions the fuzz found', () => {
     assert.deepEqual(odd.map((_, i) => only(report, `fz${i} odd`).test.attempts[0].duration), [0, 0, 0, 13]);
   });
 
+  test('node:test: a test whose file is the empty string is recorded without a file (seed 433412211: it was dropped without a word)', async () => {
+    const out = await nodeTestRun(gen(1), {
+      make: () => [{ marker: 'fz0', events: [
+        { type: 'test:start', data: { file: '', nesting: 0, name: 'fz0 nameless file', line: 3, column: 1 } },
+        { type: 'test:pass', data: { file: '', nesting: 0, name: 'fz0 nameless file', line: 3, column: 1, details: { duration_ms: 4 } } },
+      ] }],
+    });
+    const report = kept(out);
+    assert.equal(only(report, 'fz0 nameless file').test.attempts[0].status, 'passed');
+  });
+
   test('Playwright: a location file of another type, a Symbol line, an object without prototype for a duration lose nothing but themselves', async () => {
     const out = await playwrightRun(undefined, {
       make: (root) => [

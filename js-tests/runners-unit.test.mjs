@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { playwrightSuite, FakeBuilder } from './helpers/fakes.mjs';
 import {
-  unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, sharedProjects, environmentFor,
+  unitsFromSuite, modeResolver, recordResult, versionAtLeast, readonlyProjects, sharedProjects, setupsOf, testIdentity, environmentFor,
 } from '../pkg/playwright/translate.mjs';
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
@@ -90,6 +90,28 @@ describe('Playwright suite tree -> units', () => {
     assert.deepEqual(sharedProjects(config, bare.root, planned, '/repo'), [
       { project: 'auth', units: [], dependents: [a1] },
       { project: 'setup', units: [], dependents: [a1] },
+    ]);
+  });
+  test('the planner\'s setups: each project\'s tests, the planned tests that make a shard run it (a teardown: its setup\'s), its level and whether it tears down', () => {
+    const config = { projects: [
+      { name: 'chromium', dependencies: ['auth'] }, { name: 'fast' }, { name: 'auth', dependencies: ['setup'] }, { name: 'setup', teardown: 'cleanup' }, { name: 'cleanup' },
+    ] };
+    const tree = playwrightSuite({ projects: [
+      { name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] },
+      { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] },
+      { name: 'auth', files: [{ path: 'auth.pw.js', items: ['token'] }] },
+      { name: 'setup', files: [{ path: 's.pw.js', items: ['login'] }] },
+      { name: 'cleanup', files: [{ path: 'z.pw.js', items: ['logout'] }] },
+    ] });
+    const readonly = readonlyProjects(config);
+    const planned = unitsFromSuite(tree.root, { root: '/repo', mode: tree.mode, readonly });
+    const sharedTests = tree.root.allTests().map((t) => ({ ...testIdentity(t, { root: '/repo' }) })).filter((t) => readonly.has(t.project));
+    const setups = setupsOf(config, sharedProjects(config, tree.root, planned, '/repo'), sharedTests);
+    const a1 = planned[0].id;
+    assert.deepEqual(setups.map(({ id, dependents, level, teardown, tests }) => ({ id, dependents, level, teardown, tests: tests.map((t) => t.titlePath.at(-1)) })), [
+      { id: 'auth', dependents: [a1], level: 1, teardown: false, tests: ['token'] },
+      { id: 'cleanup', dependents: [a1], level: 0, teardown: true, tests: ['logout'] },
+      { id: 'setup', dependents: [a1], level: 0, teardown: false, tests: ['login'] },
     ]);
   });
   test('the same input gives the same ids and groups (every shard computes the same units)', () => {
@@ -437,19 +459,32 @@ describe('planThisShard: the shared flow and its one line', () => {
     const p = await planThisShard({ api, units: one, shardIndex: 2, shardCount: 2, getDurations, options: { allowEmptyShards: true } });
     assert.equal(p.mine.size, 0);
   });
-  test('tests the runner runs beside the plan (setup projects) add their time to the shards that run a test needing them, and move no test', async () => {
-    const setup = { id: 'setup', file: 'login.setup.js' };
-    const withSetup = async () => ({ ...(await getDurations()), durationOf: (u) => (u.id === 'setup' ? 4000 : known[u.file]) });
-    const plain = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations, unitLabel: 'files' })));
-    const needs = new Set([units[0].id]);
-    const shared = await Promise.all([1, 2].map((i) => planThisShard({ api, units, shardIndex: i, shardCount: 2, getDurations: withSetup, unitLabel: 'files', shared: [setup], needsShared: (id) => needs.has(id) })));
-    assert.equal(shared[0].plan.fingerprint, plain[0].plan.fingerprint, 'the same plan');
-    for (const [i, p] of shared.entries()) {
-      const pays = p.shard.units.includes(units[0].id);
-      assert.equal(p.shard.predictedMs, plain[i].shard.predictedMs + (pays ? 4000 : 0), `shard ${i + 1}`);
-      assert.match(p.line, /\n\[shardwise\] 1 setup or teardown test runs on each shard that needs them: 4\.0s counted in the prediction of the 1 of 2 shards that run a test needing them$/m);
-      assert.equal(p.expected.bodiesMs, plain[i].expected.bodiesMs + (pays ? 4000 : 0));
+  test('a setup project is planned as the cost of the shards that run a test needing it: its dependents share a shard, every shard agrees', async () => {
+    // 4 files of 1 s, 2 of them needing a 4 s setup: counted per test, each shard would get one
+    // of them and both pay the setup (6 s each); planned with it, one shard runs both (6 s) and
+    // the other shard the two that need nothing (2 s)
+    const four = unitsFromFiles(['/r/d1.js', '/r/d2.js', '/r/i1.js', '/r/i2.js'], '/r');
+    const setupTest = { id: 'login', file: 'login.setup.js' };
+    const durations = async () => ({ durationOf: (u) => (u.id === 'login' ? 4000 : 1000), source: 'timings file t.json' });
+    const setups = [{ id: 'setup', tests: [setupTest], dependents: [four[0].id, four[1].id], level: 0, teardown: false }];
+    const plain = await planThisShard({ api, units: four, shardIndex: 1, shardCount: 2, getDurations: durations, unitLabel: 'files' });
+    const shards = await Promise.all([1, 2].map((i) => planThisShard({ api, units: four, shardIndex: i, shardCount: 2, getDurations: durations, unitLabel: 'files', setups })));
+    assert.equal(shards[0].plan.fingerprint, shards[1].plan.fingerprint, 'every shard plans alike');
+    assert.notEqual(shards[0].plan.fingerprint, plain.plan.fingerprint, 'the setup is part of the plan');
+    const withDeps = shards.find((p) => p.mine.has(four[0].id));
+    assert.ok(withDeps.mine.has(four[1].id), 'the dependents share the shard that runs the setup');
+    assert.equal(withDeps.shard.predictedMs, 6000, 'its setup, then its two files');
+    assert.equal(withDeps.expected.bodiesMs, 6000, 'the tests it runs include the setup\'s');
+    const other = shards.find((p) => p !== withDeps);
+    assert.equal(other.shard.predictedMs, 2000);
+    assert.equal(other.expected.bodiesMs, 2000, 'no setup on the shard that runs no dependent');
+    for (const p of shards) {
+      assert.match(p.line, /\n\[shardwise\] 1 setup or teardown test runs on each shard that needs them: 4\.0s, planned as the cost of the 1 of 2 shards that run a test needing them$/m);
     }
+    // no duration for the setup: still planned in its phases, said so
+    const unknown = await planThisShard({ api, units: four, shardIndex: 1, shardCount: 2, unitLabel: 'files', setups,
+      getDurations: async () => ({ durationOf: (u) => (u.id === 'login' ? undefined : 1000), source: 's' }) });
+    assert.match(unknown.line, /1 setup or teardown test runs on each shard that needs them, with no duration: not counted in the plan$/m);
   });
   test('a re-run plans only what the timings file\'s run failed; its empty shards pass; its kinds are two', async () => {
     assert.deepEqual(rerunKinds('failed'), { flaky: false });

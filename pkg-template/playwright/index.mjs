@@ -12,7 +12,7 @@ import { durationsSource } from '../src/runner/durations.mjs';
 import { durationsByTest, rerunSelection, testKey } from '../src/runner/timings.mjs';
 import {
   MIN_PLAYWRIGHT, versionAtLeast, readonlyProjects, modeResolver, unitsFromSuite, environmentFor,
-  recordResult, compact, unitId, sharedProjects, testIdentity,
+  recordResult, compact, unitId, sharedProjects, setupsOf, testIdentity,
 } from './translate.mjs';
 
 export default class ShardwiseReporter extends RunReporter {
@@ -46,8 +46,9 @@ export default class ShardwiseReporter extends RunReporter {
       const units = unitsFromSuite(suite, { root, mode: modeResolver(testRun, config), readonly });
       // the setup and teardown projects' tests: not planned, run on each shard that needs them
       const sharedTests = suite.allTests().map((test) => ({ ...testIdentity(test, { root }), test })).filter((t) => readonly.has(t.project));
-      // the planned tests that need one (through their projects' dependencies)
-      const dependents = new Set(sharedProjects(config, suite, units, root).flatMap((s) => s.dependents ?? []));
+      // each setup or teardown project with its tests and the planned tests that need it
+      // (through their projects' dependencies): the plan counts it on the shards that run one
+      const setups = setupsOf(config, sharedProjects(config, suite, units, root), sharedTests);
       const options = { ...this.options, commitId };
       const getDurations = durationsSource({
         api: this.api, options, cwd: this.cwd(config), testRunner: 'playwright',
@@ -65,7 +66,7 @@ export default class ShardwiseReporter extends RunReporter {
       let planned;
       try {
         planned = await planThisShard({
-          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright', shared: sharedTests, needsShared: (id) => dependents.has(id),
+          api: this.api, units, shardIndex: shard.current, shardCount: shard.total, getDurations, options: this.options, workers: config.workers, runner: 'playwright', setups,
         });
       } catch (e) {
         if (!(e instanceof ShardStop)) throw e;

@@ -66,6 +66,43 @@ export function sharedProjects(config, suite, units, root) {
   return [...shared.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
 }
 
+/**
+ * The setup and teardown projects as the planner takes them (`planShards`' `setups`, Rust
+ * `plan::setups`), from `sharedProjects`' entries: per project its tests here (`tests`, for their
+ * durations), the planned units that make a shard run it (`dependents`: a teardown's are those of
+ * the setups it tears down), its `level` (0 for a setup that needs no other, else one more than
+ * the deepest it needs: Playwright runs each level in a phase of its own, before the dependents)
+ * and whether it is a teardown (run after them). `sharedTests`: `{project, id, ...}` of the
+ * projects' tests.
+ */
+export function setupsOf(config, shared, sharedTests) {
+  const projects = new Map((config?.projects ?? []).map((p) => [p.name, p]));
+  const levels = new Map();
+  const level = (name, seen = new Set()) => {
+    if (levels.has(name)) return levels.get(name);
+    if (seen.has(name)) return 0; // a cycle (Playwright refuses it)
+    seen.add(name);
+    const deps = projects.get(name)?.dependencies ?? [];
+    const l = deps.length ? 1 + Math.max(...deps.map((d) => level(d, seen))) : 0;
+    levels.set(name, l);
+    return l;
+  };
+  const byProject = new Map(shared.map((s) => [s.project, s]));
+  const tornDownBy = new Map();
+  for (const p of config?.projects ?? []) if (p.teardown) tornDownBy.set(p.teardown, [...(tornDownBy.get(p.teardown) ?? []), p.name]);
+  return shared.map((s) => {
+    const teardown = !s.dependents && tornDownBy.has(s.project);
+    const dependents = s.dependents ?? [...new Set((tornDownBy.get(s.project) ?? []).flatMap((p) => byProject.get(p)?.dependents ?? []))];
+    return {
+      id: s.project,
+      tests: sharedTests.filter((t) => t.project === s.project),
+      dependents,
+      level: teardown ? 0 : Math.min(level(s.project), 8),
+      teardown,
+    };
+  });
+}
+
 const projectOf = (node) => {
   for (let s = node.parent; s; s = s.parent) if (s.type === 'project') return s;
   return undefined;

@@ -33,6 +33,28 @@ export interface PlanOptions {
   workers?: number;
   /** What a shard pays beyond its tests' own time (all 0 by default; `shardCosts` learns them from a run). */
   costs?: ShardCostsOptions;
+  /**
+   * Projects the runner runs on each shard that holds a unit needing them, outside the plan
+   * (Playwright's setup and teardown projects; at most 64). A shard runs in phases: the setups of
+   * level 0 beside the units that need none, then each level's dependents, then its teardowns
+   * alone; so dependents go where their setup is already paid unless the imbalance is worth
+   * paying it once more. Part of the fingerprint.
+   */
+  setups?: PlanSetup[];
+}
+
+/** One setup (or teardown) project of `PlanOptions.setups`. */
+export interface PlanSetup {
+  /** Unique among the setups (the project's name). */
+  id: string;
+  /** What it takes on a shard that runs it (its tests' time). Default 0. */
+  durationMs?: number;
+  /** The ids of the units that need it (ids not among the units are ignored). */
+  units: string[];
+  /** 0 for a setup that needs no other, else one more than the deepest setup it needs (at most 8). Default 0. */
+  level?: number;
+  /** Run after the shard's other tests, alone (a teardown project). Default false. */
+  teardown?: boolean;
 }
 
 /**

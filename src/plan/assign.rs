@@ -33,17 +33,17 @@ pub(super) struct Assignment {
 
 /// A shard being built: `(weight, group id)` sorted ascending, and their sum.
 #[derive(Default, Clone)]
-struct Bin {
-    items: Vec<(u64, usize)>,
-    sum: u64,
+pub(super) struct Bin {
+    pub items: Vec<(u64, usize)>,
+    pub sum: u64,
 }
 
 impl Bin {
-    fn largest(&self) -> u64 {
+    pub(super) fn largest(&self) -> u64 {
         self.items.last().map_or(0, |i| i.0)
     }
     /// The largest weight without the item at `pos`.
-    fn largest_without(&self, pos: usize) -> u64 {
+    pub(super) fn largest_without(&self, pos: usize) -> u64 {
         let n = self.items.len();
         if n <= 1 {
             0
@@ -53,19 +53,19 @@ impl Bin {
             self.items[n - 1].0
         }
     }
-    fn insert(&mut self, item: (u64, usize)) {
+    pub(super) fn insert(&mut self, item: (u64, usize)) {
         let at = self.items.partition_point(|x| *x < item);
         self.items.insert(at, item);
         self.sum += item.0;
     }
-    fn remove(&mut self, pos: usize) -> (u64, usize) {
+    pub(super) fn remove(&mut self, pos: usize) -> (u64, usize) {
         let item = self.items.remove(pos);
         self.sum -= item.0;
         item
     }
 }
 
-fn cost(sum: u64, largest: u64, workers: u64) -> u64 {
+pub(super) fn cost(sum: u64, largest: u64, workers: u64) -> u64 {
     sum.div_ceil(workers).max(largest)
 }
 
@@ -200,7 +200,7 @@ fn lpt_by_tree(order: &[(u64, usize)], bins: &mut [Bin]) -> bool {
 /// the next free worker. The assignment plans with `cost` (`max(ceil(sum / workers), largest)`,
 /// a lower bound of this) and the shard then reports this, at least that: three files of 2, 1.8
 /// and 1.2 s over two workers take 3 s, not 2.5 s. `items` ascending, `sum` their total.
-fn over_workers(items: &[(u64, usize)], sum: u64, workers: u64) -> u64 {
+pub(super) fn over_workers(items: &[(u64, usize)], sum: u64, workers: u64) -> u64 {
     if workers <= 1 || items.len() <= 1 {
         return if workers <= 1 { sum } else { items.last().map_or(0, |i| i.0) };
     }
@@ -217,7 +217,7 @@ fn over_workers(items: &[(u64, usize)], sum: u64, workers: u64) -> u64 {
 /// group, `(largest - weight) << bits | id` with `bits` enough for any id, which sorts faster
 /// than pairs, when that fits in 64 bits (unless the heaviest group is `2^(64 - bits)` ms or
 /// more: over 500 years at a million groups).
-fn lpt_order(weights: &[u64]) -> Vec<(u64, usize)> {
+pub(super) fn lpt_order(weights: &[u64]) -> Vec<(u64, usize)> {
     let largest = weights.iter().copied().max().unwrap_or(0);
     let bits = u64::BITS - (weights.len() as u64).leading_zeros();
     if largest.checked_shr(u64::BITS - bits).unwrap_or(0) != 0 {

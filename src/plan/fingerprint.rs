@@ -5,11 +5,13 @@
 //! 1. the header, compact JSON: `{"v":4,"shardCount":N,"unit":"test"|"file","defaultDurationMs":D,
 //!    "perShardOverheadMs":O,"workers":W,"files":[...],"groups":[...]}` with the distinct files and
 //!    groups sorted (bytewise UTF-8), and `"costs":{"perWorkerMs":..,"perFileMs":..,"perTestMs":..,
-//!    "files":{..}}` last when any cost is set (so a plan without costs keeps its fingerprint);
+//!    "files":{..}}` after them when any cost is set (so a plan without costs keeps its fingerprint),
+//!    and `"setups":[{"id":..,"durationMs":..,"level":..,"teardown":..}]` last when there are setups;
 //! 2. then the 16 bytes (little-endian) of a [`Lanes`] digest of, per unit in canonical order
 //!    (see [`super::units`]), the 64-bit words: the id's [`hash128`] (two words), `file index |
 //!    group index << 32` (each `0xFFFFFFFF` when absent), `knownMs` (`u64::MAX` when unknown) and
-//!    the unit's 1-based shard; then the number of units.
+//!    the unit's 1-based shard; then, with setups, per unit its setups' mask (bit `k`: the `k`-th
+//!    setup by id); then the number of units.
 //!
 //! The ids are hashed once (the canonical order sorts by those hashes too), so the fingerprint of
 //! 100,000 units costs a few multiplications per unit and one SHA-1 block or two.
@@ -77,10 +79,13 @@ struct Header<'a> {
     /// Only when a cost is set, so plans without costs keep their fingerprints.
     #[serde(skip_serializing_if = "Option::is_none")]
     costs: Option<&'a super::cost::Costs>,
+    /// Only with setups (sorted by id, without their units), so plans without keep their fingerprints.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    setups: &'a [super::setups::Setup],
 }
 
-/// `shard_of[i]`: the 1-based shard of canonical unit `i`.
-pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> String {
+/// `shard_of[i]`: the 1-based shard of canonical unit `i`; `masks[i]`: its setups (all 0 without).
+pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32], masks: &[u64]) -> String {
     let header = Header {
         v: 4,
         shard_count: s.shard_count,
@@ -91,6 +96,7 @@ pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> Stri
         files: &canon.files,
         groups: &canon.groups,
         costs: (!s.costs.is_zero()).then_some(&s.costs),
+        setups: &s.setups,
     };
     let mut sha = sha1_smol::Sha1::new();
     // Serializing strings, integers and sequences cannot fail.
@@ -102,6 +108,11 @@ pub(super) fn fingerprint(canon: &Canon, s: &Settings, shard_of: &[u32]) -> Stri
         lanes.step(u.file as u64 | (u.group as u64) << 32);
         lanes.step(u.known_ms.unwrap_or(u64::MAX));
         lanes.step(shard as u64);
+    }
+    if !s.setups.is_empty() {
+        for &m in masks {
+            lanes.step(m);
+        }
     }
     lanes.step(canon.units.len() as u64);
     let [x, y] = lanes.finish();

@@ -25,6 +25,7 @@ mod groups;
 mod options;
 pub mod recommend;
 pub mod runs;
+pub mod setups;
 mod units;
 pub mod verify;
 
@@ -233,7 +234,17 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         }
     }
     let groups = groups::build(&canon, &durations.ms, settings.unit);
-    let assignment = assign::assign(&groups.weights, settings);
+    // with setups, each unit's (and group's) setups: they decide where the groups go
+    let unit_masks = setups::unit_masks(&canon, &settings.setups);
+    let assignment = if settings.setups.is_empty() {
+        assign::assign(&groups.weights, settings)
+    } else {
+        let mut group_masks = vec![0u64; groups.weights.len()];
+        for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {
+            group_masks[g as usize] |= m;
+        }
+        setups::assign(&groups.weights, group_masks, &settings.setups, settings)
+    };
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u
@@ -271,7 +282,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     }
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups.weights, settings);
-    let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of);
+    let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of, &unit_masks);
     Core {
         canon,
         fingerprint,

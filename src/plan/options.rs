@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cost::{Costs, CostsInput};
 use super::from_report::ReportView;
+use super::setups::{Setup, SetupInput};
 use super::{Unit, DEFAULT_DURATION_MS, MAX_DURATION_MS, MAX_SHARDS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
@@ -26,6 +27,8 @@ pub struct PlanInput<'a> {
     pub workers: Option<f64>,
     /// What a shard pays beyond its tests' bodies ([`super::cost`]).
     pub costs: Option<CostsInput>,
+    /// Setup and teardown projects run on each shard that holds a unit needing them ([`super::setups`]).
+    pub setups: Option<Vec<SetupInput>>,
 }
 
 /// `opts.environment`: an environment's `name` or its index in `environments`.
@@ -59,6 +62,8 @@ pub struct Settings {
     pub workers: u32,
     /// Per worker, file and test ([`super::cost`]); all 0 by default.
     pub costs: Costs,
+    /// Setup and teardown projects, sorted by id ([`super::setups`]); none by default.
+    pub setups: Vec<Setup>,
 }
 
 impl Settings {
@@ -71,6 +76,7 @@ impl Settings {
             per_shard_overhead_ms: 0,
             workers: 1,
             costs: Costs::default(),
+            setups: Vec::new(),
         }
     }
 }
@@ -90,8 +96,8 @@ fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Re
 }
 
 /// The options `planShards` declares, in the order of `PlanOptions` (pkg-template/types/plan.d.ts).
-const OPTIONS: [&str; 9] =
-    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs"];
+const OPTIONS: [&str; 10] =
+    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs", "setups"];
 
 /// The first problem in `value` as the option it concerns, e.g. `units[3].durationMs: invalid
 /// type: string "5", expected f64`.
@@ -126,6 +132,7 @@ fn explain(value: &serde_json::Value) -> Option<String> {
             "environment" => check::<Option<EnvironmentSelector>>(&text(v), "environment (a name or an index)"),
             "unit" => check::<Option<UnitKind>>(&text(v), "unit"),
             "costs" => check::<Option<CostsInput>>(&text(v), "costs"),
+            "setups" => check::<Option<Vec<SetupInput>>>(&text(v), "setups"),
             _ => check::<Option<f64>>(&text(v), key),
         };
         if problem.is_some() {
@@ -161,6 +168,7 @@ impl<'a> PlanInput<'a> {
             per_shard_overhead_ms: whole(self.per_shard_overhead_ms, "perShardOverheadMs", 0, 0, MAX_DURATION_MS)?,
             workers: whole(self.workers, "workers", 1, 1, MAX_WORKERS as u64)? as u32,
             costs: self.costs.as_ref().map(CostsInput::check).transpose()?.unwrap_or_default(),
+            setups: super::setups::check(self.setups.as_deref().unwrap_or_default())?,
         };
         let source = match (self.report, self.units) {
             (Some(_), Some(_)) => return Err(Error::invalid_input("pass either opts.report or opts.units, not both")),

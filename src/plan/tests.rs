@@ -109,6 +109,7 @@ fn arb_settings() -> impl Strategy<Value = Settings> {
             per_shard_overhead_ms,
             workers,
             costs: Default::default(),
+            setups: Vec::new(),
         })
 }
 
@@ -860,7 +861,7 @@ fn profile() {
     let a = assign::assign(&gs.weights, &s);
     println!("assign {:?} ({} shards)", t.elapsed(), a.costs.len());
     let t = Instant::now();
-    let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()]);
+    let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()], &[]);
     println!("fingerprint {:?} {}", t.elapsed(), &f[..8]);
     let t = Instant::now();
     let p = plan_shards(input).unwrap();

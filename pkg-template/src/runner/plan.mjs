@@ -68,15 +68,15 @@ export class SharedReason extends Error {}
  * @param {number} [p.workers] the runner's parallel workers in one shard (the same on every shard:
  *   it is part of the plan): a shard's predicted time is then the makespan over them
  * @param {{allowEmptyShards?: boolean}} [p.options]
- * @param {object[]} [p.shared] tests the runner runs on each shard beside the plan (Playwright's
- *   setup and teardown projects), looked up like units: their durations are a per-shard cost
- * @param {(id: string) => boolean} [p.needsShared] whether a unit needs them (a shard pays them
- *   when it runs one that does)
+ * @param {Array<{id: string, tests: object[], dependents: string[], level?: number, teardown?: boolean}>} [p.setups]
+ *   projects the runner runs on each shard that runs a unit needing them, beside the plan
+ *   (Playwright's setup and teardown projects): their `tests` looked up like units, their time
+ *   planned as the cost of each shard that runs one of their `dependents` (Rust `plan::setups`)
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
-export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, shared = [], needsShared = () => true }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, setups = [] }) {
   workers = workerCount(workers);
   let source;
   let costs;
@@ -131,41 +131,43 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     if (durationMs !== undefined) u.durationMs = durationMs;
     return u;
   });
-  // tests the runner runs on every shard beside its plan (Playwright's setup and teardown
-  // projects): their known durations, a cost each shard pays before (and after) its own tests
-  let sharedMs = 0;
+  // projects the runner runs on each shard that needs them, beside its plan (Playwright's setup
+  // and teardown projects): their tests' known durations, the cost of each shard that runs one
+  // of their dependents, planned with the phases they run in (Rust plan::setups)
+  const setupMs = new Map();
+  let sharedCount = 0;
   let sharedKnown = 0;
-  for (const u of shared) {
-    const ms = durationOf?.(u);
-    if (ms === undefined) continue;
-    sharedMs += Math.max(1, Math.round(ms));
-    sharedKnown += 1;
+  for (const st of setups) {
+    let ms = 0;
+    for (const t of st.tests) {
+      sharedCount += 1;
+      const d = durationOf?.(t);
+      if (d === undefined) continue;
+      ms += Math.max(1, Math.round(d));
+      sharedKnown += 1;
+    }
+    setupMs.set(st.id, ms);
   }
-  let plan = api.planShards({
+  const plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
     ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
+    ...(setups.length ? {
+      setups: setups.map((st) => ({ id: st.id, durationMs: setupMs.get(st.id), units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
+    } : {}),
   });
-  // paid by the shards that run a test needing them (Playwright runs a setup project where one
-  // of its dependents runs): it moves no test, so it is added to their predictions, not planned
-  // (the plan and its fingerprint stay those of the tests; a shard re-run with --no-deps plans alike)
-  const charged = (s) => s.units.some(needsShared);
-  const chargedCount = plan.shards.filter(charged).length;
-  if (sharedMs && chargedCount) {
-    const shards = plan.shards.map((s) => (charged(s) ? { ...s, predictedMs: s.predictedMs + sharedMs } : s));
-    const everyShard = chargedCount === plan.shards.filter((s) => s.units.length).length;
-    plan = {
-      ...plan,
-      makespanMs: Math.max(...shards.map((s) => s.predictedMs)),
-      lowerBoundMs: plan.lowerBoundMs + (everyShard ? sharedMs : 0),
-      shards,
-    };
-  }
+  // the setups a shard runs: those with a dependent among its units
+  const runs = (s) => {
+    const mine = new Set(s.units);
+    return setups.filter((st) => st.dependents.some((id) => mine.has(id)));
+  };
+  const charged = plan.shards.filter((s) => runs(s).length > 0).length;
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
   let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
   line += rerunLine;
-  if (shared.length) {
-    line += `\n[shardwise] ${shared.length} setup or teardown ${shared.length === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
-      + (sharedKnown ? `: ${fmtMs(sharedMs)} counted in the prediction of the ${chargedCount} of ${shardCount} shards that run a test needing them${sharedKnown < shared.length ? ` (${shared.length - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the prediction');
+  if (sharedCount) {
+    const sharedMs = [...setupMs.values()].reduce((x, y) => x + y, 0);
+    line += `\n[shardwise] ${sharedCount} setup or teardown ${sharedCount === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
+      + (sharedKnown ? `: ${fmtMs(sharedMs)}, planned as the cost of the ${charged} of ${shardCount} shards that run a test needing them${sharedKnown < sharedCount ? ` (${sharedCount - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the plan');
   }
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
@@ -178,9 +180,13 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // the tests' own predicted time on this shard (known durations only) and how many were
   // estimated: the end of the shard tells stale durations from costs that were off
   // the shard's tests include the setup and teardown tests it runs (if it runs any)
-  let bodiesMs = charged(shard) ? sharedMs : 0;
+  let bodiesMs = 0;
+  let knownCount = 0;
+  for (const st of runs(shard)) {
+    bodiesMs += setupMs.get(st.id);
+    knownCount += st.tests.filter((t) => durationOf?.(t) !== undefined).length;
+  }
   let estimated = 0;
-  let knownCount = charged(shard) ? sharedKnown : 0;
   for (const u of coreUnits) {
     if (!mine.has(u.id)) continue;
     if (u.durationMs === undefined) estimated += 1;

@@ -1,0 +1,420 @@
+//! Setup and teardown projects (Playwright's `dependencies` and `teardown`): tests the runner runs
+//! on every shard that holds a test needing them, outside the plan. They are not assigned; what
+//! they cost decides where their dependents go.
+//!
+//! A shard runs in phases, as Playwright does (its runner's phases: a project starts once every
+//! project it depends on has finished, on that shard): phase 0 holds the setups of level 0 and
+//! the groups that need no setup; phase `l + 1` the groups whose deepest setup is of level `l`
+//! (and the setups of level `l + 1`). Each phase waits for the one before, so a shard's time is
+//! the sum over its phases of `max(ceil(sum / workers), largest)` (the makespan over workers when
+//! predicted), plus its teardowns (run alone after the rest), plus its cold cost. A shard that
+//! holds no dependent of a setup does not run it.
+//!
+//! The assignment ([`assign`]) is LPT by that cost (each group, heaviest first, onto the shard
+//! whose cost after taking it is least: a dependent goes where its setup is already paid unless
+//! the imbalance is worth a setup more), then moves and swaps off the heaviest shard while they
+//! lower it, bounded by counts as in [`super::assign`].
+
+use serde::{Deserialize, Serialize};
+
+use super::assign::{cost, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
+use super::cost::ColdOf;
+use super::options::Settings;
+use super::units::Canon;
+use super::MAX_DURATION_MS;
+use crate::error::{Error, Result};
+
+/// Most setups one plan takes (a bit each in a group's mask).
+pub const MAX_SETUPS: usize = 64;
+/// Deepest setup level (a chain of setups each needing the one before).
+pub const MAX_SETUP_LEVEL: u32 = 8;
+
+/// One entry of `planShards`' `setups` option, as given.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetupInput {
+    pub id: String,
+    /// What the setup takes on a shard that runs it (its tests' time); default 0.
+    pub duration_ms: Option<f64>,
+    /// The ids of the units that need it (units not planned are ignored).
+    pub units: Vec<String>,
+    /// 0 for a setup that needs no other, else one more than the deepest setup it needs.
+    pub level: Option<f64>,
+    /// A teardown: run after the shard's other tests, alone.
+    pub teardown: Option<bool>,
+}
+
+/// A checked setup. In the fingerprint's header (without its units, which the per-unit words
+/// carry).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Setup {
+    pub id: String,
+    pub duration_ms: u64,
+    pub level: u32,
+    pub teardown: bool,
+    #[serde(skip)]
+    pub units: Vec<String>,
+}
+
+/// Checks `setups`, sorted by id (so their order in the input does not matter).
+pub(super) fn check(input: &[SetupInput]) -> Result<Vec<Setup>> {
+    if input.len() > MAX_SETUPS {
+        return Err(Error::invalid_input(format!("setups: at most {MAX_SETUPS} setups, got {}", input.len())));
+    }
+    let mut out = Vec::with_capacity(input.len());
+    for (i, s) in input.iter().enumerate() {
+        if s.id.is_empty() {
+            return Err(Error::invalid_input(format!("setups[{i}].id must be a non-empty string")));
+        }
+        let duration_ms = match s.duration_ms {
+            None => 0,
+            Some(v) if v.is_finite() && (0.0..=MAX_DURATION_MS as f64).contains(&v) => v.round() as u64,
+            Some(v) => return Err(Error::invalid_input(format!("setups[{i}].durationMs must be a number of ms from 0 to {MAX_DURATION_MS}, got {v}"))),
+        };
+        let level = match s.level {
+            None => 0,
+            Some(v) if v.fract() == 0.0 && (0.0..=MAX_SETUP_LEVEL as f64).contains(&v) => v as u32,
+            Some(v) => return Err(Error::invalid_input(format!("setups[{i}].level must be an integer from 0 to {MAX_SETUP_LEVEL}, got {v}"))),
+        };
+        out.push(Setup { id: s.id.clone(), duration_ms, level, teardown: s.teardown.unwrap_or(false), units: s.units.clone() });
+    }
+    // by insertion (at most 64): no sort of its own in the .wasm
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1].id > out[j].id {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(Error::invalid_input(format!("setups: the id {:?} is given twice", w[0].id)));
+    }
+    Ok(out)
+}
+
+/// Per canonical unit, the setups it needs (bit `k`: `setups[k]`); empty without setups.
+pub(super) fn unit_masks(canon: &Canon, setups: &[Setup]) -> Vec<u64> {
+    if setups.is_empty() {
+        return Vec::new();
+    }
+    let mut mask = vec![0u64; canon.units.len()];
+    // canonical order is the ids' hash order: a search by hash finds a unit (the id confirms it)
+    for (k, s) in setups.iter().enumerate() {
+        for id in &s.units {
+            let h = super::fingerprint::hash128(id.as_bytes());
+            let from = canon.id_hashes.partition_point(|x| *x < h);
+            for c in from..canon.id_hashes.len() {
+                if canon.id_hashes[c] != h {
+                    break;
+                }
+                if canon.input_ids[canon.order[c] as usize] == id.as_str() {
+                    mask[c] |= 1 << k;
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// The phases model of the module doc.
+struct Model {
+    workers: u64,
+    cold: ColdOf,
+    /// Per group, its setups and its phase.
+    masks: Vec<u64>,
+    phase_of_group: Vec<usize>,
+    /// Per setup: `(phase, ms)`, or `(usize::MAX, ms)` for a teardown.
+    setups: Vec<(usize, u64)>,
+    phases: usize,
+}
+
+const TEARDOWN: usize = usize::MAX;
+
+/// A shard being built: its groups by phase, and how many of them need each setup.
+#[derive(Clone)]
+struct SBin {
+    phases: Vec<Bin>,
+    needs: Vec<u32>,
+    groups: usize,
+    sum: u64,
+}
+
+/// A change to one shard: a group in (`weight`, `group`), or the group at `pos` of `phase` out.
+#[derive(Clone, Copy)]
+enum Delta {
+    None,
+    Add(u64, usize),
+    Remove(usize, usize),
+    /// The group at `pos` of `phase` out, `(weight, group)` in.
+    Swap(usize, usize, u64, usize),
+}
+
+impl Model {
+    fn new(group_masks: Vec<u64>, setups: &[Setup], s: &Settings) -> Model {
+        let phase_of_setup = |st: &Setup| if st.teardown { TEARDOWN } else { st.level as usize };
+        let setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
+        let phase_of_group: Vec<usize> = group_masks
+            .iter()
+            .map(|&m| {
+                let mut p = 0;
+                for (k, st) in setups.iter().enumerate() {
+                    if m >> k & 1 == 1 && !st.teardown {
+                        p = p.max(st.level as usize + 1);
+                    }
+                }
+                p
+            })
+            .collect();
+        let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
+        Model {
+            workers: s.workers as u64,
+            cold: ColdOf::new(s.costs.cold_ms),
+            masks: group_masks,
+            phase_of_group,
+            setups: setups_p,
+            phases,
+        }
+    }
+
+    fn empty(&self) -> SBin {
+        SBin { phases: vec![Bin::default(); self.phases], needs: vec![0; self.setups.len()], groups: 0, sum: 0 }
+    }
+
+    /// The shard's cost after `d` (the planning cost: per phase `max(ceil(sum / workers), largest)`).
+    fn cost_after(&self, b: &SBin, d: Delta) -> u64 {
+        let (add, out) = match d {
+            Delta::None => (None, None),
+            Delta::Add(w, g) => (Some((w, g)), None),
+            Delta::Remove(p, pos) => (None, Some((p, pos))),
+            Delta::Swap(p, pos, w, g) => (Some((w, g)), Some((p, pos))),
+        };
+        let out_group = out.map(|(p, pos)| (p, pos, b.phases[p].items[pos]));
+        // the setups it runs after the change
+        let mut needed = 0u64;
+        for (k, &n) in b.needs.iter().enumerate() {
+            let mut n = n as i64;
+            if let Some((_, _, (_, g))) = out_group {
+                n -= (self.masks[g] >> k & 1) as i64;
+            }
+            if let Some((_, g)) = add {
+                n += (self.masks[g] >> k & 1) as i64;
+            }
+            if n > 0 {
+                needed |= 1 << k;
+            }
+        }
+        let mut sums = [0u64; MAX_SETUP_LEVEL as usize + 2];
+        let mut largest = [0u64; MAX_SETUP_LEVEL as usize + 2];
+        for (p, bin) in b.phases.iter().enumerate() {
+            match out_group {
+                Some((op, pos, (w, _))) if op == p => {
+                    sums[p] = bin.sum - w;
+                    largest[p] = bin.largest_without(pos);
+                }
+                _ => {
+                    sums[p] = bin.sum;
+                    largest[p] = bin.largest();
+                }
+            }
+        }
+        if let Some((w, g)) = add {
+            let p = self.phase_of_group[g];
+            sums[p] += w;
+            largest[p] = largest[p].max(w);
+        }
+        let mut serial = 0u64;
+        for (k, &(p, ms)) in self.setups.iter().enumerate() {
+            if needed >> k & 1 == 0 {
+                continue;
+            }
+            if p == TEARDOWN {
+                serial += ms;
+            } else {
+                sums[p] += ms;
+                largest[p] = largest[p].max(ms);
+            }
+        }
+        let groups = b.groups + add.is_some() as usize - out.is_some() as usize;
+        if groups == 0 {
+            return 0;
+        }
+        let phases: u64 = (0..self.phases).map(|p| cost(sums[p], largest[p], self.workers)).sum();
+        phases + serial + self.cold.of(groups)
+    }
+
+    fn apply(&self, b: &mut SBin, d: Delta) {
+        let take_out = |b: &mut SBin, p: usize, pos: usize| {
+            let (w, g) = b.phases[p].remove(pos);
+            for (k, n) in b.needs.iter_mut().enumerate() {
+                *n -= (self.masks[g] >> k & 1) as u32;
+            }
+            b.groups -= 1;
+            b.sum -= w;
+            (w, g)
+        };
+        let put_in = |b: &mut SBin, w: u64, g: usize| {
+            b.phases[self.phase_of_group[g]].insert((w, g));
+            for (k, n) in b.needs.iter_mut().enumerate() {
+                *n += (self.masks[g] >> k & 1) as u32;
+            }
+            b.groups += 1;
+            b.sum += w;
+        };
+        match d {
+            Delta::None => {}
+            Delta::Add(w, g) => put_in(b, w, g),
+            Delta::Remove(p, pos) => {
+                take_out(b, p, pos);
+            }
+            Delta::Swap(p, pos, w, g) => {
+                take_out(b, p, pos);
+                put_in(b, w, g);
+            }
+        }
+    }
+
+    /// The shard's predicted time: per phase the makespan over the workers (longest first), its
+    /// teardowns, its cold cost.
+    fn predicted(&self, b: &SBin) -> u64 {
+        if b.groups == 0 {
+            return 0;
+        }
+        let mut total = 0u64;
+        for (p, bin) in b.phases.iter().enumerate() {
+            let mut with = bin.clone();
+            for (k, &(sp, ms)) in self.setups.iter().enumerate() {
+                if sp == p && b.needs[k] > 0 {
+                    with.insert((ms, usize::MAX - k));
+                }
+            }
+            total += over_workers(&with.items, with.sum, self.workers);
+        }
+        for (k, &(sp, ms)) in self.setups.iter().enumerate() {
+            if sp == TEARDOWN && b.needs[k] > 0 {
+                total += ms;
+            }
+        }
+        total + self.cold.of(b.groups)
+    }
+}
+
+/// Assigns the groups (`weights[id]`, each needing the setups of `group_masks[id]`) to
+/// `s.shard_count` shards with the phases model of the module doc.
+pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s: &Settings) -> Assignment {
+    let m = Model::new(group_masks, setups, s);
+    let mut bins: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
+    for (w, g) in lpt_order(weights) {
+        let mut best = (u64::MAX, u64::MAX, 0usize);
+        for (i, b) in bins.iter().enumerate() {
+            let c = (m.cost_after(b, Delta::Add(w, g)), b.sum, i);
+            if c < best {
+                best = c;
+            }
+        }
+        m.apply(&mut bins[best.2], Delta::Add(w, g));
+    }
+    improve(&m, &mut bins);
+    let mut shard_of_group = vec![0u32; weights.len()];
+    for (i, b) in bins.iter().enumerate() {
+        for bin in &b.phases {
+            for &(_, g) in &bin.items {
+                shard_of_group[g] = i as u32;
+            }
+        }
+    }
+    Assignment { shard_of_group, costs: bins.iter().map(|b| m.predicted(b)).collect() }
+}
+
+/// Positions of a shard's groups worth trying to move: all of them in a small shard, else per
+/// phase those nearest `target` and the lightest and heaviest.
+fn candidates(b: &SBin, target: u64) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (p, bin) in b.phases.iter().enumerate() {
+        let n = bin.items.len();
+        if b.groups <= 48 {
+            out.extend((0..n).map(|pos| (p, pos)));
+            continue;
+        }
+        let at = bin.items.partition_point(|x| x.0 < target);
+        // ascending, without repeats: the lightest, those nearest the target, the heaviest
+        for pos in [0, at.saturating_sub(1), at, n.saturating_sub(1)] {
+            if pos < n && out.last().is_none_or(|&(q, last)| q != p || last < pos) {
+                out.push((p, pos));
+            }
+        }
+    }
+    out
+}
+
+/// Moves and swaps off the heaviest shard while one lowers it and keeps the other shard below
+/// it; every step lowers the sorted vector of shard costs, so the pass ends; bounded by
+/// [`MAX_IMPROVEMENT_STEPS`] and [`MAX_EVALUATIONS`].
+fn improve(m: &Model, bins: &mut [SBin]) {
+    let mut evaluations = 0usize;
+    let mut costs: Vec<u64> = bins.iter().map(|b| m.cost_after(b, Delta::None)).collect();
+    for _ in 0..MAX_IMPROVEMENT_STEPS {
+        let mut h = 0;
+        for (i, &c) in costs.iter().enumerate() {
+            if c > costs[h] {
+                h = i;
+            }
+        }
+        let top = costs[h];
+        let mut lighter: Vec<usize> = (0..bins.len()).filter(|&i| costs[i] < top).collect();
+        lighter.sort_unstable_by_key(|&i| (costs[i], i));
+        // (new max, target, from (phase, pos), to (phase, pos) for a swap)
+        let mut best: Option<(u64, usize, (usize, usize), Option<(usize, usize)>)> = None;
+        for (rank, &to) in lighter.iter().enumerate() {
+            let half = (top - costs[to]) / 2;
+            for (p, pos) in candidates(&bins[h], half) {
+                let (w, g) = bins[h].phases[p].items[pos];
+                let new_max = m.cost_after(&bins[h], Delta::Remove(p, pos)).max(m.cost_after(&bins[to], Delta::Add(w, g)));
+                evaluations += 1;
+                if new_max < top && best.is_none_or(|b| (new_max, to, (p, pos)) < (b.0, b.1, b.2)) {
+                    best = Some((new_max, to, (p, pos), None));
+                }
+                if rank >= SWAP_TARGETS || w <= half {
+                    continue;
+                }
+                for (q, qpos) in candidates(&bins[to], w - half) {
+                    let (v, f) = bins[to].phases[q].items[qpos];
+                    if v >= w {
+                        continue;
+                    }
+                    let new_max = m.cost_after(&bins[h], Delta::Swap(p, pos, v, f)).max(m.cost_after(&bins[to], Delta::Swap(q, qpos, w, g)));
+                    evaluations += 1;
+                    if new_max < top && best.is_none_or(|b| (new_max, to, (p, pos)) < (b.0, b.1, b.2)) {
+                        best = Some((new_max, to, (p, pos), Some((q, qpos))));
+                    }
+                }
+            }
+            if evaluations >= MAX_EVALUATIONS {
+                break;
+            }
+        }
+        let Some((_, to, (p, pos), back)) = best else { break };
+        let (w, g) = bins[h].phases[p].items[pos];
+        match back {
+            None => {
+                m.apply(&mut bins[h], Delta::Remove(p, pos));
+                m.apply(&mut bins[to], Delta::Add(w, g));
+            }
+            Some((q, qpos)) => {
+                let (v, f) = bins[to].phases[q].items[qpos];
+                m.apply(&mut bins[h], Delta::Swap(p, pos, v, f));
+                m.apply(&mut bins[to], Delta::Swap(q, qpos, w, g));
+            }
+        }
+        for i in [h, to] {
+            costs[i] = m.cost_after(&bins[i], Delta::None);
+        }
+        if evaluations >= MAX_EVALUATIONS {
+            break;
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "setups_tests.rs"]
+mod tests;

@@ -1,0 +1,189 @@
+//! Setup projects in the plan: where their dependents go, what a shard is predicted to take
+//! (phases, teardowns), the fingerprint, and the option's checks.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use crate::error::ErrorCode;
+use crate::plan::{plan_shards, PlanInput, ShardPlan};
+
+fn plan(opts: Value) -> ShardPlan {
+    PlanInput::from_json(&opts.to_string()).and_then(plan_shards).unwrap_or_else(|e| panic!("{opts}: {}", e.message))
+}
+
+fn units(prefix: &str, n: usize, ms: u64) -> Vec<Value> {
+    (0..n).map(|i| json!({ "id": format!("{prefix}{i:02}"), "durationMs": ms })).collect()
+}
+
+fn ids(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i:02}")).collect()
+}
+
+fn shards_holding(p: &ShardPlan, prefix: &str) -> usize {
+    p.shards.iter().filter(|s| s.units.iter().any(|u| u.starts_with(prefix))).count()
+}
+
+#[test]
+fn dependents_share_the_shards_that_pay_their_setup() {
+    // 4 dependents and 20 independent tests of 1 s, a setup of 4 s, 4 shards of one worker:
+    // spread by count, every shard pays the setup (10 s each); with the setup in the plan one
+    // shard runs it and the dependents (8 s), the others 20 s of independent tests (8 s at most)
+    let all: Vec<Value> = units("dep", 4, 1000).into_iter().chain(units("ind", 20, 1000)).collect();
+    let without = plan(json!({ "units": all, "shardCount": 4 }));
+    assert_eq!(without.makespan_ms, 6000, "the tests alone");
+    let p = plan(json!({ "units": all, "shardCount": 4, "setups": [{ "id": "setup", "durationMs": 4000, "units": ids("dep", 4) }] }));
+    assert_eq!(shards_holding(&p, "dep"), 1, "{p:?}");
+    assert_eq!(p.makespan_ms, 8000);
+    let dep_shard = p.shards.iter().find(|s| s.units.iter().any(|u| u.starts_with("dep"))).unwrap();
+    assert_eq!(dep_shard.predicted_ms, 8000, "its setup (4 s) then its dependents (4 s)");
+    for s in p.shards.iter().filter(|s| s.index != dep_shard.index) {
+        assert!(s.predicted_ms <= 8000 && s.units.iter().all(|u| u.starts_with("ind")), "{s:?}");
+    }
+    assert_ne!(p.fingerprint, without.fingerprint);
+}
+
+#[test]
+fn a_setup_worth_paying_twice_is_paid_twice() {
+    // 16 dependents of 1 s and a setup of 1 s over 2 shards: both shards run it (9 s each), not
+    // one shard all 17 s
+    let p = plan(json!({ "units": units("dep", 16, 1000), "shardCount": 2, "setups": [{ "id": "s", "durationMs": 1000, "units": ids("dep", 16) }] }));
+    assert_eq!(shards_holding(&p, "dep"), 2);
+    assert_eq!(p.shards.iter().map(|s| s.predicted_ms).collect::<Vec<_>>(), [9000, 9000]);
+}
+
+#[test]
+fn a_shard_runs_its_phases_one_after_the_other() {
+    // one shard, 2 workers: phase 0 = the setup (4 s) beside the independent tests (3 s, 1 s):
+    // 4 s over two workers; then the dependents (2 s, 2 s): 2 s; then the teardown alone: 0.5 s
+    let p = plan(json!({
+        "units": [
+            { "id": "i1", "durationMs": 3000 }, { "id": "i2", "durationMs": 1000 },
+            { "id": "d1", "durationMs": 2000 }, { "id": "d2", "durationMs": 2000 },
+        ],
+        "shardCount": 1, "workers": 2,
+        "setups": [
+            { "id": "login", "durationMs": 4000, "units": ["d1", "d2"] },
+            { "id": "logout", "durationMs": 500, "units": ["d1", "d2"], "teardown": true },
+        ],
+    }));
+    assert_eq!(p.shards[0].predicted_ms, 6500);
+}
+
+#[test]
+fn a_chain_of_setups_is_a_phase_each() {
+    // db (level 0, 1 s) -> login (level 1, 2 s) -> d1, d2 (3 s each); 2 workers, 1 shard:
+    // 1 s, then 2 s, then 3 s
+    let p = plan(json!({
+        "units": [{ "id": "d1", "durationMs": 3000 }, { "id": "d2", "durationMs": 3000 }],
+        "shardCount": 1, "workers": 2,
+        "setups": [
+            { "id": "login", "durationMs": 2000, "level": 1, "units": ["d1", "d2"] },
+            { "id": "db", "durationMs": 1000, "units": ["d1", "d2"] },
+        ],
+    }));
+    assert_eq!(p.shards[0].predicted_ms, 6000);
+}
+
+#[test]
+fn setups_and_units_in_any_order_give_the_same_plan() {
+    let mut all: Vec<Value> = units("dep", 7, 900).into_iter().chain(units("ind", 11, 1300)).collect();
+    let setups = json!([
+        { "id": "b", "durationMs": 2500, "units": ids("dep", 4) },
+        { "id": "a", "durationMs": 1500, "units": ids("dep", 7) },
+    ]);
+    let p = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "setups": setups }));
+    all.reverse();
+    let mut reversed = setups.as_array().unwrap().clone();
+    reversed.reverse();
+    for s in reversed.iter_mut() {
+        s["units"].as_array_mut().unwrap().reverse();
+    }
+    let q = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "setups": reversed }));
+    assert_eq!(p, q);
+    // a setup needed by nothing planned moves nothing: the units the plan does not have are ignored
+    let r = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "setups": [{ "id": "x", "durationMs": 9000, "units": ["not-here"] }] }));
+    assert!(r.shards.iter().all(|s| s.predicted_ms <= p.makespan_ms + 9000));
+    assert_ne!(r.fingerprint, p.fingerprint, "the setups are part of the input");
+}
+
+#[test]
+fn the_option_is_checked() {
+    let bad = |setups: Value| {
+        let opts = json!({ "units": [{ "id": "a" }], "shardCount": 2, "setups": setups });
+        let e = PlanInput::from_json(&opts.to_string()).and_then(plan_shards).expect_err("rejected");
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        e.message
+    };
+    assert!(bad(json!([{ "id": "s", "units": [], "durationMs": -1 }])).contains("setups[0].durationMs"));
+    assert!(bad(json!([{ "id": "s", "units": [], "level": 1.5 }])).contains("setups[0].level"));
+    assert!(bad(json!([{ "id": "", "units": [] }])).contains("setups[0].id"));
+    assert!(bad(json!([{ "id": "s", "units": [] }, { "id": "s", "units": [] }])).contains("given twice"));
+    let unknown = bad(json!([{ "id": "s", "units": [], "project": "x" }]));
+    assert!(unknown.contains("setups: unknown field `project`"), "{unknown}");
+    let many: Vec<Value> = (0..65).map(|i| json!({ "id": format!("s{i}"), "units": [] })).collect();
+    assert!(bad(Value::Array(many)).contains("at most 64"));
+}
+
+/// What the module doc says a shard takes, computed here from the plan's own shards.
+fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups: &[(u64, u32, bool, Vec<String>)], workers: usize) -> u64 {
+    if shard_units.is_empty() {
+        return 0;
+    }
+    let over = |mut xs: Vec<u64>| -> u64 {
+        xs.sort_unstable_by(|a, b| b.cmp(a));
+        let mut load = vec![0u64; workers.min(xs.len()).max(1)];
+        for x in xs {
+            let i = (0..load.len()).min_by_key(|&i| (load[i], i)).unwrap();
+            load[i] += x;
+        }
+        load.into_iter().max().unwrap_or(0)
+    };
+    let needed: Vec<bool> = setups.iter().map(|(_, _, _, us)| shard_units.iter().any(|u| us.contains(u))).collect();
+    let phase_of = |u: &String| setups.iter().filter(|(_, _, t, us)| !t && us.contains(u)).map(|(_, l, _, _)| *l as usize + 1).max().unwrap_or(0);
+    let phases = 1 + setups.iter().filter(|s| !s.2).map(|s| s.1 as usize + 1).max().unwrap_or(0);
+    let mut total = 0;
+    for p in 0..phases {
+        let mut xs: Vec<u64> = shard_units.iter().filter(|u| phase_of(u) == p).map(|u| ms[u]).collect();
+        xs.extend(setups.iter().zip(&needed).filter(|((_, l, t, _), n)| **n && !t && *l as usize == p).map(|((d, _, _, _), _)| *d));
+        total += over(xs);
+    }
+    total + setups.iter().zip(&needed).filter(|((_, _, t, _), n)| **n && *t).map(|((d, _, _, _), _)| d).sum::<u64>()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Every unit on exactly one shard; each shard's prediction is the phases model's; the plan
+    /// is no worse than the plan without setups would be with them.
+    #[test]
+    fn every_unit_once_and_the_predictions_follow_the_model(
+        weights in prop::collection::vec(1u64..5000, 1..60),
+        shard_count in 1u32..6,
+        workers in 1usize..4,
+        raw_setups in prop::collection::vec((0u64..6000, 0u32..3, any::<bool>(), prop::collection::vec(any::<bool>(), 60)), 0..4),
+    ) {
+        let all: Vec<Value> = weights.iter().enumerate().map(|(i, w)| json!({ "id": format!("u{i:02}"), "durationMs": w })).collect();
+        let ms: BTreeMap<String, u64> = weights.iter().enumerate().map(|(i, &w)| (format!("u{i:02}"), w)).collect();
+        let setups: Vec<(u64, u32, bool, Vec<String>)> = raw_setups.iter().map(|(d, l, t, pick)| {
+            (*d, *l, *t, (0..weights.len()).filter(|&i| pick[i]).map(|i| format!("u{i:02}")).collect())
+        }).collect();
+        let setups_json: Vec<Value> = setups.iter().enumerate().map(|(k, (d, l, t, us))| json!({ "id": format!("s{k}"), "durationMs": d, "level": l, "teardown": t, "units": us })).collect();
+        let p = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "setups": setups_json }));
+        let mut seen = BTreeMap::new();
+        for s in &p.shards {
+            for u in &s.units {
+                prop_assert!(seen.insert(u.clone(), s.index).is_none(), "{} twice", u);
+            }
+            prop_assert_eq!(s.predicted_ms, predicted_by_hand(&s.units, &ms, &setups, workers), "shard {}", s.index);
+        }
+        prop_assert_eq!(seen.len(), weights.len());
+        prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|s| s.predicted_ms).max().unwrap_or(0));
+        // the plan of the tests alone, costed with the setups, is not better than the plan that knew them
+        // (within what a greedy plan can promise: a tenth)
+        let blind = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers }));
+        let blind_makespan = blind.shards.iter().map(|s| predicted_by_hand(&s.units, &ms, &setups, workers)).max().unwrap_or(0);
+        prop_assert!(p.makespan_ms * 10 <= blind_makespan * 11, "with setups {} vs blind {}", p.makespan_ms, blind_makespan);
+    }
+}

@@ -187,3 +187,48 @@ proptest! {
         prop_assert!(p.makespan_ms * 10 <= blind_makespan * 11, "with setups {} vs blind {}", p.makespan_ms, blind_makespan);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The assignment's cost of a change (a group in, out, or swapped) is the cost of the shard
+    /// after that change is made: the choices are made on the shards they describe.
+    #[test]
+    fn a_change_costs_what_the_changed_shard_costs(
+        weights in prop::collection::vec(1u64..5000, 2..30),
+        masks in prop::collection::vec(0u64..8, 30),
+        workers in 1u32..4,
+        cold in prop_oneof![Just(0u64), 1u64..3000],
+        setup_ms in prop::collection::vec(0u64..6000, 3),
+        levels in prop::collection::vec(0u32..3, 3),
+        teardown in any::<bool>(),
+        picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..20),
+    ) {
+        use super::{Delta, Model, Setup};
+        let setups: Vec<Setup> = (0..3).map(|k| Setup { id: format!("s{k}"), duration_ms: setup_ms[k], level: levels[k], teardown: teardown && k == 2, units: vec![] }).collect();
+        let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, ..Default::default() }, ..crate::plan::Settings::new(2) };
+        let m = Model::new(masks[..weights.len()].to_vec(), &setups, &s);
+        let (mut a, mut b) = (m.empty(), m.empty());
+        for (g, &w) in weights.iter().enumerate() {
+            m.apply(if g % 2 == 0 { &mut a } else { &mut b }, Delta::Add(w, g));
+        }
+        for (x, y) in picks {
+            // a random group of `a` (by phase and position) and one of `b`
+            let of = |bin: &super::SBin, i: &prop::sample::Index| {
+                let all: Vec<(usize, usize)> = bin.phases.iter().enumerate().flat_map(|(p, ph)| (0..ph.items.len()).map(move |q| (p, q))).collect();
+                (!all.is_empty()).then(|| all[i.index(all.len())])
+            };
+            let (Some((p, pos)), Some((q, qpos))) = (of(&a, &x), of(&b, &y)) else { break };
+            let (wa, ga) = a.phases[p].items[pos];
+            let (wb, gb) = b.phases[q].items[qpos];
+            for (d, kind) in [(Delta::Remove(p, pos), "out"), (Delta::Add(wb, gb), "in"), (Delta::Swap(p, pos, wb, gb), "swap")] {
+                let mut after = a.clone();
+                m.apply(&mut after, d);
+                prop_assert_eq!(m.cost_after(&a, d), m.cost_after(&after, Delta::None), "{}", kind);
+            }
+            // make the swap, and go on from there
+            m.apply(&mut a, Delta::Swap(p, pos, wb, gb));
+            m.apply(&mut b, Delta::Swap(q, qpos, wa, ga));
+        }
+    }
+}

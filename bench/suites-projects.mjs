@@ -24,8 +24,8 @@ export function rng(seed) {
   };
 }
 
-const pad = (n, w = 3) => String(n).padStart(w, '0');
-const write = (dir, rel, text) => {
+export const pad = (n, w = 3) => String(n).padStart(w, '0');
+export const write = (dir, rel, text) => {
   const file = path.join(dir, rel);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -119,7 +119,7 @@ function kinds(count, random, { jsdom, domShare, slowFileMs }) {
 }
 
 /** Iterations of the CPU loop per ms, measured on the 2-core machine this was tuned on (the work is fixed, so its time is the machine's; the loop uses no globals, which are slow in Jest's vm context). */
-const LOOP_PER_MS = 25_000;
+export const LOOP_PER_MS = 25_000;
 
 /** The test bodies of a unit-test file (Jest and Vitest share them: both have describe/test/expect). */
 function unitTestBody({ idx, kind, mods, random, dom, slowHelper }) {

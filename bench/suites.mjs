@@ -60,13 +60,13 @@ const RUN_TIMEOUT_MS = 600_000;
 /** The long file of the `-slow` suites: about a third of a 3-shard share of the Jest suite's work on this machine. */
 const SLOW_FILE_MS = 6000;
 
-const s = (ms) => (ms === undefined || Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(1)}s`);
-const x = (r) => (r === undefined || !Number.isFinite(r) ? '-' : r.toFixed(2));
-const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
+export const s = (ms) => (ms === undefined || Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(1)}s`);
+export const x = (r) => (r === undefined || !Number.isFinite(r) ? '-' : r.toFixed(2));
+export const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
 const posix = (p) => p.split(path.sep).join('/');
 
 /** `12.3s` / `850ms` (fmtMs of pkg-template/src/runner/plan.mjs) -> ms. */
-const msOf = (num, unit) => Number(num) * (unit === 's' ? 1000 : 1);
+export const msOf = (num, unit) => Number(num) * (unit === 's' ? 1000 : 1);
 
 /** Jest's JSON (Vitest's json reporter writes the same shape) -> Set of "file > describes > title" that ran. */
 function executedJestLike(json, root) {
@@ -83,7 +83,7 @@ function executedJestLike(json, root) {
 const failedCount = (tests) => [...tests.values()].filter((v) => v === 'failed').length;
 
 /** What a run printed: its plan line's prediction, and the reporter's own "took ... its tests" line. */
-function shardwiseLines(output) {
+export function shardwiseLines(output) {
   const text = output.replace(/\x1b\[[0-9;]*m/g, '');
   const plan = /^\[shardwise\] shard (\d+)\/(\d+): predicted (\d+(?:\.\d+)?)(ms|s)\b/m.exec(text);
   // "took 13.9s: its tests 7.7s (predicted 9.2s)" or "took 13.9s (...): its tests' own time 7.7s (predicted 15.2s)"
@@ -98,17 +98,17 @@ function shardwiseLines(output) {
 }
 
 /** A line's shape: its numbers, paths and hashes blanked, so the same message on every shard counts once. */
-const shape = (line) => line.replace(/[0-9a-f]{40}/g, '<hash>').replace(/\/[^\s,;)]+/g, '<path>').replace(/\d+(\.\d+)?/g, '#');
+export const shape = (line) => line.replace(/[0-9a-f]{40}/g, '<hash>').replace(/\/[^\s,;)]+/g, '<path>').replace(/\d+(\.\d+)?/g, '#');
 
 /** The environment of a run: the caller's, without shardwise's, CI's or the fixtures' variables. */
-function cleanEnv(extra, { color = false } = {}) {
+export function cleanEnv(extra, { color = false } = {}) {
   const env = { ...process.env, ...(color ? {} : { FORCE_COLOR: '0', NO_COLOR: '1' }) };
   for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k.startsWith('SW_') || k === 'CI' || k.startsWith('GITHUB_')) delete env[k];
   return { ...env, ...extra };
 }
 
 /** Which build of pkg/ a run used: `npm run build` swaps in a new pkg/ folder (another inode). */
-function buildStamp() {
+export function buildStamp() {
   try {
     const st = statSync(path.join(ROOT, 'pkg', 'wasm', 'shardwise_bg.wasm'));
     return `${statSync(path.join(ROOT, 'pkg')).ino}@${new Date(st.mtimeMs).toISOString().slice(11, 19)}`;

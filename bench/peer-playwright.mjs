@@ -38,13 +38,13 @@
 //
 // Logs, JSON reports and both reporters' folders of every run: bench/out/peer/<suite>/runs/<label>/;
 // the figures: bench/out/peer/<suite>/summary.json.
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rng, pad, write, LOOP_PER_MS } from './suites-projects.mjs';
-import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape } from './suites.mjs';
+import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape, timedRun } from './suites.mjs';
 import { playwrightCli } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +52,6 @@ const OUT = path.join(ROOT, 'bench', 'out', 'peer');
 const CLI = path.join(ROOT, 'pkg', 'bin', 'shardwise.mjs');
 const CHROMIUM = '/usr/bin/chromium';
 const WORKERS = 2;
-const RUN_TIMEOUT_MS = 600_000;
 const MODES = ['native', 'shardwise', 'flakiness'];
 
 // ---------------------------------------------------------------------------------------------
@@ -333,10 +332,6 @@ function flakinessLines(output) {
   };
 }
 
-let current; // the run going on: its process group is killed when this process ends early
-process.on('exit', () => { if (current) try { process.kill(-current.pid, 'SIGKILL'); } catch { /* gone */ } });
-process.on('SIGINT', () => process.exit(130));
-
 /**
  * One `playwright test` process of a suite. `mode`: seed (unsharded, both reporters), native,
  * shardwise or flakiness (with `--shard`). Resolves with its wall time, output, what it ran and
@@ -357,20 +352,7 @@ async function runOnce(suite, { label, mode, shard }) {
   const argv = [playwrightCli(), 'test', '-c', suite.config, ...(shard ? [`--shard=${shard}`] : [])];
   const log = path.join(dir, 'output.log');
   const build = buildStamp();
-  const fd = openSync(log, 'w');
-  const t0 = performance.now();
-  const child = spawn(process.execPath, argv, { cwd: suite.project, env, stdio: ['ignore', fd, fd], detached: true });
-  closeSync(fd);
-  current = child;
-  const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
-  const code = await new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c, signal) => resolve(c ?? signal));
-  });
-  const ms = performance.now() - t0;
-  clearTimeout(timer);
-  current = undefined;
-  const text = readFileSync(log, 'utf8');
+  const { code, ms, text } = await timedRun({ argv, cwd: suite.project, env, log });
   const tests = existsSync(paths.json) ? executed(JSON.parse(readFileSync(paths.json, 'utf8'))) : undefined;
   const failed = tests ? [...tests].filter(([, st]) => st !== 'passed').map(([k]) => k) : [];
   if (!tests || code !== 0 || failed.length) {

@@ -117,8 +117,34 @@ export function buildStamp() {
   }
 }
 
-let current; // the run going on, killed (its process group) on Ctrl-C
-process.on('SIGINT', () => { if (current) try { process.kill(-current.pid, 'SIGKILL'); } catch { /* gone */ } process.exit(130); });
+let current; // the run going on, killed (its process group) on Ctrl-C or when this process ends early
+const killCurrent = () => { if (current) try { process.kill(-current.pid, 'SIGKILL'); } catch { /* gone */ } };
+process.on('exit', killCurrent);
+process.on('SIGINT', () => { killCurrent(); process.exit(130); });
+
+/**
+ * Runs `argv` (node's arguments) in `cwd` with `env` as one process group, its output into `log`,
+ * killed after RUN_TIMEOUT_MS and when this process ends. Resolves with its exit code (or signal),
+ * its wall time (spawn to exit) and its output. The bench scripts' one way to time a run.
+ */
+export async function timedRun({ argv, cwd, env, log }) {
+  const fd = openSync(log, 'w');
+  const t0 = performance.now();
+  const child = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  current = child;
+  const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
+  try {
+    const code = await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (c, signal) => resolve(c ?? signal));
+    });
+    return { code, ms: performance.now() - t0, text: readFileSync(log, 'utf8') };
+  } finally {
+    clearTimeout(timer);
+    current = undefined;
+  }
+}
 
 /**
  * One runner process. `mode`: 'seed' (unsharded, shardwise on), 'native' (`--shard`, shardwise
@@ -139,22 +165,9 @@ async function runOnce(suite, { label, mode, shard }) {
   const argv = suite.argv({ mode, shard, paths });
   const log = path.join(dir, 'output.log');
   const build = buildStamp();
-  const fd = openSync(log, 'w');
-  const t0 = performance.now();
-  const child = spawn(process.execPath, argv, { cwd: suite.cwd, env, stdio: ['ignore', fd, fd], detached: true });
-  closeSync(fd);
-  current = child;
-  const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
-  const code = await new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c, signal) => resolve(c ?? signal));
-  });
-  const ms = performance.now() - t0;
-  clearTimeout(timer);
-  current = undefined;
+  const { code, ms, text } = await timedRun({ argv, cwd: suite.cwd, env, log });
   suite.after?.(paths);
   rmSync(paths.cache, { recursive: true, force: true });
-  const text = readFileSync(log, 'utf8');
   const tests = existsSync(paths.json) ? suite.executed(JSON.parse(readFileSync(paths.json, 'utf8'))) : undefined;
   const run = { label, mode, shard, code, ms, text, log, tests, output: paths.output, build: build === buildStamp() ? build : `${build}->${buildStamp()}`, ...shardwiseLines(text) };
   const failed = tests ? failedCount(tests) : 0;

@@ -65,17 +65,21 @@ describe('Playwright suite tree -> units', () => {
     assert.equal(byTitle.login, undefined);
     assert.deepEqual([...readonlyProjects({ projects: [{ name: 'x', dependencies: ['setup'], teardown: 'clean' }, { name: 'setup' }] })], ['setup', 'clean']);
   });
-  test('the shard record names setup and teardown projects: their tests, and the planned tests needing a setup (through other setups too)', () => {
-    const config = { projects: [
+  // chromium needs auth, which needs setup, torn down by cleanup; fast needs nothing
+  const setupChain = () => ({
+    config: { projects: [
       { name: 'chromium', dependencies: ['auth'] }, { name: 'fast' }, { name: 'auth', dependencies: ['setup'] }, { name: 'setup', teardown: 'cleanup' }, { name: 'cleanup' },
-    ] };
-    const tree = playwrightSuite({ projects: [
+    ] },
+    tree: playwrightSuite({ projects: [
       { name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] },
       { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] },
       { name: 'auth', files: [{ path: 'auth.pw.js', items: ['token'] }] },
       { name: 'setup', files: [{ path: 's.pw.js', items: ['login'] }] },
       { name: 'cleanup', files: [{ path: 'z.pw.js', items: ['logout'] }] },
-    ] });
+    ] }),
+  });
+  test('the shard record names setup and teardown projects: their tests, and the planned tests needing a setup (through other setups too)', () => {
+    const { config, tree } = setupChain();
     const planned = unitsFromSuite(tree.root, { root: '/repo', mode: tree.mode, readonly: readonlyProjects(config) });
     assert.deepEqual(planned.map((u) => u.titlePath.at(-1)), ['a1', 'c1']);
     const a1 = planned[0].id;
@@ -93,16 +97,7 @@ describe('Playwright suite tree -> units', () => {
     ]);
   });
   test('the planner\'s setups: each project\'s tests, the planned tests that make a shard run it (a teardown: its setup\'s), its level and whether it tears down', () => {
-    const config = { projects: [
-      { name: 'chromium', dependencies: ['auth'] }, { name: 'fast' }, { name: 'auth', dependencies: ['setup'] }, { name: 'setup', teardown: 'cleanup' }, { name: 'cleanup' },
-    ] };
-    const tree = playwrightSuite({ projects: [
-      { name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] },
-      { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] },
-      { name: 'auth', files: [{ path: 'auth.pw.js', items: ['token'] }] },
-      { name: 'setup', files: [{ path: 's.pw.js', items: ['login'] }] },
-      { name: 'cleanup', files: [{ path: 'z.pw.js', items: ['logout'] }] },
-    ] });
+    const { config, tree } = setupChain();
     const readonly = readonlyProjects(config);
     const planned = unitsFromSuite(tree.root, { root: '/repo', mode: tree.mode, readonly });
     const sharedTests = tree.root.allTests().map((t) => ({ ...testIdentity(t, { root: '/repo' }) })).filter((t) => readonly.has(t.project));

@@ -262,6 +262,22 @@ fn radix_sort_u64(keys: &mut Vec<u64>, key_bits: u32) {
     }
 }
 
+/// The heaviest shard (the first of equals) and its cost; `lighter` gets the shards below it,
+/// by (cost, index): where an improvement pass looks for a move.
+pub(super) fn heaviest(costs: &[u64], lighter: &mut Vec<usize>) -> (usize, u64) {
+    let mut h = 0;
+    for (i, &c) in costs.iter().enumerate() {
+        if c > costs[h] {
+            h = i;
+        }
+    }
+    let top = costs[h];
+    lighter.clear();
+    lighter.extend((0..costs.len()).filter(|&i| costs[i] < top));
+    lighter.sort_unstable_by_key(|&i| (costs[i], i));
+    (h, top)
+}
+
 /// A candidate change: move the item at `a` of the heaviest shard to shard `to`, and, for a
 /// swap, the item at `b` of `to` back.
 #[derive(Clone, Copy)]
@@ -322,16 +338,7 @@ fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf) {
     let mut costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers) + cold.of(b.items.len())).collect();
     let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
     for _ in 0..MAX_IMPROVEMENT_STEPS {
-        let mut h = 0;
-        for (i, &c) in costs.iter().enumerate() {
-            if c > costs[h] {
-                h = i;
-            }
-        }
-        let top = costs[h];
-        lighter.clear();
-        lighter.extend((0..bins.len()).filter(|&i| costs[i] < top));
-        lighter.sort_unstable_by_key(|&i| (costs[i], i));
+        let (h, top) = heaviest(&costs, &mut lighter);
         let mut best: Option<Change> = None;
         let mut consider = |c: Change| {
             if c.new_max < top && best.as_ref().is_none_or(|b| c.better_than(b)) {

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::assign::{cost, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
+use super::assign::{cost, heaviest, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
 use super::cost::ColdOf;
 use super::options::Settings;
 use super::units::Canon;
@@ -353,16 +353,9 @@ fn candidates(b: &SBin, target: u64) -> Vec<(usize, usize)> {
 fn improve(m: &Model, bins: &mut [SBin]) {
     let mut evaluations = 0usize;
     let mut costs: Vec<u64> = bins.iter().map(|b| m.cost_after(b, Delta::None)).collect();
+    let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
     for _ in 0..MAX_IMPROVEMENT_STEPS {
-        let mut h = 0;
-        for (i, &c) in costs.iter().enumerate() {
-            if c > costs[h] {
-                h = i;
-            }
-        }
-        let top = costs[h];
-        let mut lighter: Vec<usize> = (0..bins.len()).filter(|&i| costs[i] < top).collect();
-        lighter.sort_unstable_by_key(|&i| (costs[i], i));
+        let (h, top) = heaviest(&costs, &mut lighter);
         // (new max, target, from (phase, pos), to (phase, pos) for a swap)
         let mut best: Option<(u64, usize, (usize, usize), Option<(usize, usize)>)> = None;
         for (rank, &to) in lighter.iter().enumerate() {

@@ -219,7 +219,7 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // str::find and its messages are the suspects. 1,301,000 since Playwright's setup and teardown
   // projects are planned (issue 32: plan::setups, a shard's phases, the assignment that keeps
   // dependents where their setup is paid, the `setups` option and its fingerprint words):
-  // 1,281,138 -> 1,300,485 bytes (a stable sort of the setups, a sort and a dedup of candidates
+  // 1,281,138 -> 1,300,919 bytes (a stable sort of the setups, a sort and a dedup of candidates
   // and a clone-and-sort per prediction took it to 1,317,354 at first: each new sort costs
   // several KB; insertion into the planner's sorted bins has none, and both improvement passes
   // now find their heaviest shard with one function, one sort: 5.6 KB). Every byte over it

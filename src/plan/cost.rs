@@ -121,7 +121,7 @@ impl ColdOf {
 /// whatever its files: the single-file shard 0.73.
 const COLD_REACH: f64 = 0.8;
 
-fn ms_of(v: Option<f64>, name: &str) -> Result<u64> {
+pub(super) fn ms_of(v: Option<f64>, name: &str) -> Result<u64> {
     match v {
         None => Ok(0),
         Some(v) if v.is_finite() && (0.0..=MAX_DURATION_MS as f64).contains(&v) => Ok(v.round() as u64),

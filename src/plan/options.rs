@@ -87,7 +87,7 @@ pub(super) enum Source<'a> {
     Report(ReportView, Option<EnvironmentSelector>),
 }
 
-fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Result<u64> {
+pub(super) fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max: u64) -> Result<u64> {
     match value {
         None => Ok(default),
         Some(v) if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 => Ok(v as u64),
@@ -168,7 +168,7 @@ impl<'a> PlanInput<'a> {
             per_shard_overhead_ms: whole(self.per_shard_overhead_ms, "perShardOverheadMs", 0, 0, MAX_DURATION_MS)?,
             workers: whole(self.workers, "workers", 1, 1, MAX_WORKERS as u64)? as u32,
             costs: self.costs.as_ref().map(CostsInput::check).transpose()?.unwrap_or_default(),
-            setups: super::setups::check(self.setups.as_deref().unwrap_or_default())?,
+            setups: super::setups::check(self.setups.unwrap_or_default())?,
         };
         let source = match (self.report, self.units) {
             (Some(_), Some(_)) => return Err(Error::invalid_input("pass either opts.report or opts.units, not both")),

@@ -18,10 +18,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::assign::{cost, heaviest, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
-use super::cost::ColdOf;
-use super::options::Settings;
+use super::cost::{ms_of, ColdOf};
+use super::options::{whole, Settings};
 use super::units::Canon;
-use super::MAX_DURATION_MS;
 use crate::error::{Error, Result};
 
 /// Most setups one plan takes (a bit each in a group's mask).
@@ -57,27 +56,20 @@ pub struct Setup {
     pub units: Vec<String>,
 }
 
-/// Checks `setups`, sorted by id (so their order in the input does not matter).
-pub(super) fn check(input: &[SetupInput]) -> Result<Vec<Setup>> {
+/// Checks `setups` (their ids and units moved, not copied), sorted by id (so their order in the
+/// input does not matter).
+pub(super) fn check(input: Vec<SetupInput>) -> Result<Vec<Setup>> {
     if input.len() > MAX_SETUPS {
         return Err(Error::invalid_input(format!("setups: at most {MAX_SETUPS} setups, got {}", input.len())));
     }
     let mut out = Vec::with_capacity(input.len());
-    for (i, s) in input.iter().enumerate() {
+    for (i, s) in input.into_iter().enumerate() {
         if s.id.is_empty() {
             return Err(Error::invalid_input(format!("setups[{i}].id must be a non-empty string")));
         }
-        let duration_ms = match s.duration_ms {
-            None => 0,
-            Some(v) if v.is_finite() && (0.0..=MAX_DURATION_MS as f64).contains(&v) => v.round() as u64,
-            Some(v) => return Err(Error::invalid_input(format!("setups[{i}].durationMs must be a number of ms from 0 to {MAX_DURATION_MS}, got {v}"))),
-        };
-        let level = match s.level {
-            None => 0,
-            Some(v) if v.fract() == 0.0 && (0.0..=MAX_SETUP_LEVEL as f64).contains(&v) => v as u32,
-            Some(v) => return Err(Error::invalid_input(format!("setups[{i}].level must be an integer from 0 to {MAX_SETUP_LEVEL}, got {v}"))),
-        };
-        out.push(Setup { id: s.id.clone(), duration_ms, level, teardown: s.teardown.unwrap_or(false), units: s.units.clone() });
+        let duration_ms = ms_of(s.duration_ms, &format!("setups[{i}].durationMs"))?;
+        let level = whole(s.level, &format!("setups[{i}].level"), 0, 0, MAX_SETUP_LEVEL as u64)? as u32;
+        out.push(Setup { id: s.id, duration_ms, level, teardown: s.teardown.unwrap_or(false), units: s.units });
     }
     // by insertion (at most 64): no sort of its own in the .wasm
     for i in 1..out.len() {

@@ -134,25 +134,27 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // projects the runner runs on each shard that needs them, beside its plan (Playwright's setup
   // and teardown projects): their tests' known durations, the cost of each shard that runs one
   // of their dependents, planned with the phases they run in (Rust plan::setups)
-  const setupMs = new Map();
+  // per setup: its known time and how many of its tests had a duration
+  const setupTime = new Map();
   let sharedCount = 0;
   let sharedKnown = 0;
   for (const st of setups) {
-    let ms = 0;
+    const time = { ms: 0, known: 0 };
     for (const t of st.tests) {
-      sharedCount += 1;
       const d = durationOf?.(t);
       if (d === undefined) continue;
-      ms += Math.max(1, Math.round(d));
-      sharedKnown += 1;
+      time.ms += Math.max(1, Math.round(d));
+      time.known += 1;
     }
-    setupMs.set(st.id, ms);
+    setupTime.set(st.id, time);
+    sharedCount += st.tests.length;
+    sharedKnown += time.known;
   }
   const plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
     ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
     ...(setups.length ? {
-      setups: setups.map((st) => ({ id: st.id, durationMs: setupMs.get(st.id), units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
+      setups: setups.map((st) => ({ id: st.id, durationMs: setupTime.get(st.id).ms, units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
     } : {}),
   });
   // the setups a shard runs: those with a dependent among its units
@@ -165,7 +167,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
   line += rerunLine;
   if (sharedCount) {
-    const sharedMs = [...setupMs.values()].reduce((x, y) => x + y, 0);
+    const sharedMs = [...setupTime.values()].reduce((sum, t) => sum + t.ms, 0);
     line += `\n[shardwise] ${sharedCount} setup or teardown ${sharedCount === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
       + (sharedKnown ? `: ${fmtMs(sharedMs)}, planned as the cost of the ${charged} of ${shardCount} shards that run a test needing them${sharedKnown < sharedCount ? ` (${sharedCount - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the plan');
   }
@@ -183,8 +185,8 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   let bodiesMs = 0;
   let knownCount = 0;
   for (const st of runs(shard)) {
-    bodiesMs += setupMs.get(st.id);
-    knownCount += st.tests.filter((t) => durationOf?.(t) !== undefined).length;
+    bodiesMs += setupTime.get(st.id).ms;
+    knownCount += setupTime.get(st.id).known;
   }
   let estimated = 0;
   for (const u of coreUnits) {

@@ -232,6 +232,11 @@ test('3,000 tests in 30 files: a full run\'s report is the timings file of 3 sha
 
 test('a malformed JUnit XML fails the run with its line and column; nothing is saved or uploaded', { timeout: 60_000 }, async () => {
   const dir = project('malformed', { 'a.test.js': '', 'b.test.js': '' });
+  // an earlier run's saved report in the shard's folder: gone, never taken for this run's
+  const earlier = path.join(dir, 'shardwise-report', 'shard-1-of-2');
+  mkdirSync(earlier, { recursive: true });
+  writeFileSync(path.join(earlier, 'report.json.br'), 'an earlier run');
+  writeFileSync(path.join(earlier, 'shard.json'), '{}');
   const write = "require('fs').writeFileSync('junit.xml', '<testsuites>\\n  <testsuite name=\"a\">\\n    <testcase name=\"t\" time=\"0.1\">')";
   const r = await shardwise(dir, ['run', '--shard=1/2', '--files', '*.test.js', '--junit', 'junit.xml', '--', process.execPath, '-e', write],
     { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken });
@@ -239,6 +244,28 @@ test('a malformed JUnit XML fails the run with its line and column; nothing is s
   assert.equal(r.err.trim(), 'shardwise run: INVALID_INPUT: junit.xml line 3, column 35: the file ends inside <testcase> (opened at line 3, column 5): expected </testcase>; nothing was saved or uploaded');
   assert.doesNotMatch(r.out, /uploaded/);
   assert.ok(!existsSync(path.join(dir, 'shardwise-report', 'shard-1-of-2', 'report.json.br')), 'no report saved');
+  assert.ok(!existsSync(path.join(dir, 'shardwise-report', 'shard-1-of-2', 'shard.json')), 'no earlier record left');
+});
+
+test('a command that writes no JUnit XML (it crashed) is a failed run: its report says why, is uploaded, and verify names the files not run', { timeout: 60_000 }, async () => {
+  const dir = project('no-xml', { 'a.test.js': '', 'b.test.js': '', 'c.test.js': '' });
+  const env = { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken };
+  const runs = [];
+  for (const i of [1, 2]) {
+    runs.push(await shardwise(dir, ['run', `--shard=${i}/2`, '--files', '*.test.js', '--junit', 'junit.xml', '--', process.execPath, '-e', 'process.exit(3)'], env));
+  }
+  for (const [i, r] of runs.entries()) {
+    assert.equal(r.code, 3, `the command's exit code: ${r.text}`);
+    const why = `the command (${process.execPath}) exited with code 3 and wrote no JUnit XML at junit.xml: is its JUnit reporter set to write there?`;
+    assert.match(r.out, new RegExp(`^\\[shardwise\\] an error outside the tests \\(${why.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\): the run failed; the errors are in the report$`, 'm'), r.out);
+    assert.match(r.out, /\[shardwise\] report uploaded/, 'the failed run is reported, not lost');
+    const { report, tests } = testsOf(path.join(dir, 'shardwise-report', `shard-${i + 1}-of-2`, 'report.json.br'));
+    assert.equal(tests.size, 0);
+    assert.deepEqual(report.unattributedErrors.map((e) => e.message), [why]);
+  }
+  const v = await shardwise(dir, ['verify', 'shardwise-report']);
+  assert.equal(v.code, 1, v.text);
+  for (const f of ['a.test.js', 'b.test.js', 'c.test.js']) assert.match(v.text, new RegExp(f.replace('.', '\\.')), `verify names ${f}, planned and not run:\n${v.text}`);
 });
 
 test('the command gets its shard\'s files in place of {files}, a shard with none runs nothing, and --help says how', { timeout: 60_000 }, async () => {

@@ -15,7 +15,7 @@ import { parseShard, planShardByFile } from '../src/runner/cli-shard.mjs';
 import { ShardStop, setShardPrediction } from '../src/runner/plan.mjs';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { recordJunit } from '../src/runner/junit.mjs';
-import { reportPlace } from '../src/runner/report.mjs';
+import { clearSaved, reportPlace } from '../src/runner/report.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
 import { plural } from '../src/runner/words.mjs';
 import { parse, required, UsageError } from './args.mjs';
@@ -218,24 +218,32 @@ export async function run(argv) {
     }
     return code;
   }
+  const reporter = new RunReporter(options, { runner, unit: 'file' });
+  const begin = () => reporter.begin({
+    cwd, shard,
+    environments: (systemData) => [{ name: runner, systemData }],
+    context: { environmentIdx: 0, startTimestamp: commandStart },
+  });
   if (!existsSync(junit)) {
-    log(`[shardwise] the command wrote no JUnit XML at ${values.junit}: no report (is its JUnit reporter set to write there?)`);
+    // the run is reported as failed with why (no test in it), and the shard's record is kept, so
+    // that verify names what this shard did not run: a crashed command is never a green run
+    const exit = code === 0 ? 'exited 0' : `exited with code ${code}`;
+    begin();
+    reporter.runError({ message: `the command (${command[0]}) ${exit} and wrote no JUnit XML at ${values.junit}: is its JUnit reporter set to write there?` });
+    await reporter.end();
     return code || 1;
   }
   let imported;
   try {
     imported = importJunit(new Uint8Array(readFileSync(junit)), values.junit, files, cwd);
   } catch (e) {
-    // nothing saved or uploaded: the line says why
+    // nothing saved or uploaded (an earlier run's report in its folder too: never taken for this
+    // one's by a later `shardwise upload`): the line says why
+    clearSaved(reportPlace(path.resolve(cwd, options.outputFolder), shard?.index, shard?.count).folder);
     console.error(`shardwise run: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}; nothing was saved or uploaded`);
     return code || 1;
   }
-  const reporter = new RunReporter(options, { runner, unit: 'file' });
-  const reported = reporter.begin({
-    cwd, shard,
-    environments: (systemData) => [{ name: runner, systemData }],
-    context: { environmentIdx: 0, startTimestamp: commandStart },
-  });
+  const reported = begin();
   let counted;
   if (reported) counted = reporter.record('the JUnit XML\'s tests', (builder, ctx) => recordJunit(builder, ctx, imported, { cwd, ran: (f) => reporter.ran.add(f) }));
   else recordJunit({ addTest: () => undefined, addAttempt: () => {} }, { root: cwd }, imported, { cwd, ran: (f) => reporter.ran.add(f) });

@@ -64,7 +64,10 @@ for (const mode of ['native', 'balanced']) {
     if (skip === `${mode}:${row.n}`) continue;
     const walls = mode === 'native' ? row.nat : row.bal;
     const cells = walls.map((wall, i) => {
-      const dir = path.join(base, `runs/${mode}-n${row.n}-${i + 1}`);
+      // a run of several rounds keeps each round's shard apart (`-r1`…, the same files each round: the
+      // medians are of those); a folder without the suffix is of an older single-round run
+      const single = path.join(base, `runs/${mode}-n${row.n}-${i + 1}`);
+      const dir = existsSync(`${single}-r1`) ? `${single}-r1` : single;
       if (!existsSync(path.join(dir, 'results.json'))) return 'no results';
       const files = filesRun(dir);
       const free = Array(workers).fill(0);

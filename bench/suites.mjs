@@ -252,14 +252,18 @@ async function benchSuite(suite, { counts, rounds, reportBaseline }) {
 
   const wall = (mode, n) => runs[mode].get(n).map((rs) => median(rs.map((r) => r.ms)));
   console.log(`\n${suite.name}: slowest shard (what CI waits for)${rounds > 1 ? `, median of ${rounds} rounds per shard` : ''}`);
-  console.log('N  native slowest  balanced slowest  balanced/native  native spread  balanced spread  native shards / balanced shards');
+  // "balanced/even": the slowest balanced shard against the mean of the balanced shards (their total
+  // over N, the best any split of that work could do with each shard paying its own fixed costs):
+  // what a better plan could still gain, apart from what no plan can (a shard's start-up, one long file)
+  console.log('N  native slowest  balanced slowest  balanced/native  balanced/even  native spread  balanced spread  native shards / balanced shards');
   const rows = [];
   for (const n of counts) {
     const nat = wall('native', n);
     const bal = wall('balanced', n);
-    const row = { n, native: Math.max(...nat), balanced: Math.max(...bal), nativeSpread: Math.max(...nat) / Math.min(...nat), balancedSpread: Math.max(...bal) / Math.min(...bal), nat, bal };
+    const even = bal.reduce((a, b) => a + b, 0) / n;
+    const row = { n, native: Math.max(...nat), balanced: Math.max(...bal), even, nativeSpread: Math.max(...nat) / Math.min(...nat), balancedSpread: Math.max(...bal) / Math.min(...bal), nat, bal };
     rows.push(row);
-    console.log(`${String(n).padEnd(2)} ${s(row.native).padStart(14)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.native).padStart(15)}  ${x(row.nativeSpread).padStart(13)}  ${x(row.balancedSpread).padStart(15)}  ${nat.map(s).join(' ')} / ${bal.map(s).join(' ')}`);
+    console.log(`${String(n).padEnd(2)} ${s(row.native).padStart(14)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.native).padStart(15)}  ${x(row.balanced / even).padStart(13)}  ${x(row.nativeSpread).padStart(13)}  ${x(row.balancedSpread).padStart(15)}  ${nat.map(s).join(' ')} / ${bal.map(s).join(' ')}`);
   }
   if (withReport) {
     console.log(`\n${suite.name}: the runner's split with shardwise's reporter (no balancing) against balanced: what balancing alone gains`);
@@ -273,14 +277,16 @@ async function benchSuite(suite, { counts, rounds, reportBaseline }) {
 
   console.log(`\n${suite.name}: balanced shards, predicted (the shard's plan line) against measured (the shard process's wall);`
     + ` "tests": the reporter's time of the shard's tests, against the tests' prediction when its end line gives one, else the shard's`);
-  console.log('N  shard  predicted  measured  measured/predicted  tests  tests predicted  tests/predicted  tests run');
+  console.log(`N  shard  predicted  measured  measured/predicted${rounds > 1 ? '  each round' : ''}  tests  tests predicted  tests/predicted  tests run`);
   for (const n of counts) {
     runs.balanced.get(n).forEach((rs, i) => {
       const last = rs[rs.length - 1];
       const m = median(rs.map((r) => r.ms));
       const t = rs.every((r) => r.testsMs !== undefined) ? median(rs.map((r) => r.testsMs)) : undefined;
       const tp = last.testsPredictedMs ?? last.predictedMs;
-      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(last.predictedMs).padStart(9)}  ${s(m).padStart(8)}  ${x(m / last.predictedMs).padStart(18)}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t / tp).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
+      // each round against its own prediction: how much of the miss is the machine's noise
+      const each = rounds > 1 ? `  ${rs.map((r) => x(r.ms / r.predictedMs)).join(' ').padStart(10)}` : '';
+      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(last.predictedMs).padStart(9)}  ${s(m).padStart(8)}  ${x(m / last.predictedMs).padStart(18)}${each}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t / tp).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
     });
   }
 
@@ -318,7 +324,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline }) {
     console.log(`\n${suite.name}: shardwise also said (an example of each, with how many runs said it):`);
     for (const { line, runs: k } of said.values()) console.log(`  [${k}x] ${line.length > 300 ? `${line.slice(0, 300)}...` : line}`);
   }
-  const summary = { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size, rows, plan: auto.rec, balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
+  const summary = { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size, rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
   writeFileSync(path.join(suite.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

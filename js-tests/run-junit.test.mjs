@@ -168,11 +168,14 @@ test('node:test with its junit reporter through shardwise run: a full run, then 
   const dir = project('node-test', NODE_FILES);
   const args = ['--files', 'test/*.test.mjs', '--junit', 'junit.xml', '--runner', 'node-test'];
   // without --shard: every matching file, one report, the timings of the shards below
-  const full = await shardwise(dir, ['run', ...args, '--output-folder', 'full', ...NODE_COMMAND]);
+  // two files at once (--workers 2 as --test-concurrency=2): the report's record says so, and a
+  // plan from it counts them
+  const full = await shardwise(dir, ['run', ...args, '--workers', '2', '--output-folder', 'full', ...NODE_COMMAND, '--test-concurrency=2']);
   assert.equal(full.code, 1, `node:test's exit code (a test fails): ${full.text}`);
   assert.match(full.out, /^\[shardwise\] 10 tests read from junit\.xml$/m, full.text);
-  const whole = testsOf(path.join(dir, 'full', 'report.json.br')).tests;
+  const { report: fullReport, tests: whole } = testsOf(path.join(dir, 'full', 'report.json.br'));
   assert.equal(whole.size, 10);
+  assert.equal(api.shardCosts(fullReport).workers, 2, 'the run\'s workers, recorded');
 
   const { all } = await threeShards(dir, args.concat(NODE_COMMAND), { SHARDWISE_TIMINGS_FILE: path.join(dir, 'full') });
   assert.deepEqual([...all.keys()].sort(), [...whole.keys()].sort(), 'the shards ran every test of the full run, once');
@@ -300,6 +303,13 @@ test('the command gets its shard\'s files in place of {files}, a shard with none
   const bad = await shardwise(dir, ['run', '--shard=4/3', '--files', '*.js', '--', 'true']);
   assert.equal(bad.code, 2);
   assert.equal(bad.err.trim(), "shardwise run: --shard must be i/n with 1 <= i <= n (e.g. --shard=2/3), got '4/3'");
+  const badWorkers = await shardwise(dir, ['run', '--shard=1/3', '--workers', '0', '--files', '*.js', '--', 'true']);
+  assert.equal(badWorkers.code, 2);
+  assert.equal(badWorkers.err.trim(), "shardwise run: --workers must be a whole number of at least 1, got '0'");
+  // the files the command runs at once: the plan's makespan over them, said in the plan line
+  const two = await shardwise(dir, ['run', '--shard=1/2', '--workers', '2', '--files', '*.test.js', '--', 'true']);
+  assert.equal(two.code, 0, two.text);
+  assert.match(two.out, /^\[shardwise\] shard 1\/2: predicted [\d.]+m?s over 2 workers, /m);
   const none = await shardwise(dir, ['run', '--files', 'nothing/*.js', '--', 'true']);
   assert.equal(none.code, 1);
   assert.match(none.out, /no file matches 'nothing\/\*\.js'/);

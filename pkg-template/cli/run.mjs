@@ -49,6 +49,9 @@ Options:
   --junit <path>          the JUnit XML file the command writes (deleted before it runs);
                           without it, the shard runs and no report is made
   --runner <name>         the report's runner name (its category), default 'junit'
+  --workers <n>           how many files the command runs at once (Mocha --parallel --jobs,
+                          node --test-concurrency, pytest -n): the plan's makespan over them and
+                          the report's record of them; default 1 (one file after another)
   --timings-file <path>   durations from this report or timings file (else SHARDWISE_TIMINGS_FILE)
   --output-folder <dir>   where the report is saved (default shardwise-report)
   -h, --help              this help
@@ -148,7 +151,7 @@ export async function run(argv) {
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   const { values, positionals } = parse('run', own, {
     files: { type: 'string', multiple: true }, shard: { type: 'string' }, junit: { type: 'string' },
-    runner: { type: 'string' }, 'timings-file': { type: 'string' }, 'output-folder': { type: 'string' },
+    runner: { type: 'string' }, workers: { type: 'string' }, 'timings-file': { type: 'string' }, 'output-folder': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) { console.log(HELP); return 0; }
@@ -158,6 +161,9 @@ export async function run(argv) {
   const runner = values.runner ?? 'junit';
   if (!/^[\w.-]{1,100}$/.test(runner)) throw new UsageError(`--runner must be a name of letters, digits, '.', '_' or '-', got '${runner}'`);
   const shard = values.shard === undefined ? undefined : shardOf(values.shard);
+  // a whole number here; its bounds are the planner's (its error, as a usage error, if out of them)
+  const workers = values.workers === undefined ? 1 : Number(values.workers);
+  if (!/^\d+$/.test(values.workers ?? '1') || workers < 1) throw new UsageError(`--workers must be a whole number of at least 1, got '${values.workers}'`);
   const cwd = process.cwd();
   const options = resolveOptions({
     ...(values['timings-file'] !== undefined ? { timingsFile: path.resolve(values['timings-file']) } : {}),
@@ -183,9 +189,10 @@ export async function run(argv) {
     let planned;
     try {
       // an empty shard's record is saved there (planShardByFile), for verify
-      planned = await planShardByFile({ api, files: files.map((f) => path.join(cwd, f)), shard, runner, workers: 1, options, cwd, log });
+      planned = await planShardByFile({ api, files: files.map((f) => path.join(cwd, f)), shard, runner, workers, options, cwd, log });
     } catch (e) {
       if (e instanceof ShardStop) return 1; // its line is said
+      if (e?.code === 'INVALID_INPUT' && /workers/.test(e.message)) throw new UsageError(e.message);
       throw e;
     }
     if (!planned) {
@@ -220,7 +227,7 @@ export async function run(argv) {
   }
   const reporter = new RunReporter(options, { runner, unit: 'file' });
   const begin = () => reporter.begin({
-    cwd, shard,
+    cwd, shard, workers,
     environments: (systemData) => [{ name: runner, systemData }],
     context: { environmentIdx: 0, startTimestamp: commandStart },
   });

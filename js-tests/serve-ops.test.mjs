@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { uploadReport, fetchDurations } from 'shardwise';
 import { signJwt } from '../pkg/server/jwt.mjs';
 import { presign } from '../pkg/server/presign.mjs';
-import { durationsOf } from '../pkg/server/predict.mjs';
+import { keyOf } from '../pkg/src/tests.js';
 import { startServe, stopServe, socketCount, listFiles, suite, reportOf, COMMIT } from './helpers/serve-process.mjs';
 import { launchChromium } from './helpers/chromium.mjs';
 
@@ -106,12 +106,19 @@ test('beyond loopback reads need the token; the preview asks for it once and kee
   assert.equal((await fetch(`${open.baseUrl}/api/reports`)).status, 200);
 });
 
+/**
+ * A report's per-test durations as index.json kept them (the format before): each test named by
+ * the service's own walk then, JSON [location file, ...suite titles, title], per environment.
+ */
+const indexDurations = (doc) => Object.fromEntries(doc.suites.flatMap((s) => s.tests.filter((x) => x.attempts.length)
+  .map((x) => [JSON.stringify([x.location.file, s.title, x.title]), { [doc.environments[0].name]: x.attempts[0].duration }])));
+
 test('an index.json data directory (the format before) is migrated on start: same reports, token and predictions', async (t) => {
   const dir = tmp(t);
   const runs = [[100, 40], [200, undefined], [50, 7]];
   const reports = runs.map(([a, b], i) => {
     const doc = reportOf([{ file: 'a.spec.ts', title: 't1', ms: a }, ...(b === undefined ? [] : [{ file: 'a.spec.ts', title: 't2', ms: b }])]);
-    return { id: `old-${i}`, finishedAt: 1000 + i, category: 'playwright', commitId: COMMIT, attachmentIds: [], durations: durationsOf(doc) };
+    return { id: `old-${i}`, finishedAt: 1000 + i, category: 'playwright', commitId: COMMIT, attachmentIds: [], durations: indexDurations(doc) };
   });
   writeFileSync(join(dir, 'index.json'), JSON.stringify({ secret: 'c'.repeat(64), accessToken: 'swat_old', reports }));
   // an old durations result of a shard group: kept, so a re-run of that run's job gets the same
@@ -148,7 +155,10 @@ test('--keep-reports N: the oldest reports and their blobs go, the newest N stay
   assert.equal(await stopServe(srv), 0);
   assert.deepEqual(readdirSync(join(dir, 'blobs', 'reports')).sort(), ids.slice(3).sort(), 'the dropped reports\' blobs are deleted');
   const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
-  assert.deepEqual(state.tests.map(([k]) => JSON.parse(k).at(-1)).sort(), ['always', 'only in run 3', 'only in run 4', 'only in run 5'], 'tests not seen since the oldest kept report are forgotten');
+  const kept = ['always', 'only in run 3', 'only in run 4', 'only in run 5'];
+  const keyOfTitle = new Map(kept.map((x) => [keyOf(`a.spec.ts › ${x}`), x]));
+  assert.deepEqual(state.tests.map(([k]) => keyOfTitle.get(k)).sort(), kept, 'tests not seen since the oldest kept report are forgotten');
+  assert.deepEqual(state.history.tests.filter(Boolean).map(([, unitId]) => unitId).sort(), kept.map((x) => `a.spec.ts › ${x}`), 'and their names in the history');
 });
 
 test('32 shards at once: each asks for durations of the whole suite and uploads its part; identical predictions, every report kept', { timeout: 60_000 }, async (t) => {

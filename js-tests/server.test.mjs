@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '../pkg/server/index.mjs';
+import { keyOf } from '../pkg/src/tests.js';
 
 const br = (v) => brotliCompressSync(Buffer.from(JSON.stringify(v)));
 const JSONH = { 'content-type': 'application/json' };
@@ -160,4 +161,76 @@ test('the webUrl start hands out opens the report in the preview; a busy port is
   await expectError(fetch(new URL(s2.webUrl, bare.baseUrl)), 404, 'not_found');
   const port = Number(new URL(srv.baseUrl).port);
   await assert.rejects(createServer({ port }), (e) => e.code === 'EADDRINUSE');
+});
+
+// One test, one key: the predictions are kept by the key the history and the preview use (a hash
+// of the planner's unit id, as the package's wasm lists the report's tests), so a test named the
+// same by the planner is the same test however the report spells it.
+const keyOfUnit = (unitId) => keyOf(unitId);
+const shaped = (tests, { location = true, wrap = false } = {}) => {
+  const ts = tests.map(([title, ms]) => ({ title, ...(location ? { location: { file: 'a.test.js', line: 1, column: 1 } } : {}), attempts: ms === undefined ? [] : [{ environmentIdx: 0, duration: ms, startTimestamp: 0 }] }));
+  return { category: 'node', commitId: 'a'.repeat(40), startTimestamp: 0, duration: 1, environments: [{ name: 'linux' }],
+    suites: [{ type: 'file', title: 'a.test.js', ...(wrap ? { suites: [{ type: 'suite', title: '', tests: ts }] } : { tests: ts }) }] };
+};
+
+test('predictions are kept by the tests\' keys, the history\'s: a test is matched however its report spells the same planner name', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sw-test-'));
+  const srv = await createServer({ dataDir, computeDelayMs: 0 });
+  t.after(() => srv.close());
+  // no test location (its file from the file suite) and an untitled describe around the tests:
+  // the planner names them `a.test.js › t1`, as it names the test list's below
+  await upload(srv, shaped([['t1', 100], ['t2', 30]], { location: false, wrap: true }));
+  const keys = [keyOfUnit('a.test.js › t1'), keyOfUnit('a.test.js › t2')];
+  assert.deepEqual([...srv.store.predictor.tests.keys()].sort(), [...keys].sort(), 'the prediction state is keyed by the tests\' keys');
+  assert.deepEqual(keys.map((k) => srv.store.history.indexOf(k) !== undefined), [true, true], 'the same keys as the history');
+  const got = parse(await durations(srv, 'c1', 'k1', shaped([['t1'], ['t2'], ['t3']])));
+  assert.deepEqual(got.suites[0].tests.map((x) => x.attempts.map((a) => a.duration)), [[100], [30], []]);
+  await srv.close();
+  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
+  assert.deepEqual(state.tests.map(([k]) => k).sort(), [...keys].sort());
+  assert.deepEqual(state.history.tests.map(([k]) => k).sort(), [...keys].sort());
+});
+
+test('a data folder whose predictions were kept under the service\'s own names (before keys) still answers: the old states predict, then carry over to the keys', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sw-test-'));
+  let srv = await createServer({ dataDir, computeDelayMs: 0 });
+  await upload(srv, shaped([['t1', 100], ['t2', 30]]));
+  await srv.close();
+  // the state as the service before wrote it: each test named JSON [location file, ...suite titles, title]
+  const file = join(dataDir, 'state.json');
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  const last = state.seq;
+  const old = (title) => JSON.stringify(['a.test.js', 'a.test.js', title]);
+  state.tests = [[old('t1'), { linux: [1234, 5, 10, last] }], [old('t2'), { linux: [60, 5, 1, last] }], [old('gone'), { linux: [9, 1, 0, last] }]];
+  writeFileSync(file, JSON.stringify(state));
+
+  srv = await createServer({ dataDir, computeDelayMs: 0 });
+  t.after(() => srv.close());
+  assert.equal((await fetch(`${srv.baseUrl}/api/reports`)).status, 200);
+  assert.equal((await fetch(`${srv.baseUrl}/api/history/tests/${keyOfUnit('a.test.js › t1')}`)).status, 200);
+  // before any new report: the old states answer for the tests
+  let got = parse(await durations(srv, 'c1', 'k1', shaped([['t1'], ['t2'], ['t3']])));
+  assert.deepEqual(got.suites[0].tests.map((x) => x.attempts.map((a) => a.duration)), [[1234], [60], []]);
+  // a report of t1: its old state carried over to its key (0.5 x 2000 + 0.5 x 1234), the old name gone
+  await upload(srv, shaped([['t1', 2000]]));
+  got = parse(await durations(srv, 'c2', 'k2', shaped([['t1'], ['t2']])));
+  assert.deepEqual(got.suites[0].tests.map((x) => x.attempts.map((a) => a.duration)), [[1617], [60]]);
+  assert.deepEqual(srv.store.predictor.tests.get(keyOfUnit('a.test.js › t1')).linux.slice(0, 2), [1617, 6], 'the count goes on from the old state');
+  assert.deepEqual([...srv.store.predictor.legacy.keys()].sort(), [old('gone'), old('t2')].sort());
+  await srv.close();
+  const after = JSON.parse(readFileSync(file, 'utf8'));
+  assert.ok(!after.tests.some(([k]) => k === old('t1')), 'a carried-over state is not written again under its old name');
+  assert.ok(after.tests.some(([k]) => k === keyOfUnit('a.test.js › t1')));
+});
+
+test('a test list the package\'s wasm cannot read is refused at submit, saying why', async (t) => {
+  const srv = await createServer({ computeDelayMs: 0 });
+  t.after(() => srv.close());
+  const c = await (await post(srv, '/api/testDurations/create', srv.accessToken, { commitId: 'c', shardGroupKey: 'bad' })).json();
+  assert.equal((await fetch(c.uploadUrl, { method: 'PUT', headers: REPORT_H, body: br({ suites: 'none' }) })).status, 200);
+  const res = await post(srv, '/api/testDurations/submit', c.testDurationsToken);
+  assert.equal(res.status, 400);
+  const b = await res.json();
+  assert.equal(b.error.code, 'invalid_body');
+  assert.match(b.error.message, /the test list cannot be read as a report/);
 });

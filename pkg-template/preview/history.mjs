@@ -141,7 +141,7 @@ export function createHistoryPage() {
     if (seq !== my.seq) return;
     const w = flaky.ok ? flaky.body.window : undefined;
     $('history-summary').textContent = !flaky.ok ? '' : w.runs
-      ? `${fmt(w.runs)} runs, from ${runLabel(w.from)} to ${runLabel(w.to)}. Slowed down: the mean duration of its passed runs in the newer half of these runs against the older half.`
+      ? `${fmt(w.runs)} runs${w.reports > w.runs ? ` (${fmt(w.reports)} reports: the shards of a run are one run)` : ''}, from ${runLabel(w.from)} to ${runLabel(w.to)}. Slowed down: the mean duration of its passed runs in the newer half of these runs against the older half.`
       : 'The service holds no run yet.';
     fill($('history-flaky'), list(flaky, 'flaky', runs));
     fill($('history-slow'), list(slow, 'slowdown', runs));

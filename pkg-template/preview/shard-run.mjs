@@ -6,6 +6,7 @@
 import { $, el, fill } from './dom.mjs';
 import { fmt, count, ms, reportLabel } from './format.mjs';
 import { shardOfTitle } from '../src/layout.js';
+import { runKeyOf } from './runs.mjs';
 import { fetchBytes, reportRoute } from './service.mjs';
 
 /**
@@ -52,7 +53,7 @@ export function createShardRun(page) {
 
   /**
    * The open report's sibling shards in the service's list, or undefined: the shards of its run
-   * (the same commit, shard count and run id, when the shards' plans name their run), for each
+   * (runs.mjs runKeyOf: the same commit, shard count and run id, when the shards' plans name their run), for each
    * index its latest attempt (the open report for its own), `reruns` the indices that ran more than
    * once. Without a run id (a run outside CI, or reports of an older shardwise): the newest report
    * of each index for the commit.
@@ -64,13 +65,13 @@ export function createShardRun(page) {
     const s = me && (me.shard ?? shardOfTitle(me.title));
     if (!s) return undefined;
     const runId = me.shard?.runId;
+    const run = runKeyOf(me);
     const later = (a, b) => (a.shard?.attempt ?? 0) - (b.shard?.attempt ?? 0) || (a.finishedAt ?? 0) - (b.finishedAt ?? 0);
     const chosen = new Map();
     for (const r of reports) {
       if (r.duplicateOf) continue; // the same report uploaded again
       const o = r.shard ?? shardOfTitle(r.title);
-      if (!o || o.count !== s.count || r.commitId !== me.commitId) continue;
-      if (runId !== undefined && r.shard?.runId !== runId) continue; // another run of this commit
+      if (!o || runKeyOf(r) !== run) continue; // not a shard, or of another run
       const had = chosen.get(o.index);
       chosen.set(o.index, { r: !had || later(r, had.r) > 0 ? r : had.r, runs: (had?.runs ?? 0) + 1 });
     }

@@ -4,8 +4,9 @@
 //
 //   GET /api/history/tests/<key>[?runs=N]
 //     one test (its key: the preview's `#test=<key>`) over the last N runs (default 100):
-//     {key, unitId, window, runs: [{report, seq, commitId, finishedAt, startedAt?, title?, status,
-//     durationMs}] oldest first, counts: {runs, passed, failed, flaky, skipped}, flakyRate,
+//     {key, unitId, window: {runs, reports, from?, to?}, runs: [{report, seq, commitId,
+//     finishedAt, startedAt?, title?, status, durationMs}] (each report of those runs that has
+//     it) oldest first, counts: {runs, passed, failed, flaky, skipped}, flakyRate,
 //     failing, firstFailed: the run of its current failing streak it first failed in (or null),
 //     lastReport}
 //   GET /api/history/tests[?runs=N&sort=flaky|slowdown&limit=L&offset=O]
@@ -13,12 +14,16 @@
 //     slowed-down (mean duration of its passed runs in the newer half of the window
 //     against the older half) over the last N runs: {window, sort, total, offset, tests: [...]}
 //
-// A run is a report the service holds (a shard's report is a run of its tests; the same bytes
-// uploaded again are not another run). A test's status in a run is the preview's outcome of it
-// (src/tests.js): failed, flaky (failed then passed on a retry), passed or skipped.
+// A run is a run of the suite, whose reports the service holds: the shards of one CI run (the
+// same commit, shard count and run id: preview/runs.mjs runKeyOf, the shard view's rule) are one
+// run, any other report a run of its own; the same bytes uploaded again are not another run.
+// "The last N runs" count such runs (3 shards of a run: 3 reports, 1 run). A test's status in a
+// report is the preview's outcome of it (src/tests.js): failed, flaky (failed then passed on a
+// retry), passed or skipped; a test is in one report of a run unless a shard ran it again.
 import { fail } from './errors.mjs';
 import { KEY_PATTERN } from '../src/tests.js';
 import { STATUS } from './history.mjs';
+import { runKeyOf } from '../preview/runs.mjs';
 
 export const DEFAULT_RUNS = 100;
 export const MAX_PAGE = 500;
@@ -31,20 +36,46 @@ const whole = (params, name, dflt, min, max) => {
   return Number(v);
 };
 
-/** The runs of the window: the newest N reports that are runs (not a repeat of bytes uploaded before). */
+const runKeys = new WeakMap(); // a report's meta -> its run (runKeyOf), computed once
+const runKey = (r) => {
+  let k = runKeys.get(r);
+  if (k === undefined) runKeys.set(r, (k = runKeyOf(r)));
+  return k;
+};
+
+/**
+ * The window: the reports of the newest N runs (runs.mjs runKeyOf: the shards of one run are one
+ * run; a run is as new as its newest report; a report uploaded again with the same bytes is not
+ * one): `{runs: how many, reports: theirs, oldest first, seqs: their seqs, recent: per report 1
+ * when its run is in the newer half of the runs}`.
+ */
 function windowOf(store, params) {
   const n = whole(params, 'runs', DEFAULT_RUNS, 1, 1_000_000);
-  const runs = [];
-  for (let i = store.reports.length - 1; i >= 0 && runs.length < n; i--) if (!store.reports[i].duplicateOf) runs.push(store.reports[i]);
-  runs.reverse();
-  return runs;
+  const place = new Map(); // run -> its place, newest first
+  const picked = [];
+  // every report is looked at: a run's first shards may be older than another run's reports
+  for (let i = store.reports.length - 1; i >= 0; i--) {
+    const r = store.reports[i];
+    if (r.duplicateOf) continue;
+    const k = runKey(r);
+    let at = place.get(k);
+    if (at === undefined) {
+      if (place.size === n) continue;
+      place.set(k, (at = place.size));
+    }
+    picked.push([r, at]);
+  }
+  picked.reverse();
+  // the newer half: as many runs as the older half, or one more
+  const newer = place.size - Math.floor(place.size / 2);
+  return { runs: place.size, reports: picked.map((p) => p[0]), seqs: picked.map((p) => p[0].seq), recent: picked.map((p) => (p[1] < newer ? 1 : 0)) };
 }
 
 const runOf = (r) => ({
   report: r.id, seq: r.seq, commitId: r.commitId, finishedAt: r.finishedAt,
   ...(r.startedAt ? { startedAt: r.startedAt } : {}), ...(r.title !== undefined ? { title: r.title } : {}),
 });
-const windowInfo = (runs) => ({ runs: runs.length, ...(runs.length ? { from: runOf(runs[0]), to: runOf(runs[runs.length - 1]) } : {}) });
+const windowInfo = (w) => ({ runs: w.runs, reports: w.reports.length, ...(w.reports.length ? { from: runOf(w.reports[0]), to: runOf(w.reports[w.reports.length - 1]) } : {}) });
 
 /** The report (meta) with this seq, from the store's list (ascending by seq), or undefined (dropped by retention). */
 function reportBySeq(store, seq) {
@@ -73,8 +104,8 @@ function testHistory(store, key, params) {
     if (r) all.push({ ...runOf(r), status: e.status, durationMs: e.durationMs });
   }
   if (!all.length) fail(404, 'not_found', 'no report this service holds has this test');
-  const from = window.length ? window[0].seq : Infinity;
-  const runs = all.filter((e) => e.seq >= from);
+  const inWindow = new Set(window.seqs);
+  const runs = all.filter((e) => inWindow.has(e.seq));
   const counts = { runs: runs.length, passed: 0, failed: 0, flaky: 0, skipped: 0 };
   for (const e of runs) counts[e.status]++;
   // its current failing streak, over every run held (not only the window): skipped runs do not end it
@@ -126,9 +157,8 @@ function testsPage(store, params) {
   const offset = whole(params, 'offset', 0, 0, 100_000_000);
   const window = windowOf(store, params);
   const h = store.history;
-  if (!window.length) return { window: windowInfo(window), sort, total: 0, offset, tests: [] };
-  const mid = window[Math.floor(window.length / 2)].seq;
-  const f = h.figures(window[0].seq, mid);
+  if (!window.reports.length) return { window: windowInfo(window), sort, total: 0, offset, tests: [] };
+  const f = h.figures(window);
   // the order is kept with the figures (until the next run): the next page is a slice
   const picked = ((f.sorted ??= {})[sort] ??= order(h, f, sort));
   const tests = picked.slice(offset, offset + limit).map((i) => {

@@ -3,12 +3,15 @@
 // figures over the last N runs, are read without reading any report.
 //
 // A test is named as the report preview names it (src/tests.js): the planner's unit id that Rust
-// lists for it (`__decodeReportTests`), and its key, a hash of that id (`#test=<key>`). Its status
-// is the preview's outcome (src/tests.js outcomeOf), its duration the sum of its attempts'.
+// lists for it (`__decodeReportTests`), and its key, a hash of that id (`#test=<key>`), the key
+// the predictions are kept by too (predict.mjs). Its status is the preview's outcome (src/tests.js
+// outcomeOf), its duration the sum of its attempts'.
 //
 // The state, in memory and in <dataDir>/history/:
 //   - a dictionary: test index -> [key, unit id, seq of the newest report that ran it], kept in
-//     the store's snapshot (state.json), so it grows with the tests, not tests x runs;
+//     the store's snapshot (state.json), so it grows with the tests, not tests x runs; with
+//     retention, of the tests the kept runs have (forgetBefore: a forgotten test's index is null
+//     until a new test takes it);
 //   - the runs since the last snapshot, in memory (a crash replays them from the journal's
 //     reports, as the durations are);
 //   - sealed chunks: at each snapshot, the runs since the previous one are written as one file,
@@ -32,14 +35,19 @@ const pad4 = (n) => (n + 3) & ~3;
 const MAX_MS = 0xffffffff;
 
 /**
- * A report read for the history from its bytes (Brotli or plain JSON), its tests as Rust lists
- * them: `{report, rows: {keys, unitIds, status: Uint8Array, durations: Uint32Array}}` (`report`: the
- * document, as JSON.parse reads it, for the caller's other uses). Throws what `__decodeReportTests`
- * throws for a report it cannot read.
+ * A report's tests as Rust lists them, from its bytes (Brotli or plain JSON): `{report, tests}`
+ * (`report`: the document, as JSON.parse reads it; `tests`: src/tests.js `listedTests`, each
+ * `{test, path, file, unitId, key}` with `test` the object in `report`). The one reader of a
+ * report's test names in the service: the history's rows and the predictions (predict.mjs) key
+ * a test by the same `key`. Throws what `__decodeReportTests` throws for a report it cannot read.
  */
-export function readForHistory(bytes) {
+export function readTests(bytes) {
   const decoded = __decodeReportTests(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-  const tests = listedTests(decoded);
+  return { report: decoded.report, tests: listedTests(decoded) };
+}
+
+/** A report's history rows from its listed tests (readTests): `{keys, unitIds, status: Uint8Array, durations: Uint32Array}`. */
+export function rowsOf(tests) {
   const n = tests.length;
   const rows = { keys: new Array(n), unitIds: new Array(n), status: new Uint8Array(n), durations: new Uint32Array(n) };
   for (let i = 0; i < n; i++) {
@@ -49,7 +57,13 @@ export function readForHistory(bytes) {
     rows.status[i] = CODE[outcomeOf(t.test).outcome];
     rows.durations[i] = Math.min(MAX_MS, Math.max(0, Math.round(durationOf(t.test)) || 0));
   }
-  return { report: decoded.report, rows };
+  return rows;
+}
+
+/** A report read for the history: `{report, tests, rows}` (readTests, rowsOf). */
+export function readForHistory(bytes) {
+  const read = readTests(bytes);
+  return { ...read, rows: rowsOf(read.tests) };
 }
 /** A report's history rows (readForHistory). */
 export const historyRows = (bytes) => readForHistory(bytes).rows;
@@ -71,10 +85,12 @@ export class History {
   /** @param {string} dir where the chunks are kept (<dataDir>/history) */
   constructor(dir) {
     this.dir = dir;
-    this.keys = []; // test index -> key
+    this.keys = []; // test index -> key (null: a free index, its test forgotten)
     this.unitIds = []; // test index -> unit id
     this.last = []; // test index -> seq of the newest report that ran it
     this.byKey = new Map(); // key -> test index
+    this.free = []; // indexes of forgotten tests, given to new ones
+    this.floor = 0; // retention: runs older than this seq are no one's (an index given again may have some in a kept chunk)
     this.chunks = []; // sealed: {file, seqs: number[], tests: Uint32Array, statusOff, durOff, bytes?}
     this.runs = []; // since the last seal: {seq, idx: Uint32Array ascending, status: Uint8Array, durations: Uint32Array}
     this.version = 0; // moves with every change (the figures' cache)
@@ -96,11 +112,11 @@ export class History {
       seen.add(key);
       let idx = this.byKey.get(key);
       if (idx === undefined) {
-        idx = this.keys.length;
+        idx = this.free.length ? this.free.pop() : this.keys.length;
         this.byKey.set(key, idx);
-        this.keys.push(key);
-        this.unitIds.push(rows.unitIds[i]);
-        this.last.push(seq);
+        this.keys[idx] = key;
+        this.unitIds[idx] = rows.unitIds[i];
+        this.last[idx] = seq;
       } else this.last[idx] = seq;
       idxOf[i] = idx;
       order[m++] = i;
@@ -156,26 +172,51 @@ export class History {
   written(chunk) { chunk.bytes = undefined; }
   path(chunk) { return join(this.dir, chunk.file); }
 
-  /** Chunks whose every run is older than `seq` (retention): dropped from the list; their files for the caller to delete. */
+  /**
+   * Retention, the runs older than `seq` gone: the chunks whose every run is older are dropped
+   * from the list (their files for the caller to delete), and the tests no run from `seq` on has
+   * are forgotten (key, unit id: the dictionary holds the tests of the kept runs only); their
+   * indexes go to new tests (a kept chunk's runs of the old test are older than `seq`: read by
+   * no one, see `floor`).
+   */
   forgetBefore(seq) {
+    if (seq <= this.floor) return [];
+    this.floor = seq;
+    this.version++;
+    this.cache = undefined;
     const gone = this.chunks.filter((c) => c.seqs[c.seqs.length - 1] < seq);
-    if (gone.length) { this.chunks = this.chunks.filter((c) => !gone.includes(c)); this.version++; this.cache = undefined; }
+    if (gone.length) this.chunks = this.chunks.filter((c) => !gone.includes(c));
+    for (let i = 0; i < this.keys.length; i++) {
+      if (this.keys[i] === null || this.last[i] >= seq) continue;
+      this.byKey.delete(this.keys[i]);
+      this.keys[i] = null;
+      this.unitIds[i] = null;
+      this.last[i] = 0;
+    }
+    // free indexes at the end are given up; the others are given again, the lowest first
+    while (this.keys.length && this.keys[this.keys.length - 1] === null) { this.keys.pop(); this.unitIds.pop(); this.last.pop(); }
+    this.free = [];
+    for (let i = this.keys.length - 1; i >= 0; i--) if (this.keys[i] === null) this.free.push(i);
     return gone.map((c) => this.path(c));
   }
 
-  /** What the store's snapshot keeps: the dictionary and the list of chunks. */
+  /** What the store's snapshot keeps: the dictionary (null: a free index), the retention floor and the list of chunks. */
   dump() {
-    return { tests: this.keys.map((k, i) => [k, this.unitIds[i], this.last[i]]), chunks: this.chunks.map((c) => c.file) };
+    return { tests: this.keys.map((k, i) => (k === null ? null : [k, this.unitIds[i], this.last[i]])), floor: this.floor, chunks: this.chunks.map((c) => c.file) };
   }
   /** Loads a snapshot's part (undefined: none yet); a chunk file not listed is removed (a crash before its snapshot). */
   load(state, warn) {
     mkdirSync(this.dir, { recursive: true });
-    for (const [key, unitId, last] of state?.tests ?? []) {
+    for (const t of state?.tests ?? []) {
+      if (t === null) { this.keys.push(null); this.unitIds.push(null); this.last.push(0); continue; }
+      const [key, unitId, last] = t;
       this.byKey.set(key, this.keys.length);
       this.keys.push(key);
       this.unitIds.push(unitId);
       this.last.push(last);
     }
+    for (let i = this.keys.length - 1; i >= 0; i--) if (this.keys[i] === null) this.free.push(i);
+    this.floor = state?.floor ?? 0;
     const listed = new Set(state?.chunks ?? []);
     for (const f of readdirSync(this.dir)) if (!listed.has(f)) rmSync(join(this.dir, f), { force: true });
     for (const file of state?.chunks ?? []) {
@@ -228,7 +269,7 @@ export class History {
           readSync(fd, durs, 0, 4 * R, c.durOff + 4 * p * R);
         } finally { closeSync(fd); }
       }
-      for (let r = 0; r < R; r++) if (status[r]) out.push({ seq: c.seqs[r], status: STATUS[status[r]], durationMs: durs.readUInt32LE(4 * r) });
+      for (let r = 0; r < R; r++) if (status[r] && c.seqs[r] >= this.floor) out.push({ seq: c.seqs[r], status: STATUS[status[r]], durationMs: durs.readUInt32LE(4 * r) });
     }
     for (const run of this.runs) {
       const j = find(run.idx, idx);
@@ -238,21 +279,26 @@ export class History {
   }
 
   /**
-   * Every test's figures over the runs with seq >= `fromSeq`: per test index, the runs it passed,
-   * failed, was flaky and skipped in, its newest status, and the mean duration of its runs that
-   * passed (a retry would count twice) before `midSeq` (earlier) and from it (recent). A chunk wholly
-   * in the window and on one side of its middle adds its own figures (computed once: a chunk never
+   * Every test's figures over a window of runs, `window` = {seqs: its reports' seqs, ascending;
+   * recent: per seq, 1 when it is in the newer half of the window} (history-api.mjs: the reports
+   * of the last N runs, a run's shards together): per test index, the runs it passed, failed, was
+   * flaky and skipped in, its newest status, and the mean duration of its runs that passed (a
+   * retry would count twice) in the older half (earlier) and the newer (recent). A chunk whose
+   * every run is in the window, on one side, adds its own figures (computed once: a chunk never
    * changes); the others are read whole; the answer is kept until the state changes (a page after
    * another, the other sort).
    */
-  figures(fromSeq, midSeq) {
-    const tag = `${this.version}:${fromSeq}:${midSeq}`;
+  figures(window) {
+    const tag = `${this.version}:${window.seqs.join(',')}:${window.recent.join('')}`;
     if (this.cache?.tag === tag) return this.cache.figures;
     const n = this.keys.length;
     const f = {
       passed: new Uint32Array(n), failed: new Uint32Array(n), flaky: new Uint32Array(n), skipped: new Uint32Array(n),
       lastStatus: new Uint8Array(n), earlierSum: new Float64Array(n), earlierN: new Uint32Array(n), recentSum: new Float64Array(n), recentN: new Uint32Array(n),
     };
+    // seq -> 1 in the older half, 2 in the newer (absent: not in the window)
+    const side = new Map();
+    window.seqs.forEach((seq, j) => { if (seq >= this.floor) side.set(seq, window.recent[j] ? 2 : 1); });
     const counts = [null, f.passed, f.failed, f.flaky, f.skipped];
     const one = (i, s, d, recent) => {
       counts[s][i]++;
@@ -263,12 +309,12 @@ export class History {
     };
     for (const c of this.chunks) {
       const R = c.seqs.length;
-      if (c.seqs[R - 1] < fromSeq) continue;
-      if (c.seqs[0] >= fromSeq && (c.seqs[R - 1] < midSeq || c.seqs[0] >= midSeq)) {
-        // the whole chunk in the window, on one side of its middle: its own figures, kept (a chunk never changes)
+      const sides = c.seqs.map((seq) => side.get(seq) ?? 0);
+      if (sides.every((x) => x === 0)) continue;
+      if (sides.every((x) => x === sides[0])) {
+        // every run of the chunk in the window, on one side of its middle: its own figures, kept (a chunk never changes)
         const part = (c.part ??= this.chunkFigures(c));
-        const recent = c.seqs[0] >= midSeq;
-        const [sum, cnt] = recent ? [f.recentSum, f.recentN] : [f.earlierSum, f.earlierN];
+        const [sum, cnt] = sides[0] === 2 ? [f.recentSum, f.recentN] : [f.earlierSum, f.earlierN];
         for (let p = 0; p < c.tests.length; p++) {
           const i = c.tests[p];
           f.passed[i] += part.passed[p]; f.failed[i] += part.failed[p]; f.flaky[i] += part.flaky[p]; f.skipped[i] += part.skipped[p];
@@ -278,22 +324,21 @@ export class History {
         continue;
       }
       const { status, durs, T } = this.chunkData(c);
-      let r0 = 0;
-      while (r0 < R && c.seqs[r0] < fromSeq) r0++;
-      const recentAt = c.seqs.map((s) => s >= midSeq);
+      const rs = [];
+      for (let r = 0; r < R; r++) if (sides[r]) rs.push(r);
       for (let p = 0; p < T; p++) {
         const i = c.tests[p];
         const base = p * R;
-        for (let r = r0; r < R; r++) {
+        for (const r of rs) {
           const s = status[base + r];
-          if (s) one(i, s, durs[base + r], recentAt[r]);
+          if (s) one(i, s, durs[base + r], sides[r] === 2);
         }
       }
     }
     for (const run of this.runs) {
-      if (run.seq < fromSeq) continue;
-      const recent = run.seq >= midSeq;
-      for (let j = 0; j < run.idx.length; j++) if (run.status[j]) one(run.idx[j], run.status[j], run.durations[j], recent);
+      const sd = side.get(run.seq);
+      if (!sd) continue;
+      for (let j = 0; j < run.idx.length; j++) if (run.status[j]) one(run.idx[j], run.status[j], run.durations[j], sd === 2);
     }
     this.cache = { tag, figures: f };
     return f;

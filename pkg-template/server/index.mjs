@@ -157,8 +157,10 @@ export async function createServer(opts = {}) {
         const old = store.get(key)?.bytes;
         const g = { out: old, at: old ? Date.now() + computeDelayMs : Infinity };
         if (!old) {
-          const testList = decodeReport(store.get(listKey).bytes);
-          g.out = brotliCompressSync(JSON.stringify(annotate(testList, store.predictor)), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
+          // its tests named as the package's wasm lists them: the keys the predictions are kept by
+          const list = readReport(store.get(listKey).bytes);
+          if (list.error) fail(400, 'invalid_body', `the test list cannot be read as a report (${list.error.code ? `${list.error.code}: ` : ''}${list.error.message}); upload it as the package's fetchDurations does (a report whose tests have no attempts)`);
+          g.out = brotliCompressSync(JSON.stringify(annotate(list, store.predictor)), { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
           groups.set(gh, g);
           try { await store.putAsync(key, g.out); } catch (e) { groups.delete(gh); throw e; }
           g.at = Date.now() + computeDelayMs;
@@ -198,8 +200,8 @@ export async function createServer(opts = {}) {
       const attachmentIds = requested(id);
       const missing = attachmentIds.filter((a) => !store.has(`reports/${id}/attachments/${encodeURIComponent(a)}`));
       if (missing.length) fail(409, 'out_of_order', `finish before ${missing.length} requested attachment(s) were uploaded`);
-      // read once, by the package's wasm, for its tests' names in the history (the history.mjs
-      // reader); a report it refuses is read as before, kept and listed, its tests left out of the history
+      // read once, by the package's wasm, for its tests' names in the history and the predictions
+      // (the history.mjs reader); a report it refuses is kept and listed, its tests left out of both
       const read = readReport(rep.bytes);
       const doc = read.report ?? decodeReport(rep.bytes);
       // the same report bytes uploaded before: kept at this link too, counted once (no second
@@ -211,7 +213,7 @@ export async function createServer(opts = {}) {
         const shard = shardOf(doc);
         const startedAt = Number.isSafeInteger(doc.startTimestamp) && doc.startTimestamp > 0 ? doc.startTimestamp : undefined;
         await store.addReport({ id, finishedAt: now(), ...(startedAt ? { startedAt } : {}), category: doc.category, ...(typeof doc.title === 'string' ? { title: doc.title } : {}), commitId: doc.commitId, attachmentIds, sha256, ...(first ? { duplicateOf: first } : {}), ...(shard ? { shard } : {}) },
-          first ? {} : durationsOf(doc), first ? undefined : read.rows);
+          first ? {} : durationsOf(doc, read.tests), first ? undefined : read.rows);
         if (read.error && !first) historyWarning(read.error);
       } catch (e) {
         if (store.bySha.get(sha256) === id) store.bySha.delete(sha256); // not finished: the next upload of these bytes is the first

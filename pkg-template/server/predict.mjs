@@ -1,22 +1,40 @@
 // Duration predictions from finished reports.
-// Identity of a test: [file, ...suite titles, title] (file = test.location.file, or '' when absent).
-// Per test identity and environment NAME, the prediction is the exponentially weighted mean of the
-// per-report mean attempt duration, oldest report first: p = d1; p = ALPHA*d + (1-ALPHA)*p; rounded.
-// The state behind it is kept per test and environment and updated once per finished report
-// (Predictor): [p, n (reports seen), v (exponentially weighted variance: the spread), last (seq of the
-// newest report that ran it)], so it grows with the tests, not with tests x runs.
+// A test is named as the history and the planner name it: its key (src/tests.js `keyOf`: a hash
+// of the planner's unit id, `#test=<key>` in the preview), from the tests Rust lists for the
+// report (history.mjs `readTests`), so one test is one key in the predictions, the history and
+// the preview. Per test key and environment NAME, the prediction is the exponentially weighted
+// mean of the per-report mean attempt duration, oldest report first: p = d1; p = ALPHA*d +
+// (1-ALPHA)*p; rounded. The state behind it is kept per test and environment and updated once per
+// finished report (Predictor): [p, n (reports seen), v (exponentially weighted variance: the
+// spread), last (seq of the newest report that ran it)], so it grows with the tests, not with
+// tests x runs.
+//
+// Data written before the tests were keyed so kept their states under the service's own walk of
+// the report, JSON [location file or '', ...every suite title, title] (`legacyKeysOf`): those are
+// loaded as they are (a state of its own, `legacy`) and still answer for a test that has no state
+// under its key yet; the first report that runs the test carries its legacy state over to its key
+// (the legacy entry then goes). Legacy states no report claims are forgotten as any state is
+// (retention); no new one is ever written.
 import { COSTS_SOURCE } from '../src/sources.js';
+import { KEY_PATTERN } from '../src/tests.js';
 
 export const ALPHA = 0.5;
 
-/** Calls fn(identityKey, test) for every test of a report. */
-export function walkTests(report, fn) {
+/** How a test was named before its key (data folders written then): for reading their states only. */
+function legacyWalk(report, fn) {
   const visit = (suites, tests, path) => {
     for (const t of tests ?? []) fn(JSON.stringify([t.location?.file ?? '', ...path, t.title]), t);
     for (const s of suites ?? []) visit(s.suites, s.tests, [...path, s.title]);
   };
   visit(report.suites, report.tests, []);
 }
+/** key -> the name its test had before keys (legacyWalk), for the listed `tests` of `report`. */
+function legacyKeysOf(report, tests) {
+  const old = new Map();
+  legacyWalk(report, (k, t) => old.set(t, k));
+  return new Map(tests.map((t) => [t.key, old.get(t.test)]));
+}
+const LEGACY = Symbol('legacy keys');
 
 // A run's costs (what its shards paid beyond its tests' bodies: the record its reporter saved in
 // `sources`, see the package's src/runner/costs.mjs and Rust plan::cost) are kept in the same
@@ -25,6 +43,9 @@ export function walkTests(report, fn) {
 // durations document then carries them back as a record of its own.
 const MODEL = ['perShardMs', 'perWorkerMs', 'coldMs', 'perFileMs', 'perTestMs', 'workers'];
 const costKey = (runner, name) => JSON.stringify(['\u0000costs', runner, name]);
+const COST_PREFIX = JSON.stringify(['\u0000costs']).slice(0, -1);
+/** A key of the state that is neither a test's key nor a costs figure: a legacy name. */
+const isLegacy = (key) => !KEY_PATTERN.test(key) && !key.startsWith(COST_PREFIX);
 
 /** The costs record of a report, as state entries {key -> {'': value}}, into `out`. */
 function costsOf(report, out) {
@@ -38,17 +59,6 @@ function costsOf(report, out) {
   // the files' costs fitted to the run (its workers' warm-up apart), else as the runner measured them
   const files = record.fittedFiles ?? record.files;
   if (files && typeof files === 'object') for (const [f, v] of Object.entries(files)) put(`file:${f}`, v);
-}
-
-/** The files of a report's tests: a test's location's, else its nearest `file` suite's title. */
-function filesOf(report) {
-  const files = new Set();
-  const visit = (suites, tests, file) => {
-    for (const t of tests ?? []) if (t.location?.file ?? file) files.add(t.location?.file ?? file);
-    for (const s of suites ?? []) visit(s.suites, s.tests, s.type === 'file' ? s.location?.file ?? s.title : file);
-  };
-  visit(report.suites, report.tests, undefined);
-  return files;
 }
 
 /** The costs record for a test list's runner and files, from the state; undefined without any. */
@@ -70,12 +80,16 @@ function costsFor(testList, predictor, files) {
   return any ? record : undefined;
 }
 
-/** Extracts {key -> {envName -> meanDuration}} from one result report (and its costs record). */
-export function durationsOf(report) {
+/**
+ * Extracts {key -> {envName -> meanDuration}} from one result report (and its costs record):
+ * `tests` are its tests as Rust lists them (history.mjs readTests; none: a report Rust cannot
+ * read, its costs only).
+ */
+export function durationsOf(report, tests = []) {
   const out = Object.create(null);
   costsOf(report, out);
   const envs = report.environments ?? [];
-  walkTests(report, (key, t) => {
+  for (const { test: t, key } of tests) {
     const sums = Object.create(null);
     for (const a of t.attempts ?? []) {
       const env = envs[a.environmentIdx ?? 0]?.name;
@@ -83,18 +97,36 @@ export function durationsOf(report) {
       (sums[env] ??= []).push(a.duration ?? 0);
     }
     for (const env in sums) (out[key] ??= Object.create(null))[env] = sums[env].reduce((x, y) => x + y, 0) / sums[env].length;
-  });
+  }
+  // asked only while legacy states are left (Predictor.add)
+  Object.defineProperty(out, LEGACY, { value: () => legacyKeysOf(report, tests) });
   return out;
 }
 
-/** The prediction state: test key -> {envName -> [p, n, v, last]}. */
+const copyState = (t) => {
+  const c = Object.create(null);
+  for (const env in t) c[env] = [...t[env]];
+  return c;
+};
+
+/** The prediction state: test key -> {envName -> [p, n, v, last]}; `legacy`: the same by legacy name. */
 export class Predictor {
-  constructor() { this.tests = new Map(); }
+  constructor() { this.tests = new Map(); this.legacy = new Map(); }
   /** Folds one report's durationsOf in (reports in finishing order). */
   add(durations, seq) {
+    let legacyOf;
+    const claimed = [];
     for (const key in durations) {
-      let t = this.tests.get(key);
-      if (!t) this.tests.set(key, (t = Object.create(null)));
+      const map = isLegacy(key) ? this.legacy : this.tests; // legacy: an index.json being migrated
+      let t = map.get(key);
+      if (!t && map === this.tests && this.legacy.size) {
+        // a test first seen under its key: its state from before keys, if any, carried over
+        legacyOf ??= durations[LEGACY]?.() ?? new Map();
+        const old = legacyOf.get(key);
+        const prev = old === undefined ? undefined : this.legacy.get(old);
+        if (prev) { this.tests.set(key, (t = copyState(prev))); claimed.push(old); }
+      }
+      if (!t) map.set(key, (t = Object.create(null)));
       const ds = durations[key];
       for (const env in ds) {
         const d = ds[env];
@@ -107,38 +139,50 @@ export class Predictor {
         s[3] = seq;
       }
     }
+    for (const old of claimed) this.legacy.delete(old);
   }
   /** The prediction (ms, unrounded) or undefined. */
   predict(key, env) { return this.tests.get(key)?.[env]?.[0]; }
   /** Drops the state of tests and environments not seen since report `seq`. */
   forgetBefore(seq) {
-    for (const [key, t] of this.tests) {
-      for (const env in t) if (t[env][3] < seq) delete t[env];
-      let empty = true;
-      for (const _ in t) { empty = false; break; }
-      if (empty) this.tests.delete(key);
+    for (const map of [this.tests, this.legacy]) {
+      for (const [key, t] of map) {
+        for (const env in t) if (t[env][3] < seq) delete t[env];
+        let empty = true;
+        for (const _ in t) { empty = false; break; }
+        if (empty) map.delete(key);
+      }
     }
   }
-  dump() { return [...this.tests]; }
+  dump() { return [...this.tests, ...this.legacy]; }
   load(rows) {
     this.tests = new Map();
-    for (const [key, envs] of rows) this.tests.set(key, Object.assign(Object.create(null), envs));
+    this.legacy = new Map();
+    for (const [key, envs] of rows) (isLegacy(key) ? this.legacy : this.tests).set(key, Object.assign(Object.create(null), envs));
   }
-  get size() { return this.tests.size; }
+  get size() { return this.tests.size + this.legacy.size; }
 }
 
-/** Returns a copy of `testList` with attempts filled from the predictor, and its runner's costs. */
-export function annotate(testList, predictor) {
-  const doc = structuredClone(testList);
+/**
+ * A test list annotated: `read` is the list read by history.mjs readTests (its document is
+ * changed in place and returned): every test's attempts are its predictions, one per environment
+ * that has one; the runner's costs for the list's files (the files Rust names) as a source.
+ */
+export function annotate(read, predictor) {
+  const doc = read.report;
   const envs = doc.environments ?? [];
-  walkTests(doc, (key, t) => {
-    t.attempts = [];
+  const legacyOf = predictor.legacy.size ? legacyKeysOf(doc, read.tests) : undefined;
+  for (const t of read.tests) {
+    const own = predictor.tests.get(t.key) ?? (legacyOf && predictor.legacy.get(legacyOf.get(t.key)));
+    t.test.attempts = [];
     envs.forEach((env, environmentIdx) => {
-      const p = predictor.predict(key, env?.name);
-      if (p !== undefined) t.attempts.push({ environmentIdx, duration: Math.round(p), startTimestamp: 0 });
+      const p = own?.[env?.name]?.[0];
+      if (p !== undefined) t.test.attempts.push({ environmentIdx, duration: Math.round(p), startTimestamp: 0 });
     });
-  });
-  const costs = costsFor(doc, predictor, filesOf(doc));
+  }
+  const files = new Set();
+  for (const t of read.tests) if (typeof t.file === 'string') files.add(t.file);
+  const costs = costsFor(doc, predictor, files);
   if (costs) doc.sources = [...(doc.sources ?? []).filter((s) => s?.filePath !== COSTS_SOURCE), { filePath: COSTS_SOURCE, text: JSON.stringify(costs), contentType: 'application/json' }];
   return doc;
 }

@@ -2,7 +2,8 @@
 //
 //   <dataDir>/config.json   {version, secret, accessToken}: written once (and when an option changes it)
 //   <dataDir>/state.json    snapshot: {version, seq, reports: [meta...], tests: [[key, {env: [p, n, v, last]}]...],
-//                           history: {tests: [[key, unitId, last]...], chunks: [file...]}}
+//                           history: {tests: [[key, unitId, last] or null...], floor, chunks: [file...]}}
+//                           (a test's key: src/tests.js keyOf, the same in both; predict.mjs on older names)
 //   <dataDir>/journal.log   one JSON line per report finished since the snapshot ({seq, ...meta})
 //   <dataDir>/history/      each test's status and duration per report, a chunk per snapshot (history.mjs)
 //   <dataDir>/blobs/...     report, attachment, test-list and durations-result blobs
@@ -66,13 +67,14 @@ async function fsyncDirAsync(dir) {
 const warn = (m) => process.emitWarning?.(`shardwise serve: ${m}`);
 /**
  * A finished report read with the package's wasm for its history (history.mjs readForHistory):
- * `{report, rows}`, or `{error}` when that reader refuses it (the report is kept and listed; its
- * tests have no run in the history: `historyWarning(error)`).
+ * `{report, tests, rows}`, or `{error}` when that reader refuses it (the report is kept and
+ * listed; its tests have no run in the history and no duration in the predictions, its costs
+ * record is still read: `historyWarning(error)`).
  */
 export function readReport(bytes) {
   try { return readForHistory(bytes); } catch (error) { return { error }; }
 }
-export const historyWarning = (e) => warn(`a report's tests are left out of the history: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
+export const historyWarning = (e) => warn(`a report's tests are left out of the history and the predictions (its tests are named as the package's wasm lists them, and it cannot read this report): ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
 
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 
@@ -181,7 +183,7 @@ export class Store {
           const read = readReport(blob.bytes);
           if (read.error) historyWarning(read.error);
           rows = read.rows;
-          durations = durationsOf(read.report ?? JSON.parse(decodeBr(blob.bytes)));
+          durations = durationsOf(read.report ?? JSON.parse(decodeBr(blob.bytes)), read.tests);
         }
       } catch { continue; }
       this.apply(e, durations ?? {}, rows);

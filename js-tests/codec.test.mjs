@@ -222,9 +222,12 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // 1,281,138 -> 1,300,919 bytes (a stable sort of the setups, a sort and a dedup of candidates
   // and a clone-and-sort per prediction took it to 1,317,354 at first: each new sort costs
   // several KB; insertion into the planner's sorted bins has none, and both improvement passes
-  // now find their heaviest shard with one function, one sort: 5.6 KB). Every byte over it
-  // needs the same account.
+  // now find their heaviest shard with one function, one sort: 5.6 KB). 1,302,000 since node:test's
+  // subtests count once in a file's time (from_report: the nested rule moved from the JS
+  // timings into the planner's walks): 1,300,919 -> 1,301,719 bytes, a flag per walk checked as
+  // it descends (a set of title paths to look the parents up in took 12 KB: a BTreeSet of tuples,
+  // then of strings, each its own tree code). Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_301_000, `shardwise_bg.wasm is ${size} bytes, over the 1,301,000-byte budget`);
+  assert.ok(size <= 1_302_000, `shardwise_bg.wasm is ${size} bytes, over the 1,302,000-byte budget`);
 });

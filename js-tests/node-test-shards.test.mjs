@@ -221,16 +221,16 @@ test('the files node --test would run (Node 20\'s rules; globs where Node has fs
 });
 
 test('a node:test file\'s predicted time counts its outermost tests: a test with subtests holds their time', () => {
-  const durations = [
-    { environment: 'node', file: 'test/search.test.mjs', titlePath: ['search'], durationMs: 100 },
-    { environment: 'node', file: 'test/search.test.mjs', titlePath: ['search', 'finds by title'], durationMs: 60 },
-    { environment: 'node', file: 'test/search.test.mjs', titlePath: ['search', 'finds by title', 'deeper'], durationMs: 20 },
-    { environment: 'node', file: 'test/search.test.mjs', titlePath: ['a slow one'], durationMs: 150 },
-    { environment: 'node', file: 'test/cart.test.mjs', titlePath: ['cart', 'adds an item'], durationMs: 5 },
-    { environment: 'node', file: 'test/cart.test.mjs', titlePath: ['cart', 'coupons', 'applies one'], durationMs: 7 },
-  ];
-  const fake = { __testDurations: () => durations };
-  assert.deepEqual(durationsByFile({ category: 'node-test' }, fake), new Map([['test/search.test.mjs', 250], ['test/cart.test.mjs', 12]]));
+  const test = (title, durationMs) => ({ title, attempts: [{ status: 'passed', duration: durationMs }] });
+  const report = (category) => ({
+    category, commitId: 'c0ffee', startTimestamp: 1, duration: 1, environments: [{ name: 'node' }],
+    suites: [
+      { type: 'file', title: 'test/search.test.mjs', tests: [test('search', 100), test('a slow one', 150)],
+        suites: [{ type: 'suite', title: 'search', tests: [test('finds by title', 60)], suites: [{ type: 'suite', title: 'finds by title', tests: [test('deeper', 20)] }] }] },
+      { type: 'file', title: 'test/cart.test.mjs', suites: [{ type: 'suite', title: 'cart', tests: [test('adds an item', 5)], suites: [{ type: 'suite', title: 'coupons', tests: [test('applies one', 7)] }] }] },
+    ],
+  });
+  assert.deepEqual(durationsByFile(report('node-test'), api), new Map([['test/search.test.mjs', 250], ['test/cart.test.mjs', 12]]));
   // other runners have no test inside a test: every test counts
-  assert.equal(durationsByFile({ category: 'jest' }, fake).get('test/search.test.mjs'), 330);
+  assert.equal(durationsByFile(report('jest'), api).get('test/search.test.mjs'), 330);
 });

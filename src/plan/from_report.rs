@@ -231,6 +231,10 @@ struct Walk<'a> {
     listed: Option<ListedTests<'a>>,
     /// The indexes of the enclosing suites, from `report.suites` down (for [`ListedTest::place`]).
     suites: Vec<u32>,
+    /// The report's runner nests tests ([`nests_tests`]), and the suite walked is a test's: its
+    /// tests' time is in that test's.
+    nests: bool,
+    nested: bool,
 }
 
 /// Every test of a report as [`listed_tests`] lists them, in document order, by column: the
@@ -277,7 +281,7 @@ impl<'a> Walk<'a> {
         }
         let entry = self.out.entry(id).or_insert((file.map(str::to_owned), None));
         if known {
-            entry.1 = Some(entry.1.unwrap_or(0.0) + ms);
+            entry.1 = Some(entry.1.unwrap_or(0.0) + if self.nested { 0.0 } else { ms });
         }
     }
 
@@ -293,9 +297,12 @@ impl<'a> Walk<'a> {
         for (k, t) in s.tests.iter().flatten().enumerate() {
             self.test(k, t, file_suite, suite_file);
         }
+        let outer = self.nested;
         for (k, child) in s.suites.iter().flatten().enumerate() {
+            self.nested = outer || (self.nests && holds_test_of(s.tests.as_deref(), child));
             self.suite(k, child, file_suite, suite_file);
         }
+        self.nested = outer;
         self.suites.pop();
         if pushed {
             self.path.pop();
@@ -304,14 +311,38 @@ impl<'a> Walk<'a> {
 }
 
 fn walk(report: &ReportView, env: Option<usize>, list: bool) -> Walk<'_> {
-    let mut walk = Walk { env, out: BTreeMap::new(), path: Vec::new(), listed: list.then(ListedTests::default), suites: Vec::new() };
+    let mut walk = Walk {
+        env,
+        out: BTreeMap::new(),
+        path: Vec::new(),
+        listed: list.then(ListedTests::default),
+        suites: Vec::new(),
+        nests: nests_tests(report),
+        nested: false,
+    };
     for (i, t) in report.tests.iter().flatten().enumerate() {
         walk.test(i, t, None, None);
     }
     for (i, s) in report.suites.iter().flatten().enumerate() {
+        walk.nested = walk.nests && holds_test_of(report.tests.as_deref(), s);
         walk.suite(i, s, None, None);
     }
     walk
+}
+
+/// Whether `suite` is a test's own (its subtests'): among `tests`, beside it, is one of its title.
+fn holds_test_of(tests: Option<&[TestView]>, suite: &SuiteView) -> bool {
+    suite.kind.as_deref() != Some("file") && tests.unwrap_or_default().iter().any(|t| t.title.is_some() && t.title == suite.title)
+}
+
+/// Whether the report's runner records a test inside a test, the outer one's duration holding the
+/// inner ones' (node:test's subtests: `t.test()` inside a `test()`, each reported as a test, in a
+/// suite of the test's title beside it). A nested test, in such a suite at any depth, counts its
+/// time once, by its outermost test: a file's time is its outermost tests' (as node:test spends
+/// it), in the planner's units (a nested one counts 0 ms measured) and in
+/// [`TestDuration::nested`].
+fn nests_tests(report: &ReportView) -> bool {
+    report.category() == Some("node-test")
 }
 
 /// Every test of the report, in document order (top-level tests, then each suite's tests before
@@ -360,6 +391,10 @@ pub struct TestDuration {
     /// re-run of the failed tests picks (`SHARDWISE_RERUN`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
+    /// A test inside another test of the same file and environment, whose duration holds this
+    /// one's (node:test's subtests, see [`nests_tests`]): a file's time leaves it out.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nested: bool,
 }
 
 /// Every (environment, test) of a report that has at least one attempt with a finite `duration`
@@ -372,6 +407,8 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
         envs: Vec<String>,
         path: Vec<&'a str>,
         out: Vec<TestDuration>,
+        nests: bool,
+        nested: bool,
     }
     impl<'a> Lister<'a> {
         fn test(&mut self, t: &'a TestView, file: Option<&'a str>) {
@@ -396,7 +433,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
                 let mut title_path: Vec<String> = self.path.iter().map(|s| s.to_string()).collect();
                 title_path.push(t.title.clone().unwrap_or_default());
                 let outcome = if !last_ok { Some("failed") } else if any_not { Some("flaky") } else { None };
-                self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms, outcome });
+                self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms, outcome, nested: self.nested });
             }
         }
         fn suite(&mut self, s: &'a SuiteView, file: Option<&'a str>, suite_file: Option<&'a str>) {
@@ -409,20 +446,24 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
             for t in s.tests.iter().flatten() {
                 self.test(t, file.or(suite_file));
             }
+            let outer = self.nested;
             for child in s.suites.iter().flatten() {
+                self.nested = outer || (self.nests && holds_test_of(s.tests.as_deref(), child));
                 self.suite(child, file, suite_file);
             }
+            self.nested = outer;
             if !is_file {
                 self.path.pop();
             }
         }
     }
     let envs = report.environments.iter().map(|e| e.name.clone().unwrap_or_default()).collect();
-    let mut l = Lister { envs, path: Vec::new(), out: Vec::new() };
+    let mut l = Lister { envs, path: Vec::new(), out: Vec::new(), nests: nests_tests(report), nested: false };
     for t in report.tests.iter().flatten() {
         l.test(t, None);
     }
     for s in report.suites.iter().flatten() {
+        l.nested = l.nests && holds_test_of(report.tests.as_deref(), s);
         l.suite(s, None, None);
     }
     l.out
@@ -517,5 +558,50 @@ mod tests {
         // only a failed or flaky test says so: a timings list of passing tests is unchanged
         let json = serde_json::to_string(&test_durations(&r)[1]).unwrap();
         assert!(!json.contains("outcome"), "{json}");
+    }
+
+    /// node:test: a test with subtests is a test too, its duration holding theirs. A file's time
+    /// (its units summed, what the cost model calibrates against) counts them once.
+    #[test]
+    fn a_node_test_subtests_time_is_counted_once_by_its_outermost_test() {
+        let report = |category: &str| {
+            format!(
+                r#"{{"category": "{category}", "environments": [{{"name": "node"}}], "suites": [
+                  {{"type": "file", "title": "test/search.test.mjs", "tests": [
+                      {{"title": "search", "attempts": [{{"duration": 100}}]}},
+                      {{"title": "a slow one", "attempts": [{{"duration": 150}}]}}],
+                    "suites": [{{"type": "suite", "title": "search", "tests": [{{"title": "finds by title", "attempts": [{{"duration": 60}}]}}],
+                      "suites": [{{"type": "suite", "title": "finds by title", "tests": [{{"title": "deeper", "attempts": [{{"duration": 20}}]}}]}}]}}]}},
+                  {{"type": "file", "title": "test/cart.test.mjs", "suites": [{{"type": "suite", "title": "cart", "tests": [
+                      {{"title": "adds an item", "attempts": [{{"duration": 5}}]}}],
+                    "suites": [{{"type": "suite", "title": "coupons", "tests": [{{"title": "applies one", "attempts": [{{"duration": 7}}]}}]}}]}}]}},
+                  {{"type": "file", "title": "test/other.test.mjs", "tests": [{{"title": "search", "attempts": [{{"duration": 3}}]}}]}}
+                ]}}"#
+            )
+        };
+        let by_file = |json: &str| {
+            let r: ReportView = crate::from_json(json.as_bytes()).unwrap();
+            let mut sums: BTreeMap<String, f64> = BTreeMap::new();
+            for u in units_from_report(&r, None).unwrap() {
+                *sums.entry(u.file.unwrap().to_string()).or_default() += u.duration_ms.unwrap();
+            }
+            let nested: Vec<String> = test_durations(&r).into_iter().filter(|d| d.nested).map(|d| d.title_path.join(" > ")).collect();
+            (sums.into_iter().collect::<Vec<_>>(), nested)
+        };
+        let s = |x: &str| x.to_string();
+        // a subtest counts the least a measured unit counts (1 ms); a test of the same title in
+        // another file is not inside it
+        assert_eq!(
+            by_file(&report("node-test")),
+            (
+                vec![(s("test/cart.test.mjs"), 12.0), (s("test/other.test.mjs"), 3.0), (s("test/search.test.mjs"), 252.0)],
+                vec![s("search > finds by title"), s("search > finds by title > deeper")]
+            )
+        );
+        // other runners have no test inside a test: every test counts
+        assert_eq!(
+            by_file(&report("jest")),
+            (vec![(s("test/cart.test.mjs"), 12.0), (s("test/other.test.mjs"), 3.0), (s("test/search.test.mjs"), 330.0)], vec![])
+        );
     }
 }

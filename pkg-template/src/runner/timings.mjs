@@ -52,35 +52,15 @@ export function rerunSelection(report, api, { flaky = false } = {}) {
 /**
  * Map file -> ms, summed over its tests and environments (for runners that shard by file). In a
  * node:test report a test with subtests is a test too, and its duration holds theirs: a file's
- * time is then its outermost tests' (`nestedTests`).
+ * time is then its outermost tests' (the planner marks the others `nested`).
  */
 export function durationsByFile(report, api) {
   const map = new Map();
-  const all = durationsFromReport(report, api);
-  const nested = report?.category === 'node-test' ? nestedTests(all) : undefined;
-  for (const d of all) {
-    if (d.file === undefined || nested?.has(d)) continue;
+  for (const d of durationsFromReport(report, api)) {
+    if (d.file === undefined || d.nested) continue;
     map.set(d.file, (map.get(d.file) ?? 0) + d.durationMs);
   }
   return map;
-}
-
-/**
- * The entries of `durations` (durationsFromReport) nested under another entry: a test whose title
- * path, less one or more of its last titles, is a test of the same file and environment.
- */
-export function nestedTests(durations) {
-  const tests = new Set(durations.map((d) => testKey(d.environment, d.file, d.titlePath)));
-  const nested = new Set();
-  for (const d of durations) {
-    for (let n = d.titlePath.length - 1; n >= 1; n--) {
-      if (tests.has(testKey(d.environment, d.file, d.titlePath.slice(0, n)))) {
-        nested.add(d);
-        break;
-      }
-    }
-  }
-  return nested;
 }
 
 /**

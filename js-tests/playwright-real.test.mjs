@@ -227,6 +227,8 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
     assert.equal(rows.length, 4, table.stdout);
     assert.equal(rows.reduce((s, l) => s + Number(l.trim().split(/\s+/)[2]), 0), declared, table.stdout);
     assert.match(table.stdout, /^fingerprint  [0-9a-f]{40}$/m);
+    // not a shard's plan (tests per project, setups apart): the table says where that one is
+    assert.match(table.stdout, /^note {9}a Playwright shard plans each test per project.*`npx playwright test --shard=i\/n --list` shows the shard's own$/m);
 
     const json = await cli(['plan', folder, '--shards', '4', '--json'], { cwd: dir });
     assert.equal(json.code, 0, json.text);

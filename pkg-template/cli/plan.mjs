@@ -247,6 +247,13 @@ function asTheRunnerPlans(content, opts, values) {
     opts.workers = run.workers;
     lines.push(`workers      ${run.workers}, as the report's run had (--workers to change)`);
   }
+  if (learned.runner === 'playwright') {
+    // this plan's units are the report's tests by file and title, each project's run of a test
+    // summed; a shard's are Playwright's (each test per project, its serial groups, its setup
+    // projects apart), so its plan and fingerprint are not this one's
+    lines.push('note         a Playwright shard plans each test per project, keeps serial groups whole and its setup projects apart:'
+      + ' its plan and fingerprint are not this one\'s; `npx playwright test --shard=i/n --list` shows the shard\'s own');
+  }
   if (values.unit === undefined && run.fileUnits) {
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
     return { content: { units: run.fileUnits() }, label: 'units', lines };

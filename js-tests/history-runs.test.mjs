@@ -1,7 +1,7 @@
 // The history's runs and names in the local service (pkg/server/history.mjs, history-api.mjs),
 // through the real upload exchange to a service on 127.0.0.1: "the last N runs" count runs, the
 // shards of one CI run (the same commit, shard count and run id their `.shardwise/shard.json`
-// carries) being one run; and retention (--keep-reports) forgets the names of tests no kept run
+// carries) being one run, on the API and on the preview's #history page (headless Chromium); and retention (--keep-reports) forgets the names of tests no kept run
 // has, so the history's dictionary holds the tests of the kept runs, not every test ever seen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { uploadReport, encodeReport } from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { keyOf } from '../pkg/src/tests.js';
+import { launchChromium, pageWithErrors } from './helpers/chromium.mjs';
 
 const FILE = 'cart.spec.ts';
 const commit = (i) => String(i).repeat(40).slice(0, 40);
@@ -44,7 +45,7 @@ const ok = async (srv, path) => {
 };
 
 test('the last N runs count runs: the 3 shard reports of a CI run are one run', async (t) => {
-  const srv = await createServer({ snapshotEvery: 4 });
+  const srv = await createServer({ snapshotEvery: 4, staticDir: join(import.meta.dirname, '..', 'pkg') });
   t.after(() => srv.close());
   for (const i of [1, 2, 3]) await up(srv, shard(1, i));
   for (const i of [1, 2, 3]) await up(srv, shard(2, i));
@@ -80,6 +81,16 @@ test('the last N runs count runs: the 3 shard reports of a CI run are one run', 
   const newest = await ok(srv, '/api/history/tests?sort=flaky&runs=2');
   assert.deepEqual([newest.window.runs, newest.window.reports], [2, 4]);
   assert.equal(newest.window.from.commitId, commit(5));
+
+  // the #history page says so, in headless Chromium
+  const browser = await launchChromium();
+  t.after(() => browser.close());
+  const page = await pageWithErrors(browser);
+  await page.goto(`${srv.baseUrl}/preview/#history`);
+  await page.waitForSelector('#history-page[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.locator('#history-summary').textContent(), /^6 runs \(16 reports: the shards of a run are one run\), from run 1 shard 1 /);
+  assert.deepEqual(await page.locator('#history-flaky tbody tr td:first-child').allTextContents(), [`${FILE} › b2`]);
+  assert.deepEqual(page.errors, []);
 });
 
 test('retention forgets the names of tests no kept run has; the kept tests answer, and new tests take the freed places', async (t) => {

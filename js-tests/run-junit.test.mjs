@@ -271,6 +271,24 @@ test('a command that writes no JUnit XML (it crashed) is a failed run: its repor
   for (const f of ['a.test.js', 'b.test.js', 'c.test.js']) assert.match(v.text, new RegExp(f.replace('.', '\\.')), `verify names ${f}, planned and not run:\n${v.text}`);
 });
 
+test('a CI job cancelled (SIGTERM to shardwise run) ends the command too: it gets the signal, and its exit code is the run\'s', { timeout: 60_000 }, async () => {
+  const dir = project('signal', { 'a.test.js': '' });
+  // the command says when it is up, and on SIGTERM writes a mark and exits 5
+  const child = "require('fs').writeFileSync('up', ''); process.on('SIGTERM', () => { require('fs').writeFileSync('got-sigterm', ''); process.exit(5); }); setInterval(() => {}, 1000)";
+  const { NODE_TEST_CONTEXT, ...outer } = process.env;
+  const p = spawn(process.execPath, [BIN, 'run', '--files', '*.test.js', '--', process.execPath, '-e', child], { cwd: dir, env: { ...outer, SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout.on('data', (d) => { out += d; });
+  p.stderr.on('data', (d) => { out += d; });
+  const closed = new Promise((resolve) => p.on('close', (code, signal) => resolve({ code, signal })));
+  for (let i = 0; i < 200 && !existsSync(path.join(dir, 'up')); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(path.join(dir, 'up')), `the command started:\n${out}`);
+  p.kill('SIGTERM');
+  const { code } = await closed;
+  assert.ok(existsSync(path.join(dir, 'got-sigterm')), `the command got SIGTERM:\n${out}`);
+  assert.equal(code, 5, `the command's exit code:\n${out}`);
+});
+
 test('the command gets its shard\'s files in place of {files}, a shard with none runs nothing, and --help says how', { timeout: 60_000 }, async () => {
   const dir = project('args', { 'a.test.js': '', 'b.test.js': '', 'c.txt': '' });
   const record = "require('fs').writeFileSync('args-' + process.argv[1] + '.json', JSON.stringify(process.argv.slice(1)))";

@@ -9,7 +9,6 @@
 // (--import tsx, --test-concurrency, --experimental-test-coverage, --test-name-pattern, ...) then
 // means what it means to `node --test`, on every Node version, and its output and exit code are
 // node:test's own.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +18,7 @@ import { resolveOptions } from '../src/runner/options.mjs';
 import { ShardStop } from '../src/runner/plan.mjs';
 import { parseShard, planShardByFile, writeShardHandoff } from '../src/runner/cli-shard.mjs';
 import { runStart } from '../src/runner/report.mjs';
+import { runChild } from '../src/runner/child.mjs';
 import { plural } from '../src/runner/words.mjs';
 import { nodeTestFiles } from '../node-test/files.mjs';
 import { concurrencyOf } from '../node-test/translate.mjs';
@@ -71,23 +71,6 @@ export function nodeTestArgs(nodeArgs, files) {
   return args;
 }
 
-/** Runs `node <args>` with the terminal, and resolves with its exit code (a signal: 1). */
-function runNode(args, env) {
-  // not NODE_TEST_CONTEXT: inside a node:test file it would make the child report to a parent
-  const { NODE_TEST_CONTEXT, ...outer } = process.env;
-  const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...outer, ...env } });
-  const forward = (signal) => () => child.kill(signal);
-  const handlers = ['SIGINT', 'SIGTERM'].map((s) => [s, forward(s)]);
-  for (const [s, h] of handlers) process.on(s, h);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      for (const [s, h] of handlers) process.off(s, h);
-      resolve(code ?? (signal ? 1 : 0));
-    });
-  });
-}
-
 export async function run(argv) {
   const cut = argv.indexOf('--');
   const own = cut === -1 ? argv : argv.slice(0, cut);
@@ -110,7 +93,7 @@ export async function run(argv) {
       log(`[shardwise] no test files${positionals.length ? ` match ${positionals.join(' ')}` : ' (node:test\'s default patterns)'}: nothing to run`);
       return 0;
     }
-    return runNode(nodeTestArgs(nodeArgs, files));
+    return runChild(process.execPath, nodeTestArgs(nodeArgs, files), { log });
   }
   let planned;
   try {
@@ -125,7 +108,7 @@ export async function run(argv) {
   if (!planned) {
     // planning itself failed (said), the same on every shard: node:test's own split of the same files
     if (!files.length) return 0;
-    return runNode(nodeTestArgs([...nodeArgs, `--test-shard=${shard.index}/${shard.count}`], files));
+    return runChild(process.execPath, nodeTestArgs([...nodeArgs, `--test-shard=${shard.index}/${shard.count}`], files), { log });
   }
   if (planned.empty) {
     log(`[shardwise] shard ${shard.index}/${shard.count}: no test file to run (${plural(files.length, 'file')} over ${shard.count} shards); node:test not started, the shard passes. `
@@ -134,7 +117,7 @@ export async function run(argv) {
   }
   const handoff = writeShardHandoff(planned.plan, started);
   try {
-    return await runNode(nodeTestArgs(nodeArgs, planned.files), handoff.env);
+    return await runChild(process.execPath, nodeTestArgs(nodeArgs, planned.files), { env: handoff.env, log });
   } finally {
     handoff.dispose();
   }

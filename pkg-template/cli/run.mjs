@@ -5,7 +5,6 @@
 // command with them, then reads the runner's JUnit XML (Rust `__importJunit`) into a report
 // through the reporter skeleton (src/runner/reporter.mjs: shard.json, save, upload, the closing
 // lines). Which files a glob matches is Rust's (`__FilePatterns`); the walk of the folders is here.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as api from '../node.mjs';
@@ -14,6 +13,7 @@ import { resolveOptions } from '../src/runner/options.mjs';
 import { parseShard, planShardByFile } from '../src/runner/cli-shard.mjs';
 import { ShardStop, setShardPrediction } from '../src/runner/plan.mjs';
 import { RunReporter } from '../src/runner/reporter.mjs';
+import { runChild } from '../src/runner/child.mjs';
 import { recordJunit } from '../src/runner/junit.mjs';
 import { clearSaved, reportPlace } from '../src/runner/report.mjs';
 import { writeShardRecord } from '../src/runner/shard-record.mjs';
@@ -106,21 +106,6 @@ export function matchingFiles(cwd, patterns) {
 export function withFiles(args, files) {
   const at = args.indexOf('{files}');
   return at === -1 ? [...args, ...files] : [...args.slice(0, at), ...files, ...args.slice(at + 1)];
-}
-
-/** Runs the command with stdio inherited; resolves to its exit code (a signal: 1). */
-function runCommand(command, args, cwd, log) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: 'inherit', shell: process.platform === 'win32' });
-    child.on('error', (e) => {
-      log(`[shardwise] could not run ${command}: ${e.code === 'ENOENT' ? 'no such command' : e.message}`);
-      resolve(127);
-    });
-    child.on('exit', (code, signal) => {
-      if (signal) log(`[shardwise] ${command} was ended by ${signal}`);
-      resolve(code ?? 1);
-    });
-  });
 }
 
 /** The sources of the command's files, for the last file rule ('' when not read). */
@@ -216,7 +201,7 @@ export async function run(argv) {
   if (junit) rmSync(junit, { force: true }); // an earlier run's XML is never read as this one's
   if (!junit) log('[shardwise] no --junit: the files run, and no report is made');
   const commandStart = Date.now();
-  const code = await runCommand(command[0], withFiles(command.slice(1), mine), cwd, log);
+  const code = await runChild(command[0], withFiles(command.slice(1), mine), { cwd, log });
 
   if (!junit) {
     if (record) {

@@ -6,7 +6,7 @@
 import { $, el, fill } from './dom.mjs';
 import { fmt, count, ms, reportLabel } from './format.mjs';
 import { shardOfTitle } from '../src/layout.js';
-import { runKeyOf } from './runs.mjs';
+import { runKeyOf } from '../src/layout.js';
 import { fetchBytes, reportRoute } from './service.mjs';
 
 /**
@@ -53,7 +53,7 @@ export function createShardRun(page) {
 
   /**
    * The open report's sibling shards in the service's list, or undefined: the shards of its run
-   * (runs.mjs runKeyOf: the same commit, shard count and run id, when the shards' plans name their run), for each
+   * (src/layout.js runKeyOf: the same commit, shard count and run id, when the shards' plans name their run), for each
    * index its latest attempt (the open report for its own), `reruns` the indices that ran more than
    * once. Without a run id (a run outside CI, or reports of an older shardwise): the newest report
    * of each index for the commit.

@@ -15,7 +15,7 @@
 //     against the older half) over the last N runs: {window, sort, total, offset, tests: [...]}
 //
 // A run is a run of the suite, whose reports the service holds: the shards of one CI run (the
-// same commit, shard count and run id: preview/runs.mjs runKeyOf, the shard view's rule) are one
+// same commit, shard count and run id: src/layout.js runKeyOf, the shard view's rule) are one
 // run, any other report a run of its own; the same bytes uploaded again are not another run.
 // "The last N runs" count such runs (3 shards of a run: 3 reports, 1 run). A test's status in a
 // report is the preview's outcome of it (src/tests.js): failed, flaky (failed then passed on a
@@ -23,7 +23,7 @@
 import { fail } from './errors.mjs';
 import { KEY_PATTERN } from '../src/tests.js';
 import { STATUS } from './history.mjs';
-import { runKeyOf } from '../preview/runs.mjs';
+import { runKeyOf } from '../src/layout.js';
 
 export const DEFAULT_RUNS = 100;
 export const MAX_PAGE = 500;
@@ -44,7 +44,7 @@ const runKey = (r) => {
 };
 
 /**
- * The window: the reports of the newest N runs (runs.mjs runKeyOf: the shards of one run are one
+ * The window: the reports of the newest N runs (src/layout.js runKeyOf: the shards of one run are one
  * run; a run is as new as its newest report; a report uploaded again with the same bytes is not
  * one): `{runs: how many, reports: theirs, oldest first, seqs: their seqs, recent: per report 1
  * when its run is in the newer half of the runs}`.

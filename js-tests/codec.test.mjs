@@ -226,8 +226,11 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // subtests count once in a file's time (from_report: the nested rule moved from the JS
   // timings into the planner's walks): 1,300,919 -> 1,301,719 bytes, a flag per walk checked as
   // it descends (a set of title paths to look the parents up in took 12 KB: a BTreeSet of tuples,
-  // then of strings, each its own tree code). Every byte over it needs the same account.
+  // then of strings, each its own tree code). 1,303,000 since the cost model's calibration plans
+  // the report's units once in canonical order and asks only each try's makespan (plan::makespan_of:
+  // learning from a 3,000-test report 98 -> 30 ms warm, 192 -> 125 ms cold, on every shard's start
+  // and end): 1,301,719 -> 1,302,267 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_302_000, `shardwise_bg.wasm is ${size} bytes, over the 1,302,000-byte budget`);
+  assert.ok(size <= 1_303_000, `shardwise_bg.wasm is ${size} bytes, over the 1,303,000-byte budget`);
 });

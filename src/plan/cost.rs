@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use super::from_report::ReportView;
 use super::options::{Settings, UnitKind};
 use super::units::{Canon, NONE};
-use super::{plan_units, MAX_DURATION_MS, MAX_WORKERS};
+use super::{MAX_DURATION_MS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
 /// Where a report keeps its run's costs: a `sources` entry (docs/report-format.md §3.1 allows any
@@ -352,9 +352,11 @@ fn scaled(costs: &Costs, k: f64) -> Costs {
 /// `lead`: the part of the workers' warm-up paid before the run's first test started (its file's
 /// load); the rest of it fell inside the busy span.
 fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64, max_scale: f64, lead: f64) -> u64 {
+    // the units put in their canonical order once; each try plans them under other costs
+    let canon = super::units::canonical(units).ok();
     let makespan = |settings: &mut Settings, c: Costs| {
         settings.costs = c;
-        plan_units(units, settings).map_or(0.0, |p| p.makespan_ms as f64)
+        canon.as_ref().map_or(0.0, |canon| super::makespan_of(canon, settings) as f64)
     };
     let timed: Vec<_> = attempts.iter().filter(|a| a.1 > 0.0).collect();
     let (Some(first), Some(end)) = (
@@ -681,7 +683,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::plan::{Unit, UnitKind};
+    use crate::plan::{plan_units, Unit, UnitKind};
 
     fn unit(id: &str, file: &str, ms: f64) -> Unit<'static> {
         Unit { id: id.to_owned().into(), file: Some(file.to_owned().into()), group: None, duration_ms: Some(ms) }

@@ -226,16 +226,25 @@ impl Core<'_> {
     }
 }
 
-fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
-    let mut durations = estimate::resolve(&canon, settings.default_duration_ms);
+/// The first half of a plan: the units' durations (with their costs), their groups, and the
+/// groups' assignment to shards.
+struct Assigned {
+    estimated: u32,
+    groups: groups::Groups,
+    unit_masks: Vec<u64>,
+    assignment: assign::Assignment,
+}
+
+fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
+    let mut durations = estimate::resolve(canon, settings.default_duration_ms);
     if !settings.costs.is_zero() {
-        for (ms, extra) in durations.ms.iter_mut().zip(settings.costs.unit_extras(&canon)) {
+        for (ms, extra) in durations.ms.iter_mut().zip(settings.costs.unit_extras(canon)) {
             *ms = ms.saturating_add(extra);
         }
     }
-    let groups = groups::build(&canon, &durations.ms, settings.unit);
+    let groups = groups::build(canon, &durations.ms, settings.unit);
     // with setups, each unit's (and group's) setups: they decide where the groups go
-    let unit_masks = setups::unit_masks(&canon, &settings.setups);
+    let unit_masks = setups::unit_masks(canon, &settings.setups);
     let assignment = if settings.setups.is_empty() {
         assign::assign(&groups.weights, settings)
     } else {
@@ -245,6 +254,24 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         }
         setups::assign(&groups.weights, group_masks, &settings.setups, settings)
     };
+    Assigned { estimated: durations.estimated, groups, unit_masks, assignment }
+}
+
+/// The plan's makespan alone (what [`plan_units`] would give), for a caller that plans the same
+/// units again and again under other costs (the cost model's calibration): no listing of the
+/// shards, no fingerprint.
+fn makespan_of(canon: &units::Canon, settings: &Settings) -> u64 {
+    let Assigned { assignment, .. } = assign_core(canon, settings);
+    let mut used = vec![false; assignment.costs.len()];
+    for &s in &assignment.shard_of_group {
+        used[s as usize] = true;
+    }
+    let fixed = settings.per_shard_overhead_ms.saturating_add(settings.costs.per_worker_ms);
+    assignment.costs.iter().zip(used).filter(|(_, used)| *used).map(|(&c, _)| fixed.saturating_add(c)).max().unwrap_or(0)
+}
+
+fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
+    let Assigned { estimated, groups, unit_masks, assignment } = assign_core(&canon, settings);
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u
@@ -288,7 +315,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         fingerprint,
         lower_bound_ms,
         makespan_ms,
-        estimated: durations.estimated,
+        estimated,
         predicted_ms,
         unit_list,
         unit_ends,

@@ -232,11 +232,13 @@ pub struct Profile {
     /// unknown runner: none.
     pub defaults: (u64, u64, u64, u64),
     /// The greatest factor [`calibrate`] scales the measured files' costs by. Jest's figures are
-    /// each file's wall time on its worker and Playwright's the gaps on its workers' timelines, so
-    /// a run busy longer than the model's makespan of its tests lost that time to its runner's
-    /// order (Jest on a cold cache runs its files by size, and a slow file last leaves a worker
-    /// idle): no file's cost, nor one every shard pays (a balanced shard runs its files longest
-    /// first), so it is left out: only down (1). Vitest's figures are measured inside the worker
+    /// each file's time on its worker (`perfStats`), which misses what a worker spends between
+    /// files (taking the next one, resetting its module registry): commander.js at 63eed4aa was
+    /// busy 16.7 s on 2 workers where its tests and files' figures explain 13 s, and its balanced
+    /// shards took 1.25-1.59x their prediction alike, though they run their files longest first
+    /// (so not time lost to Jest's own order): up to 2x (re-predicted offline with
+    /// `bench:replan`, commander's shards within 15% went from 0 to 5 of 18, its median from 1.45
+    /// to 1.23; the generated Jest suites' unchanged: 15 and 9 of 18). Vitest's figures are measured inside the worker
     /// and miss the worker's own start for each file (an isolated file gets a fresh one): up to 3x
     /// (the bench's Vitest suite: its modules' figures explain 14 s of 28 s busy). Playwright's
     /// timeline counts no gap before a worker's first file, nor a worker started again after a
@@ -253,7 +255,7 @@ pub struct Profile {
 /// The runner's [`Profile`] (a report's `category`).
 pub fn profile(runner: Option<&str>) -> Profile {
     match runner {
-        Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 1.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File) },
+        Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 2.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File) },
         Some("vitest") => Profile { defaults: (1200, 300, 120, 1), max_scale: 3.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
         Some("playwright") => Profile { defaults: (1500, 1000, 100, 30), max_scale: 1.5, cold: Cold::FirstFiles, unit: None },
         // node:test runs each file in a process of its own (no worker to start): a file's cost is
@@ -848,13 +850,15 @@ mod tests {
         };
         // Jest: the late files' upper quartile is 135 ms; the two first files paid 2,265 ms
         // beyond it each (each worker's start), the other early files 2,075 ms in all: over its
-        // two workers, the cold cost of a shard (1,037 ms at full); every file keeps a steady cost
+        // two workers, the cold cost of a shard (1,037 ms at full); every file keeps a steady cost,
+        // the same scale for all: the run was busy longer (7.6 s) than its files explain, so the
+        // calibration scales their costs up, at most 2x for Jest
         let l = learn(&doc("jest"));
         assert!((2200..=2300).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
         assert!((1000..=1080).contains(&l.costs.cold_ms), "{}", l.costs.cold_ms);
         for f in 0..20 {
             let c = l.costs.files[&format!("f{f}.js")];
-            assert!((100..=145).contains(&c), "f{f}: {:?}", l.costs.files);
+            assert!((200..=290).contains(&c), "f{f}: {:?}", l.costs.files);
         }
         // Vitest and Playwright: a worker's start, on its first file only (beyond the median)
         let v = learn(&doc("vitest"));

@@ -229,8 +229,11 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // then of strings, each its own tree code). 1,303,000 since the cost model's calibration plans
   // the report's units once in canonical order and asks only each try's makespan (plan::makespan_of:
   // learning from a 3,000-test report 98 -> 30 ms warm, 192 -> 125 ms cold, on every shard's start
-  // and end): 1,301,719 -> 1,302,267 bytes. Every byte over it needs the same account.
+  // and end): 1,301,719 -> 1,302,267 bytes. 1,304,000 since the calibration can add the time
+  // Jest's workers spend between files to every file (Profile::max_gap_ms; one bisection and one
+  // costs adjustment for both searches: two copies took 2.9 KB): 1,302,267 -> 1,303,040 bytes.
+  // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_303_000, `shardwise_bg.wasm is ${size} bytes, over the 1,303,000-byte budget`);
+  assert.ok(size <= 1_304_000, `shardwise_bg.wasm is ${size} bytes, over the 1,304,000-byte budget`);
 });

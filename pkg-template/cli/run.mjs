@@ -146,7 +146,8 @@ export async function run(argv) {
   const runner = values.runner ?? 'junit';
   if (!/^[\w.-]{1,100}$/.test(runner)) throw new UsageError(`--runner must be a name of letters, digits, '.', '_' or '-', got '${runner}'`);
   const shard = values.shard === undefined ? undefined : shardOf(values.shard);
-  // a whole number here; its bounds are the planner's (its error, as a usage error, if out of them)
+  // a whole number here; past the planner's bound, planning fails as any planning failure does
+  // (said, then a split by count)
   const workers = values.workers === undefined ? 1 : Number(values.workers);
   if (!/^\d+$/.test(values.workers ?? '1') || workers < 1) throw new UsageError(`--workers must be a whole number of at least 1, got '${values.workers}'`);
   const cwd = process.cwd();
@@ -177,7 +178,6 @@ export async function run(argv) {
       planned = await planShardByFile({ api, files: files.map((f) => path.join(cwd, f)), shard, runner, workers, options, cwd, log });
     } catch (e) {
       if (e instanceof ShardStop) return 1; // its line is said
-      if (e?.code === 'INVALID_INPUT' && /workers/.test(e.message)) throw new UsageError(e.message);
       throw e;
     }
     if (!planned) {

@@ -299,7 +299,7 @@ impl<'a> Walk<'a> {
         }
         let outer = self.nested;
         for (k, child) in s.suites.iter().flatten().enumerate() {
-            self.nested = outer || (self.nests && holds_test_of(s.tests.as_deref(), child));
+            self.nested = nested_in(self.nests, outer, s.tests.as_deref(), child);
             self.suite(k, child, file_suite, suite_file);
         }
         self.nested = outer;
@@ -324,15 +324,19 @@ fn walk(report: &ReportView, env: Option<usize>, list: bool) -> Walk<'_> {
         walk.test(i, t, None, None);
     }
     for (i, s) in report.suites.iter().flatten().enumerate() {
-        walk.nested = walk.nests && holds_test_of(report.tests.as_deref(), s);
+        walk.nested = nested_in(walk.nests, false, report.tests.as_deref(), s);
         walk.suite(i, s, None, None);
     }
     walk
 }
 
-/// Whether `suite` is a test's own (its subtests'): among `tests`, beside it, is one of its title.
-fn holds_test_of(tests: Option<&[TestView]>, suite: &SuiteView) -> bool {
-    suite.kind.as_deref() != Some("file") && tests.unwrap_or_default().iter().any(|t| t.title.is_some() && t.title == suite.title)
+/// Whether the tests of `suite` are nested ([`nests_tests`]): its parent's are (`outer`), or it is
+/// a test's own (its subtests'): among `tests`, beside it, is one of its title.
+fn nested_in(nests: bool, outer: bool, tests: Option<&[TestView]>, suite: &SuiteView) -> bool {
+    outer
+        || (nests
+            && suite.kind.as_deref() != Some("file")
+            && tests.unwrap_or_default().iter().any(|t| t.title.is_some() && t.title == suite.title))
 }
 
 /// Whether the report's runner records a test inside a test, the outer one's duration holding the
@@ -448,7 +452,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
             }
             let outer = self.nested;
             for child in s.suites.iter().flatten() {
-                self.nested = outer || (self.nests && holds_test_of(s.tests.as_deref(), child));
+                self.nested = nested_in(self.nests, outer, s.tests.as_deref(), child);
                 self.suite(child, file, suite_file);
             }
             self.nested = outer;
@@ -463,7 +467,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
         l.test(t, None);
     }
     for s in report.suites.iter().flatten() {
-        l.nested = l.nests && holds_test_of(report.tests.as_deref(), s);
+        l.nested = nested_in(l.nests, false, report.tests.as_deref(), s);
         l.suite(s, None, None);
     }
     l.out

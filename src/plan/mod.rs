@@ -257,6 +257,11 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     Assigned { estimated: durations.estimated, groups, unit_masks, assignment }
 }
 
+/// What every non-empty shard pays before its groups: its start and its workers' (cost.rs).
+fn fixed_ms(settings: &Settings) -> u64 {
+    settings.per_shard_overhead_ms.saturating_add(settings.costs.per_worker_ms)
+}
+
 /// The plan's makespan alone (what [`plan_units`] would give), for a caller that plans the same
 /// units again and again under other costs (the cost model's calibration): no listing of the
 /// shards, no fingerprint.
@@ -266,7 +271,7 @@ fn makespan_of(canon: &units::Canon, settings: &Settings) -> u64 {
     for &s in &assignment.shard_of_group {
         used[s as usize] = true;
     }
-    let fixed = settings.per_shard_overhead_ms.saturating_add(settings.costs.per_worker_ms);
+    let fixed = fixed_ms(settings);
     assignment.costs.iter().zip(used).filter(|(_, used)| *used).map(|(&c, _)| fixed.saturating_add(c)).max().unwrap_or(0)
 }
 
@@ -289,8 +294,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let mut file_seen = vec![u32::MAX; canon.files.len()];
     let mut file_list: Vec<u32> = Vec::new();
     let mut file_ends = Vec::with_capacity(shards + 1);
-    // what every non-empty shard pays before its groups: its start and its workers' (cost.rs)
-    let fixed = settings.per_shard_overhead_ms.saturating_add(settings.costs.per_worker_ms);
+    let fixed = fixed_ms(settings);
     file_ends.push(0u32);
     let mut predicted_ms = Vec::with_capacity(shards);
     for (s, &cost) in assignment.costs.iter().enumerate() {

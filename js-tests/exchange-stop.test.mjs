@@ -97,11 +97,11 @@ test('an abort during attachment uploads: ABORTED after every request settled; n
 
 for (const [transport, base] of [['fetch', globalThis.fetch], ['Node http', __uploadFetch]])
 test(`a timeout while storage hangs (${transport}): TIMEOUT after every request settled; nothing arrives later`, async (t) => {
-  const fx = await createFaultServer({ script: { putAttachment: [{ delayMs: 5000, times: Infinity }] } });
+  const fx = await createFaultServer({ script: { putAttachment: [{ delayMs: 8000, times: Infinity }] } });
   t.after(() => fx.close());
   const attachments = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, contentType: 'image/png', data: noise(1000, i + 3) }));
   const { fetch, calls } = recordingFetch(base);
-  const { err, at } = await settle(() => uploadReport({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, report: fixture().report, attachments, concurrency: 3, timeoutMs: 700, fetch }));
+  const { err, at } = await settle(() => uploadReport({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, report: fixture().report, attachments, concurrency: 3, timeoutMs: 2000, fetch }));
   assert.deepEqual([err.code, err.step], ['TIMEOUT', 'upload-attachment']);
   assertClean(fx, calls, at);
 });

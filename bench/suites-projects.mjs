@@ -173,6 +173,14 @@ function unitTestBody({ idx, kind, mods, random, dom, slowHelper }) {
 const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; } return x; }`;
 
 /** Sizes of the generated suites: `scale` multiplies the file counts (e.g. 0.3 for a quick try). */
+/**
+ * The `test` option, as config source, that gives every Vitest run of the bench its own empty
+ * module cache (in the run's cache folder, SW_CACHE): Vitest 5 keeps transformed modules in
+ * node_modules/.vitest-cache across runs, so without it the seed (the first run) alone pays the
+ * transforms, where a shard on a fresh CI machine pays them too.
+ */
+export const VITEST_FS_CACHE = "...(process.env.SW_CACHE ? { fsModuleCachePath: process.env.SW_CACHE + '/fs-modules' } : {})";
+
 export const SIZES = { jest: { files: 80, modules: 30 }, vitest: { files: 100, modules: 30 }, playwright: { files: 20 }, nodeTest: { files: 80, modules: 30 } };
 
 /** The Jest project: CommonJS files transformed by babel-jest, jsdom files, setup files. */
@@ -287,9 +295,7 @@ if (!native) reporters.push(['shardwise/vitest', { outputFolder: process.env.SW_
 export default defineConfig({
   cacheDir: process.env.SW_CACHE || '../vitest-cache',
   test: {
-    // Vitest 5 keeps transformed modules in node_modules/.vitest-cache across runs: every run
-    // its own (empty) one, as on a fresh CI machine, or the seed alone pays the transforms
-    ...(process.env.SW_CACHE ? { fsModuleCachePath: process.env.SW_CACHE + '/fs-modules' } : {}),
+    ${VITEST_FS_CACHE},
     root: import.meta.dirname,
     include: ['tests/**/*.test.ts'],
     setupFiles: ['./setup/setup.ts'],

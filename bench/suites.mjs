@@ -48,7 +48,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject } from './suites-projects.mjs';
+import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE } from './suites-projects.mjs';
 import { playwrightCli, executedTests as executedPlaywright } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -410,7 +410,7 @@ import ShardwiseSequencer from ${JSON.stringify(path.join(SW, 'vitest/sequencer.
 ${own ? `import own from './${own}';` : 'const own = {};'}
 const base = typeof own === 'function' ? await own({ command: 'serve', mode: 'test' }) : await own;
 const native = process.env.SW_NATIVE === '1';
-const merged = mergeConfig(base ?? {}, { cacheDir: process.env.SW_CACHE, test: { maxWorkers: ${workers}, ...(process.env.SW_CACHE ? { fsModuleCachePath: process.env.SW_CACHE + '/fs-modules' } : {}) } });
+const merged = mergeConfig(base ?? {}, { cacheDir: process.env.SW_CACHE, test: { maxWorkers: ${workers}, ${VITEST_FS_CACHE} } });
 merged.test.reporters = ['default', ['json', { outputFile: process.env.SW_JSON }],
   ...(native ? [] : [[${JSON.stringify(path.join(SW, 'vitest/index.mjs'))}, { outputFolder: process.env.SW_OUTPUT }]])];
 if (!native) merged.test.sequence = { ...merged.test.sequence, sequencer: ShardwiseSequencer };

@@ -320,11 +320,16 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
     let mut blind = blind_start.clone();
     // the improvement lowers the planning cost, which may (rarely) raise the predicted one
     improve(&m, &mut blind);
-    let makespan = |bins: &[SBin]| bins.iter().map(|b| m.predicted(b)).max().unwrap_or(0);
-    let mut bins = by_model;
+    // each start with its predicted shard costs, computed once; the first of the lowest makespan kept
+    let with_costs = |bins: Vec<SBin>| {
+        let costs: Vec<u64> = bins.iter().map(|b| m.predicted(b)).collect();
+        (bins, costs)
+    };
+    let (mut bins, mut costs) = with_costs(by_model);
     for other in [blind, blind_start] {
-        if makespan(&other) < makespan(&bins) {
-            bins = other;
+        let (other, other_costs) = with_costs(other);
+        if other_costs.iter().max() < costs.iter().max() {
+            (bins, costs) = (other, other_costs);
         }
     }
     let mut shard_of_group = vec![0u32; weights.len()];
@@ -335,7 +340,7 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
             }
         }
     }
-    Assignment { shard_of_group, costs: bins.iter().map(|b| m.predicted(b)).collect() }
+    Assignment { shard_of_group, costs }
 }
 
 /// Positions of a shard's groups worth trying to move: all of them in a small shard, else per

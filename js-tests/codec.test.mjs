@@ -234,8 +234,16 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // costs adjustment for both searches: two copies took 2.9 KB): 1,302,267 -> 1,303,040 bytes.
   // 1,305,000 since a plan with setups also tries the plan without them and keeps the one that
   // ends sooner (a greedy start by the phases model could be 16% worse than ignoring the setups):
-  // 1,302,981 -> 1,304,532 bytes. Every byte over it needs the same account.
+  // 1,302,981 -> 1,304,532 bytes. 1,326,000 since start costs (issues 30 and 32: `costs.starts`,
+  // a cost a shard pays once when it holds a unit of theirs: Jest's jsdom first load per worker,
+  // learned from its record; a Playwright project's workers, learned from the switches on the
+  // workers' timelines), and a start of the setups' assignment that keeps each kind together:
+  // 1,304,532 -> 1,325,459 bytes. Measured apart (twiggy, before wasm-opt): the option's and the
+  // record's readers about 8 KB (serde's struct code), learning 5 KB, the planner's masks and the
+  // consecutive start 3 KB; a map collected from an iterator sorts with a copy of its own (2.5 KB
+  // each: the sets of files are inserted one by one instead). Every byte over it needs the same
+  // account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_305_000, `shardwise_bg.wasm is ${size} bytes, over the 1,305,000-byte budget`);
+  assert.ok(size <= 1_326_000, `shardwise_bg.wasm is ${size} bytes, over the 1,326,000-byte budget`);
 });

@@ -14,7 +14,8 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds } from '../pkg/src/runner/plan.mjs';
+import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts } from '../pkg/src/runner/plan.mjs';
+import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
@@ -499,6 +500,67 @@ describe('planThisShard: the shared flow and its one line', () => {
     // durations with nothing to pick from (the service): the shard stops
     await assert.rejects(planThisShard({ api, units, shardIndex: 1, shardCount: 2, getDurations, options: { rerun: 'failed' } }),
       (e) => e instanceof ShardStop && /needs the run that failed/.test(e.line));
+  });
+});
+
+describe('a worker per project: each project on a shard starts its own workers', () => {
+  // Playwright runs a project's tests in workers of that project: a shard of three projects
+  // starts three sets of workers. 3 projects of 8 tests of 1 s, a worker's start 3 s, 3 shards
+  // of 1 worker: each project on a shard of its own (3 + 8 = 11 s), not every shard paying all
+  // three starts (9 + 8 = 17 s)
+  const units = ['app', 'admin', 'public'].flatMap((project) => Array.from({ length: 8 }, (_, i) => ({ id: `${project}/t${i}`, file: `${project}/t${i}.spec.js`, project })));
+  const costs = { perWorkerMs: 3000, perFileMs: 0, perTestMs: 0, files: {} };
+  const getDurations = async () => ({ durationOf: () => 1000, source: 'timings file t.json', costs: { perShardOverheadMs: 0, costs, source: 'learned' } });
+
+  test('projectStarts: a start cost per project in place of one worker per shard; as they were with one project', () => {
+    const { planCosts, workerMs } = projectStarts(units, costs, 0);
+    assert.equal(workerMs, 3000);
+    assert.equal(planCosts.perWorkerMs, 0);
+    assert.deepEqual(planCosts.starts.map((s) => [s.id, s.durationMs, s.units.length]), [
+      ['workers of project app', 3000, 8], ['workers of project admin', 3000, 8], ['workers of project public', 3000, 8]]);
+    const one = units.filter((u) => u.project === 'app');
+    assert.deepEqual(projectStarts(one, costs, 0), { planCosts: costs, workerMs: 0 }, 'one project: a worker per shard, as before');
+    assert.equal(projectStarts(one, costs, 1).workerMs, 3000, 'a setup project runs in a worker of its own');
+    assert.deepEqual(projectStarts(units, { ...costs, perWorkerMs: 0 }, 0).workerMs, 0, 'no worker start known: nothing to keep together');
+    assert.equal(projectStarts(units, costs, 62, shardwise.__maxSetupsAndStarts()).workerMs, 0, 'past the planner\'s 64 setups and starts: as before');
+  });
+
+  test('planned: each project on a shard of its own, every shard predicting its one start', async () => {
+    const shards = await Promise.all([1, 2, 3].map((shardIndex) => planThisShard({ api: shardwise, units, shardIndex, shardCount: 3, getDurations, runner: 'playwright' })));
+    for (const s of shards) {
+      const projects = new Set(s.shard.units.map((id) => id.split('/')[0]));
+      assert.equal(projects.size, 1, `shard ${s.shard.index}: ${[...projects]}`);
+      assert.equal(s.shard.predictedMs, 11000);
+    }
+    assert.equal(new Set(shards.map((s) => s.plan.fingerprint)).size, 1, 'every shard the same plan');
+  });
+});
+
+describe('Jest: each file\'s test environment and its load, for the planner', () => {
+  test('jestEnvironment reads the docblock as Jest does, else the project\'s, named by package', () => {
+    const node = '/r/node_modules/jest-environment-node/build/index.js';
+    assert.equal(jestEnvironment('/**\n * @jest-environment jsdom\n */\ntest()', node), 'jest-environment-jsdom');
+    assert.equal(jestEnvironment('test()', node), 'jest-environment-node');
+    assert.equal(jestEnvironment('// first\n/** @jest-environment jsdom */', 'node'), 'jest-environment-node', 'only a docblock that opens the file');
+    assert.equal(jestEnvironment('/** @jest-environment ./env.js */', node), './env.js');
+    assert.equal(jestEnvironment('x', '/r/node_modules/.pnpm/a@1/node_modules/@happy-dom/jest-environment/lib/index.js'), '@happy-dom/jest-environment');
+    assert.equal(jestEnvironment('x', undefined), undefined);
+  });
+
+  test('the record names the environments once and each file\'s by index, with its load', () => {
+    assert.equal(jestEnvironmentMs({ perfStats: { loadTestEnvironmentStart: 1000, loadTestEnvironmentEnd: 1370 } }), 370);
+    assert.equal(jestEnvironmentMs({ perfStats: {} }), undefined);
+    const c = new RunCosts('jest', 2);
+    c.add('b.test.js', 90);
+    c.add('a.test.js', 1200);
+    c.environment('a.test.js', 'jest-environment-jsdom', 370);
+    c.environment('b.test.js', 'jest-environment-node', 3);
+    c.environment('c.test.js', '', 3);
+    const report = c.addTo({ sources: [] });
+    const record = JSON.parse(report.sources[0].text);
+    assert.deepEqual(record.environments, ['jest-environment-jsdom', 'jest-environment-node']);
+    assert.deepEqual(record.environmentOf, { 'a.test.js': 0, 'b.test.js': 1 });
+    assert.deepEqual(record.environmentMs, { 'a.test.js': 370, 'b.test.js': 3 });
   });
 });
 

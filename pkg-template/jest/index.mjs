@@ -5,7 +5,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
-import { jestFileCost } from '../src/runner/costs.mjs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { jestFileCost, jestEnvironment, jestEnvironmentMs } from '../src/runner/costs.mjs';
 import { ENVIRONMENT, recordFileResult, recordFileErrors } from './translate.mjs';
 
 function jestVersion(rootDir) {
@@ -13,6 +14,20 @@ function jestVersion(rootDir) {
     return createRequire(path.join(rootDir, 'package.json'))('jest/package.json').version;
   } catch {
     return undefined;
+  }
+}
+
+/** The first 4 KB of a file (where Jest reads its docblock), '' when it cannot be read. */
+function head(file) {
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(4096);
+    return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -37,13 +52,18 @@ export default class ShardwiseJestReporter extends RunReporter {
     });
   }
 
-  onTestResult(_test, testResult) {
+  onTestResult(test, testResult) {
     const file = typeof testResult?.testFilePath === 'string' ? testResult.testFilePath : undefined;
     if (file) this.ran.add(file);
     this.record('a test file\'s results', (builder, ctx) => recordFileResult(builder, ctx, testResult));
     // a file that failed to run (a syntax error, a missing module), or a hook outside its tests
     recordFileErrors(this.runErrors, { root: this.root }, testResult);
-    this.record('a test file\'s costs', (_builder, ctx) => this.costs.add(file === undefined ? undefined : reportPath(ctx.root, file), jestFileCost(testResult)));
+    this.record('a test file\'s costs', (_builder, ctx) => {
+      const at = file === undefined ? undefined : reportPath(ctx.root, file);
+      this.costs.add(at, jestFileCost(testResult));
+      const loadMs = jestEnvironmentMs(testResult);
+      if (at !== undefined && loadMs !== undefined) this.costs.environment(at, jestEnvironment(head(file), test?.context?.config?.testEnvironment), loadMs);
+    });
   }
 
   // Jest 30 runs its summary reporter after every custom reporter's onRunComplete, so lines

@@ -76,6 +76,25 @@ export interface ShardCostsOptions {
   perTestMs?: number;
   /** Measured files' costs, by file as the units name it, in place of `perFileMs + perTestMs * tests`. */
   files?: Record<string, number>;
+  /**
+   * Start costs: each paid once by a shard that holds a unit needing it (by its file or id), as
+   * its workers start side by side, and by no other shard: a test environment's first load in a
+   * worker (Jest's jsdom, learned by `shardCosts`), a Playwright project's workers. Units that
+   * share one go together unless the imbalance is worth paying it again. At most 64 with `setups`.
+   */
+  starts?: PlanStart[];
+}
+
+/** One start cost of `ShardCostsOptions.starts`. */
+export interface PlanStart {
+  /** Unique among the starts (`environment jest-environment-jsdom`, `workers of project chromium`). */
+  id: string;
+  /** What a shard pays once for it. Default 0. */
+  durationMs?: number;
+  /** The files whose units need it. */
+  files?: string[];
+  /** The ids of other units that need it. */
+  units?: string[];
 }
 
 /** `shardCosts(report)`: the cost model a report teaches (see README "What a shard costs"). */
@@ -88,8 +107,8 @@ export interface ShardCosts {
   unit?: 'test' | 'file';
   /** The fixed cost per shard: a run's wall time less the model's prediction of it, else the runner's default. */
   perShardOverheadMs: number;
-  /** Every figure (`coldMs` only when the run paid one: Jest's). */
-  costs: Required<Omit<ShardCostsOptions, 'coldMs'>> & Pick<ShardCostsOptions, 'coldMs'>;
+  /** Every figure (`coldMs` only when the run paid one: Jest's; `starts` only when it found one). */
+  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts'>;
   /** How many files' costs were measured. */
   measuredFiles: number;
   /** Whether `perShardOverheadMs` came from the run's wall time. */

@@ -204,6 +204,12 @@ pub fn costs_source() -> String {
     crate::plan::cost::COSTS_SOURCE.to_owned()
 }
 
+/// How many setups and start costs one plan takes, together: `plan::setups::MAX_SETUPS`.
+#[wasm_bindgen(js_name = "__maxSetupsAndStarts")]
+pub fn max_setups_and_starts() -> u32 {
+    crate::plan::setups::MAX_SETUPS as u32
+}
+
 /// `__fixedCostMs({report})`: the per-shard fixed cost a past run's report shows (its wall time
 /// outside any test), or `undefined`; `__recommendShards` takes the figures of several (their
 /// median). The report is read as `planShards` reads one.

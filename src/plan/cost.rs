@@ -38,9 +38,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::from_report::ReportView;
+use super::from_report::{Attempt, ReportView};
 use super::options::{Settings, UnitKind};
 use super::units::{Canon, NONE};
+use super::setups::MAX_SETUPS;
 use super::{MAX_DURATION_MS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
@@ -66,6 +67,42 @@ pub struct CostsInput {
     /// tests` for those files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<BTreeMap<String, f64>>,
+    /// Start costs a shard pays once when it holds a unit of theirs ([`Start`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts: Option<Vec<StartInput>>,
+}
+
+/// One entry of `costs.starts`, as given.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StartInput {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+    /// The files whose units need it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// The ids of the units that need it (beside those of `files`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<Vec<String>>,
+}
+
+/// A start cost: what a shard's workers pay once, side by side, before the first of its units
+/// that need it, and only on a shard that holds one: a test environment's first load in a worker
+/// (Jest's jsdom, learned by [`learn`]), the workers of a Playwright project (its browser and
+/// fixtures: a worker runs one project's tests, so each project on a shard starts its own). No
+/// barrier, unlike a setup: the planner charges it as a serial cost of the shards that need it
+/// ([`super::setups`]), so units that share a start go together unless the imbalance is worth
+/// paying it once more.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Start {
+    pub id: String,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
 }
 
 /// The checked costs the planner runs on (all 0: tests' bodies only, the planner as before).
@@ -80,6 +117,9 @@ pub struct Costs {
     pub per_file_ms: u64,
     pub per_test_ms: u64,
     pub files: BTreeMap<String, u64>,
+    /// Sorted by id; left out of the fingerprint while empty, so plans without keep theirs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub starts: Vec<Start>,
 }
 
 fn is_zero_ms(v: &u64) -> bool {
@@ -141,13 +181,60 @@ impl CostsInput {
             per_file_ms: ms_of(self.per_file_ms, "costs.perFileMs")?,
             per_test_ms: ms_of(self.per_test_ms, "costs.perTestMs")?,
             files,
+            starts: check_starts(self.starts.as_deref().unwrap_or_default())?,
         })
     }
 }
 
+/// Strings sorted, without repeats (through a map of a type the planner has: a sort of strings
+/// would add its own copy to the .wasm).
+fn sorted_set(items: &[String]) -> Vec<String> {
+    // inserted one by one: a map collected from an iterator sorts with a copy of its own
+    let mut set: BTreeMap<String, u64> = BTreeMap::new();
+    for f in items {
+        set.insert(f.clone(), 0);
+    }
+    set.into_keys().collect()
+}
+
+/// Sorts start costs by id, by insertion (few): no sort of its own in the .wasm.
+fn by_id(starts: &mut [Start]) {
+    for i in 1..starts.len() {
+        let mut j = i;
+        while j > 0 && starts[j - 1].id > starts[j].id {
+            starts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// `costs.starts` checked, sorted by id (their order in the input does not matter); at most
+/// [`super::setups::MAX_SETUPS`] with the setups ([`super::options`] checks the sum).
+fn check_starts(input: &[StartInput]) -> Result<Vec<Start>> {
+    let mut out: Vec<Start> = Vec::with_capacity(input.len());
+    for (i, s) in input.iter().enumerate() {
+        if s.id.is_empty() {
+            return Err(Error::invalid_input(format!("costs.starts[{i}].id must be a non-empty string")));
+        }
+        let duration_ms = ms_of(s.duration_ms, &format!("costs.starts[{i}].durationMs"))?;
+        let files = sorted_set(s.files.as_deref().unwrap_or_default());
+        out.push(Start { id: s.id.clone(), duration_ms, files, units: s.units.clone().unwrap_or_default() });
+    }
+    by_id(&mut out);
+    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(Error::invalid_input(format!("costs.starts: the id {:?} is given twice", w[0].id)));
+    }
+    Ok(out)
+}
+
 impl Costs {
     pub fn is_zero(&self) -> bool {
-        self.per_worker_ms == 0 && self.cold_ms == 0 && self.per_file_ms == 0 && self.per_test_ms == 0 && self.files.values().all(|&v| v == 0)
+        self.per_worker_ms == 0
+            && self.cold_ms == 0
+            && self.per_file_ms == 0
+            && self.per_test_ms == 0
+            && self.files.values().all(|&v| v == 0)
+            && self.starts.iter().all(|s| s.duration_ms == 0)
     }
 
     /// The cost of a file of `tests` units that is not among the known files.
@@ -219,6 +306,92 @@ pub struct CostsRecord {
     pub per_file_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_test_ms: Option<f64>,
+    /// The run's test environments (Jest: `jest-environment-jsdom`), where the runner says...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environments: Option<Vec<String>>,
+    /// ...and per file (as the report names it), the index of its own in `environments`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment_of: Option<BTreeMap<String, f64>>,
+    /// Per file, the time the runner took to load its test environment (Jest's `perfStats`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment_ms: Option<BTreeMap<String, f64>>,
+    /// The start costs [`learn`] found ([`environment_starts`]): what a service keeps and gives back
+    /// with `fittedFiles`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts: Option<Vec<StartInput>>,
+}
+
+/// The least a test environment's first load in a worker must cost beyond its usual load to be
+/// planned as a start cost ([`environment_starts`]); less is noise, left in the files' costs.
+const MIN_START_MS: f64 = 100.0;
+
+/// Each test environment's first load in a worker, as a start cost of the shards that run its
+/// files (see [`Start`]). Jest loads a file's environment on its worker (`perfStats`), once per
+/// worker: on the bench's `jest-slow` suite jsdom took 370 ms on each worker's first jsdom file
+/// and 5-25 ms on the others, and `node` 1-9 ms everywhere. Left in the files' costs, that first
+/// load lands with whichever files ran first (the seed's workers' warm-up, [`warm_up`]) and is
+/// charged to every shard, also one that runs no jsdom file.
+///
+/// Per environment, of its files' load times the `workers` longest, beyond the median of them,
+/// on average (those at least [`MIN_START_MS`] beyond it); the files they were taken from keep the
+/// rest. Only with two environments or more: with one, every shard pays it, as the workers' start.
+///
+/// Returns the starts, and per file what was taken off its cost.
+fn environment_starts(record: Option<&CostsRecord>, measured: &mut BTreeMap<String, f64>, workers: u32) -> (Vec<Start>, Vec<(String, u64)>) {
+    let mut taken = Vec::new();
+    let Some(((names, of), loads)) = record.and_then(|r| r.environments.as_ref().zip(r.environment_of.as_ref()).zip(r.environment_ms.as_ref())) else {
+        return (Vec::new(), taken);
+    };
+    // per environment (by its index), its measured files with their load times
+    let mut by_env: Vec<Vec<(&str, u64)>> = vec![Vec::new(); names.len().min(MAX_SETUPS)];
+    for (f, &i) in of {
+        let i = i as usize;
+        if i < by_env.len() && measured.contains_key(f) {
+            let load = loads.get(f).copied().filter(|v| v.is_finite() && *v >= 0.0).unwrap_or(0.0);
+            by_env[i].push((f.as_str(), load.round().min(MAX_DURATION_MS as f64) as u64));
+        }
+    }
+    if by_env.iter().filter(|files| !files.is_empty()).count() < 2 {
+        return (Vec::new(), taken);
+    }
+    let mut out = Vec::new();
+    for (files, env) in by_env.iter().zip(names) {
+        if files.is_empty() || env.is_empty() {
+            continue;
+        }
+        // the loads longest first (keys `load << 20 | index`, sorted as integers, then reversed)
+        let mut keys: Vec<u64> = files.iter().enumerate().take(1 << 20).map(|(i, &(_, load))| load << 20 | i as u64).collect();
+        keys.sort_unstable();
+        keys.reverse();
+        let median = keys[keys.len() / 2] >> 20;
+        let mut sum = 0u64;
+        let mut count = 0u64;
+        for &k in keys.iter().take(workers.max(1) as usize) {
+            let (f, load) = files[(k & ((1 << 20) - 1)) as usize];
+            let over = load.saturating_sub(median);
+            if (over as f64) < MIN_START_MS {
+                continue;
+            }
+            sum += over;
+            count += 1;
+            if let Some(v) = measured.get_mut(f) {
+                *v = (*v - over as f64).max(0.0);
+            }
+            taken.push((f.to_owned(), over));
+        }
+        if count == 0 {
+            continue;
+        }
+        out.push(Start {
+            id: format!("environment {env}"),
+            duration_ms: sum / count,
+            // in name order: `of` is a map by file
+            files: files.iter().map(|&(f, _)| f.to_owned()).collect(),
+            units: Vec::new(),
+        });
+    }
+    by_id(&mut out);
+    (out, taken)
 }
 
 /// What the planner knows of a runner, in one place: its documented costs, used when no report
@@ -305,12 +478,14 @@ pub struct Learned {
 /// Per file, the gaps on the workers' timelines before its tests: after a worker's first test,
 /// each gap between one test's end and the next's start goes to the next test's file (loading a
 /// file, its hooks, the runner's overhead between tests). The first gap of a worker is its start
-/// and the run's set-up: the fixed cost per shard takes it. (Attempts are ordered by integer keys,
-/// `start << 24 | index` per lane, with the sort the planner already has: a sort of another
-/// element type would add its own copy to the .wasm.)
-fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> BTreeMap<&'a str, f64> {
-    let timed: Vec<&(Option<&str>, f64, f64, Option<f64>)> =
-        attempts.iter().filter(|(_, s, d, p)| *s > 0.0 && *d >= 0.0 && p.is_some()).take(1 << 24).collect();
+/// and the run's set-up: the fixed cost per shard takes it. A gap where a lane goes from one
+/// environment to another (Playwright: a project to the next) is a new worker's start (a worker
+/// runs one project's tests): returned apart, per lane, not charged to the file after it.
+/// (Attempts are ordered by integer keys, `start << 24 | index` per lane, with the sort the
+/// planner already has: a sort of another element type would add its own copy to the .wasm.)
+fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<Vec<f64>>) {
+    let timed: Vec<&Attempt> =
+        attempts.iter().filter(|(_, s, d, p, _)| *s > 0.0 && *d >= 0.0 && p.is_some()).take(1 << 24).collect();
     let t0 = timed.iter().map(|a| a.1).fold(f64::INFINITY, f64::min);
     let mut lanes: Vec<Vec<u64>> = Vec::new();
     for (i, a) in timed.iter().enumerate() {
@@ -321,21 +496,32 @@ fn timeline_costs<'a>(attempts: &[(Option<&'a str>, f64, f64, Option<f64>)]) -> 
         lanes[lane].push(((a.1 - t0).round() as u64).min((1 << 40) - 1) << 24 | i as u64);
     }
     let mut out: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut switches: Vec<Vec<f64>> = Vec::new();
     for lane in &mut lanes {
         lane.sort_unstable();
         let at = |k: u64| timed[(k & ((1 << 24) - 1)) as usize];
+        let mut starts = Vec::new();
         for pair in lane.windows(2) {
             let (prev, next) = (at(pair[0]), at(pair[1]));
-            if let Some(f) = next.0 {
-                *out.entry(f).or_insert(0.0) += (next.1 - (prev.1 + prev.2)).max(0.0);
+            let gap = (next.1 - (prev.1 + prev.2)).max(0.0);
+            if prev.4 != next.4 {
+                starts.push(gap);
+                if let Some(f) = next.0 {
+                    out.entry(f).or_insert(0.0);
+                }
+            } else if let Some(f) = next.0 {
+                *out.entry(f).or_insert(0.0) += gap;
             }
         }
         // a lane's first file still holds a worker while it loads: counted by the others' mean
         if let Some(f) = lane.first().and_then(|&k| at(k).0) {
             out.entry(f).or_insert(0.0);
         }
+        if !lane.is_empty() {
+            switches.push(starts);
+        }
     }
-    out
+    (out, switches)
 }
 
 /// `costs` with the files' costs (per file and per test; not per worker) times `k`, plus `a` ms
@@ -349,6 +535,7 @@ fn adjusted(costs: &Costs, k: f64, a: f64) -> Costs {
         per_file_ms: x(costs.per_file_ms).saturating_add(a),
         per_test_ms: x(costs.per_test_ms),
         files: costs.files.iter().map(|(f, &v)| (f.clone(), x(v).saturating_add(a))).collect(),
+        starts: costs.starts.clone(),
     }
 }
 
@@ -382,7 +569,9 @@ fn root(off: &mut dyn FnMut(f64) -> f64, hi: f64) -> f64 {
 /// runner's start-up and teardown).
 /// `lead`: the part of the workers' warm-up paid before the run's first test started (its file's
 /// load); the rest of it fell inside the busy span.
-fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[(Option<&str>, f64, f64, Option<f64>)], wall: f64, (max_scale, max_gap): (f64, f64), lead: f64) -> u64 {
+/// `switched`: the time a lane spent, on average, starting workers for another environment (a
+/// Playwright project), which the plan charges as start costs, not to the files.
+fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[Attempt], wall: f64, (max_scale, max_gap): (f64, f64), (lead, switched): (f64, f64)) -> u64 {
     // the units put in their canonical order once; each try plans them under other costs
     let canon = super::units::canonical(units).ok();
     let makespan = |settings: &mut Settings, c: Costs| {
@@ -400,7 +589,8 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     // model makespan (with the workers' warm-up) less the busy span, which began with the warm-up
     // and the first file's load, at scale k (rises with k: the files' costs are on every lane)
     let span = end - first.1 + lead;
-    let mut off = |k: f64| makespan(settings, adjusted(costs, k, 0.0)) - (span + k * first_file);
+    let busy = span - switched;
+    let mut off = |k: f64| makespan(settings, adjusted(costs, k, 0.0)) - (busy + k * first_file);
     let k = if off(1.0).abs() < 1.0 { 1.0 } else { root(&mut off, max_scale) };
     *costs = adjusted(costs, k, 0.0);
     // what is still missing when the runner's figures leave out the time its workers spend
@@ -410,7 +600,7 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     let mut gap = 0.0;
     if max_gap > 0.0 {
         let base = costs.clone();
-        let mut off = |a: f64| makespan(settings, adjusted(&base, 1.0, a)) - (span + k * first_file + a);
+        let mut off = |a: f64| makespan(settings, adjusted(&base, 1.0, a)) - (busy + k * first_file + a);
         if off(0.0) < -1.0 {
             gap = root(&mut off, max_gap);
             *costs = adjusted(&base, 1.0, gap);
@@ -440,13 +630,13 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 ///
 /// Returns `(warm, lead, cold)`: each worker's start, the part of it paid before the run's first
 /// test, and the shard's cold cost at full.
-fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[(Option<&str>, f64, f64, Option<f64>)], workers: u32, cold: Cold) -> (f64, f64, f64) {
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold) -> (f64, f64, f64) {
     let workers = workers.max(1) as usize;
     if measured.len() <= 2 * workers {
         return (0.0, 0.0, 0.0);
     }
     let mut first: BTreeMap<&str, f64> = BTreeMap::new();
-    for &(file, start, _, _) in attempts {
+    for &(file, start, _, _, _) in attempts {
         if let Some(f) = file.filter(|f| start > 0.0 && measured.contains_key(*f)) {
             let at = first.entry(f).or_insert(start);
             *at = at.min(start);
@@ -555,15 +745,44 @@ pub fn learn(report: &ReportView) -> Learned {
     // the warm-up; a record with fitted costs only (the service's) is taken as fitted
     let raw = record.as_ref().and_then(|r| r.files.as_ref()).filter(|f| !f.is_empty());
     let fitted = record.as_ref().and_then(|r| r.fitted_files.as_ref()).filter(|_| raw.is_none());
+    // the workers' timelines: per file its gaps, per lane the starts of a worker for another
+    // environment (Playwright: a project after another)
+    let (timeline, switches) = timeline_costs(&attempts);
     let mut measured: BTreeMap<String, f64> = match fitted.or(raw) {
         Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
-        None => timeline_costs(&attempts).into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        None => timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
     };
+    // a worker's start, where the run started workers for another project: their mean; and the
+    // time a lane spent on them, on average (see `calibrate`)
+    let all_switches: Vec<f64> = switches.iter().flatten().copied().collect();
+    let (switch_ms, switched) = if all_switches.is_empty() || switches.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (all_switches.iter().sum::<f64>() / all_switches.len() as f64, all_switches.iter().sum::<f64>() / switches.len() as f64)
+    };
+    // the test environments' first loads, out of the files' costs before the workers' warm-up is
+    // read from them; a service's record gives them as it keeps them
+    let (starts, taken) = match (fitted, record.as_ref().and_then(|r| r.starts.as_deref())) {
+        (Some(_), Some(starts)) => (check_starts(starts).unwrap_or_default(), Vec::new()),
+        (Some(_), None) => (Vec::new(), Vec::new()),
+        (None, _) => environment_starts(record.as_ref(), &mut measured, workers.unwrap_or(1)),
+    };
+    // the run's first file loaded its environment before its first test started, as its worker's
+    // warm-up was (`lead` below)
+    let first_file = attempts.iter().filter(|a| a.1 > 0.0).min_by(|a, b| a.1.total_cmp(&b.1)).and_then(|a| a.0);
+    let first_start = taken.iter().find(|(f, _)| Some(f.as_str()) == first_file).map_or(0.0, |t| t.1 as f64);
     let (warm, lead, cold) = if fitted.is_some() {
         let lead = record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
         (0.0, lead, 0.0)
     } else {
-        warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold)
+        let (warm, lead, cold) = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold);
+        let lead = lead + first_start;
+        // a project's workers start as the run's first ones did, before its first test
+        if switch_ms > warm {
+            (switch_ms, lead.max(switch_ms), cold)
+        } else {
+            (warm, lead, cold)
+        }
     };
     let (d_shard, d_worker, d_file, d_test) = profile.defaults;
     let points: Vec<(f64, f64)> = measured.iter().map(|(f, &ms)| (*tests_of.get(f.as_str()).unwrap_or(&1) as f64, ms)).collect();
@@ -586,6 +805,7 @@ pub fn learn(report: &ReportView) -> Learned {
         per_file_ms,
         per_test_ms,
         files: measured.iter().map(|(f, &ms)| (f.clone(), ms.round() as u64)).collect(),
+        starts,
     };
 
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
@@ -600,7 +820,7 @@ pub fn learn(report: &ReportView) -> Learned {
             settings.unit = unit.unwrap_or_default();
             from_wall = true;
             match super::from_report::units_from_report(report, None) {
-                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), lead),
+                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched)),
                 Err(_) => wall.round() as u64,
             }
         }
@@ -675,12 +895,36 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         *sum = (*sum + n / 2) / n;
     }
     let workers = pool.iter().any(|l| l.workers.is_some()).then(|| median(&|l| u64::from(l.workers.unwrap_or(1))) as u32);
+    // the start costs: each the mean of the runs that found it, with all their files
+    let mut starts: Vec<Start> = Vec::new();
+    let mut found: Vec<u64> = Vec::new();
+    for st in each.iter().flat_map(|l| &l.costs.starts) {
+        match starts.iter().position(|x| x.id == st.id) {
+            Some(i) => {
+                starts[i].duration_ms += st.duration_ms;
+                starts[i].files.extend(st.files.iter().cloned());
+                starts[i].units.extend(st.units.iter().cloned());
+                found[i] += 1;
+            }
+            None => {
+                starts.push(st.clone());
+                found.push(1);
+            }
+        }
+    }
+    for (st, &n) in starts.iter_mut().zip(&found) {
+        st.duration_ms = (st.duration_ms + n / 2) / n;
+        st.files = sorted_set(&st.files);
+        st.units = sorted_set(&st.units);
+    }
+    by_id(&mut starts);
     let costs = Costs {
         per_worker_ms: typical.costs.per_worker_ms,
         cold_ms: typical.costs.cold_ms,
         per_file_ms: median(&|l| l.costs.per_file_ms),
         per_test_ms: median(&|l| l.costs.per_test_ms),
         files: sums,
+        starts,
     };
     let from_wall = pool.iter().any(|l| l.from_wall);
     let measured = costs.files.len();
@@ -734,7 +978,7 @@ mod tests {
     fn a_file_kept_whole_carries_exactly_its_cost() {
         let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
         let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
-        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into() };
+        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new() };
         let p = plan_units(&units, &s).unwrap();
         // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
         assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
@@ -851,6 +1095,77 @@ mod tests {
         assert_eq!((l.costs.per_worker_ms, l.costs.files["f0.ts"]), (3000, 3100));
     }
 
+    /// A Jest-like run of 12 files on 2 workers: f0 and f1 ran first (jsdom files, each 370 ms
+    /// to load jsdom and 800 ms more of the workers' warm-up), f2..f5 more jsdom files (10 ms to
+    /// load it), f6..f11 node files (the slow one f11).
+    fn jsdom_run(node_env: &str) -> ReportView {
+        let (mut files, mut envs, mut loads, mut tests) = (String::new(), String::new(), String::new(), String::new());
+        let names = format!(r#"[\"jest-environment-jsdom\",\"{node_env}\"]"#);
+        for f in 0..12 {
+            let sep = if f > 0 { "," } else { "" };
+            let dom = f < 6;
+            let load = if f < 2 { 370 } else if dom { 10 } else { 3 };
+            let cost = if f < 2 { 1250 } else { 80 + load };
+            files.push_str(&format!(r#"{sep}\"f{f}.js\":{cost}"#));
+            envs.push_str(&format!(r#"{sep}\"f{f}.js\":{}"#, if dom || node_env == "jest-environment-jsdom" { 0 } else { 1 }));
+            loads.push_str(&format!(r#"{sep}\"f{f}.js\":{load}"#));
+            let start = if f < 2 { 1000 + f * 20 } else { 2400 + f * 250 };
+            let ms = if f == 11 { 3000 } else { 100 };
+            tests.push_str(&format!(r#"{sep}{{"title":"t{f}","location":{{"file":"f{f}.js","line":1,"column":1}},"attempts":[{{"startTimestamp":{start},"duration":{ms}}}]}}"#));
+        }
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{files}}},\"environments\":{names},\"environmentOf\":{{{envs}}},\"environmentMs\":{{{loads}}}}}"#);
+        view(&format!(
+            r#"{{"category":"jest","duration":8000,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
+        ))
+    }
+
+    #[test]
+    fn a_test_environments_first_load_is_a_start_cost_of_the_shards_that_run_its_files() {
+        let l = learn(&jsdom_run("jest-environment-node"));
+        // jsdom's first load on each worker: 370 ms beyond its median load (10 ms); node's loads
+        // vary by nothing worth a start
+        assert_eq!(l.costs.starts.len(), 1, "{:?}", l.costs.starts);
+        let st = &l.costs.starts[0];
+        assert_eq!((st.id.as_str(), st.duration_ms), ("environment jest-environment-jsdom", 360));
+        assert_eq!(st.files, ["f0.js", "f1.js", "f2.js", "f3.js", "f4.js", "f5.js"]);
+        // the rest of the first files' warm-up is every worker's
+        assert!((700..=900).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
+        // planned: a shard of the slow node file alone pays no jsdom start, a shard of jsdom files does
+        let units: Vec<Unit> = (0..12).map(|f| unit(&format!("f{f}.js"), &format!("f{f}.js"), if f == 11 { 3000.0 } else { 100.0 })).collect();
+        let mut s = Settings::new(2);
+        s.workers = 2;
+        s.unit = UnitKind::File;
+        s.per_shard_overhead_ms = l.per_shard_overhead_ms;
+        s.costs = l.costs.clone();
+        let p = plan_units(&units, &s).unwrap();
+        let slow = p.shards.iter().find(|sh| sh.files.contains(&"f11.js".to_owned())).unwrap();
+        let dom = p.shards.iter().find(|sh| sh.files.contains(&"f0.js".to_owned())).unwrap();
+        assert!(slow.files.iter().all(|f| !["f0.js", "f1.js", "f2.js", "f3.js", "f4.js", "f5.js"].contains(&f.as_str())), "{p:?}");
+        let without = Settings { costs: Costs { starts: Vec::new(), ..l.costs.clone() }, ..s.clone() };
+        let q = plan_units(&units, &without).unwrap();
+        let slow_without = q.shards.iter().find(|sh| sh.files.contains(&"f11.js".to_owned())).unwrap();
+        assert_eq!(slow.predicted_ms, slow_without.predicted_ms, "the node shard: no start");
+        assert!(dom.predicted_ms >= 360 + s.per_shard_overhead_ms + s.costs.per_worker_ms, "{p:?}");
+        // one environment only: no start (every shard would pay it: the workers' start has it)
+        let one = learn(&jsdom_run("jest-environment-jsdom"));
+        assert!(one.costs.starts.is_empty());
+        // the first file's load came before the run's first test, as its worker's warm-up did:
+        // the fixed cost per shard is the same with the start apart as without
+        assert!(one.per_shard_overhead_ms.abs_diff(l.per_shard_overhead_ms) <= 50, "{} vs {}", one.per_shard_overhead_ms, l.per_shard_overhead_ms);
+        // a service's record gives them back as they were fitted
+        let rec = CostsRecord {
+            runner: Some("jest".into()),
+            fitted_files: Some([("f0.js".to_owned(), 100.0)].into()),
+            starts: Some(vec![StartInput { id: "environment x".into(), duration_ms: Some(250.0), files: Some(vec!["f0.js".into()]), units: None }]),
+            ..Default::default()
+        };
+        let text = serde_json::to_string(&serde_json::to_string(&rec).unwrap()).unwrap();
+        let doc = view(&format!(
+            r#"{{"category":"jest","environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":{text}}}],"tests":[{{"title":"t","location":{{"file":"f0.js","line":1,"column":1}},"attempts":[{{"duration":5}}]}}]}}"#
+        ));
+        assert_eq!(learn(&doc).costs.starts, [Start { id: "environment x".into(), duration_ms: 250, files: vec!["f0.js".into()], units: vec![] }]);
+    }
+
     #[test]
     fn jests_cold_transforms_reach_past_the_first_files_and_recur_on_every_shard() {
         // two workers, 20 files by start: the first ten pay cold transforms (2.4 s on each
@@ -890,6 +1205,37 @@ mod tests {
         assert!((2200..=2350).contains(&v.costs.per_worker_ms), "{}", v.costs.per_worker_ms);
         assert_eq!(v.costs.cold_ms, 0);
         assert!(v.costs.files["f2.js"] > 500, "{:?}", v.costs.files);
+    }
+
+    #[test]
+    fn a_lane_that_goes_to_another_project_starts_a_worker_for_it() {
+        // Playwright, two projects (environments), two workers. Worker 0: a1, a2 of `app`, 1 s
+        // gap, then c1, c2 of `admin`; worker 1: b1, b2 of `app`, 1.2 s gap, then d1 of `admin`.
+        // The gaps at the switches are a new worker's start each (a worker runs one project's
+        // tests), not the cost of the file after them
+        let r = view(
+            r#"{"category":"playwright","duration":9000,"environments":[{"name":"app"},{"name":"admin"}],"suites":[
+            {"type":"file","title":"a.spec.ts","tests":[
+              {"title":"a1","attempts":[{"startTimestamp":1000,"duration":500,"parallelIndex":0}]},
+              {"title":"a2","attempts":[{"startTimestamp":1600,"duration":500,"parallelIndex":0}]}]},
+            {"type":"file","title":"b.spec.ts","tests":[
+              {"title":"b1","attempts":[{"startTimestamp":1000,"duration":500,"parallelIndex":1}]},
+              {"title":"b2","attempts":[{"startTimestamp":1600,"duration":500,"parallelIndex":1}]}]},
+            {"type":"file","title":"c.spec.ts","tests":[
+              {"title":"c1","attempts":[{"environmentIdx":1,"startTimestamp":3100,"duration":500,"parallelIndex":0}]},
+              {"title":"c2","attempts":[{"environmentIdx":1,"startTimestamp":3700,"duration":500,"parallelIndex":0}]}]},
+            {"type":"file","title":"d.spec.ts","tests":[
+              {"title":"d1","attempts":[{"environmentIdx":1,"startTimestamp":3300,"duration":900,"parallelIndex":1}]}]}]}"#,
+        );
+        let (files, switches) = timeline_costs(&r.attempts_with_files());
+        assert_eq!(switches, [vec![1000.0], vec![1200.0]]);
+        assert_eq!(files, [("a.spec.ts", 100.0), ("b.spec.ts", 100.0), ("c.spec.ts", 100.0), ("d.spec.ts", 0.0)].into());
+        let l = learn(&r);
+        assert_eq!(l.costs.per_worker_ms, 1100, "a worker's start: the switches' mean");
+        // the busy span (1 s to 4.2 s) less the lanes' switches (1.1 s) is what the model fits
+        // the files to; the fixed cost is the wall outside the busy span and the first start
+        assert!(l.costs.files.values().all(|&v| v <= 150), "{:?}", l.costs.files);
+        assert_eq!(l.per_shard_overhead_ms, 9000 - (4200 - 1000) - 1100 - l.costs.files["a.spec.ts"]);
     }
 
     #[test]
@@ -992,7 +1338,7 @@ mod tests {
             let plain = plan_units(&units, &s).unwrap();
             s.costs = Costs::default();
             prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
-            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone() };
+            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new() };
             let cold = ColdOf::new(cold_ms);
             let p = plan_units(&units, &s).unwrap();
             let mut seen = 0;

@@ -140,15 +140,15 @@ impl ReportView {
 
     /// Every attempt with its test's file (by the rule of this module) as `(file, start, duration,
     /// parallelIndex)`; an absent start or duration is 0.
-    pub(super) fn attempts_with_files(&self) -> Vec<(Option<&str>, f64, f64, Option<f64>)> {
-        fn test<'a>(t: &'a TestView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<(Option<&'a str>, f64, f64, Option<f64>)>) {
+    pub(super) fn attempts_with_files(&self) -> Vec<Attempt<'_>> {
+        fn test<'a>(t: &'a TestView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<Attempt<'a>>) {
             let file = location_file(&t.location).or(file_suite).or(suite_file);
             let num = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0).unwrap_or(0.0);
             for a in t.attempts.iter().flatten() {
-                out.push((file, num(a.start_timestamp), num(a.duration), a.parallel_index.filter(|p| p.is_finite() && *p >= 0.0)));
+                out.push((file, num(a.start_timestamp), num(a.duration), a.parallel_index.filter(|p| p.is_finite() && *p >= 0.0), num(a.environment_idx)));
             }
         }
-        fn suite<'a>(s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<(Option<&'a str>, f64, f64, Option<f64>)>) {
+        fn suite<'a>(s: &'a SuiteView, file_suite: Option<&'a str>, suite_file: Option<&'a str>, out: &mut Vec<Attempt<'a>>) {
             let (file_suite, suite_file) = files_inside(s, file_suite, suite_file);
             for t in s.tests.iter().flatten() {
                 test(t, file_suite, suite_file, out);
@@ -167,6 +167,10 @@ impl ReportView {
         out
     }
 }
+
+/// An attempt as the cost model reads it: its file, start, duration, `parallelIndex` and
+/// `environmentIdx` (0 when absent).
+pub(super) type Attempt<'a> = (Option<&'a str>, f64, f64, Option<f64>, f64);
 
 fn location_file(l: &Option<LocationView>) -> Option<&str> {
     l.as_ref().and_then(|l| l.file.as_deref()).filter(|f| !f.is_empty())

@@ -243,16 +243,16 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         }
     }
     let groups = groups::build(canon, &durations.ms, settings.unit);
-    // with setups, each unit's (and group's) setups: they decide where the groups go
-    let unit_masks = setups::unit_masks(canon, &settings.setups);
-    let assignment = if settings.setups.is_empty() {
+    // with setups or start costs, each unit's (and group's): they decide where the groups go
+    let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
+    let assignment = if unit_masks.is_empty() {
         assign::assign(&groups.weights, settings)
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {
             group_masks[g as usize] |= m;
         }
-        setups::assign(&groups.weights, group_masks, &settings.setups, settings)
+        setups::assign(&groups.weights, group_masks, &settings.setups, &settings.costs.starts, settings)
     };
     Assigned { estimated: durations.estimated, groups, unit_masks, assignment }
 }

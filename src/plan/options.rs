@@ -170,6 +170,13 @@ impl<'a> PlanInput<'a> {
             costs: self.costs.as_ref().map(CostsInput::check).transpose()?.unwrap_or_default(),
             setups: super::setups::check(self.setups.unwrap_or_default())?,
         };
+        let (setups, starts) = (settings.setups.len(), settings.costs.starts.len());
+        if setups + starts > super::setups::MAX_SETUPS {
+            return Err(Error::invalid_input(format!(
+                "setups and costs.starts: at most {} together (each is a bit of a unit's mask), got {setups} setups and {starts} starts",
+                super::setups::MAX_SETUPS
+            )));
+        }
         let source = match (self.report, self.units) {
             (Some(_), Some(_)) => return Err(Error::invalid_input("pass either opts.report or opts.units, not both")),
             (None, None) => {

@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::assign::{cost, heaviest, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
-use super::cost::{ms_of, ColdOf};
+use super::cost::{ms_of, ColdOf, Start};
 use super::options::{whole, Settings};
 use super::units::Canon;
 use crate::error::{Error, Result};
@@ -87,15 +87,31 @@ pub(super) fn check(input: Vec<SetupInput>) -> Result<Vec<Setup>> {
     Ok(out)
 }
 
-/// Per canonical unit, the setups it needs (bit `k`: `setups[k]`); empty without setups.
-pub(super) fn unit_masks(canon: &Canon, setups: &[Setup]) -> Vec<u64> {
-    if setups.is_empty() {
+/// Per canonical unit, the setups it needs (bit `k`: `setups[k]`), then the start costs (bit
+/// `setups.len() + k`: `starts[k]`, by their files or units); empty without either.
+pub(super) fn unit_masks(canon: &Canon, setups: &[Setup], starts: &[Start]) -> Vec<u64> {
+    if setups.is_empty() && starts.is_empty() {
         return Vec::new();
     }
     let mut mask = vec![0u64; canon.units.len()];
+    let by_units = setups.iter().map(|s| &s.units).chain(starts.iter().map(|s| &s.units));
+    // a start's files: per canonical file (they are in name order), its starts' bits
+    let mut file_mask = vec![0u64; canon.files.len()];
+    for (k, st) in starts.iter().enumerate().take(MAX_SETUPS.saturating_sub(setups.len())) {
+        for f in &st.files {
+            if let Ok(i) = canon.files.binary_search(&f.as_str()) {
+                file_mask[i] |= 1 << (setups.len() + k);
+            }
+        }
+    }
+    for (m, u) in mask.iter_mut().zip(&canon.units) {
+        if u.file != super::units::NONE {
+            *m |= file_mask[u.file as usize];
+        }
+    }
     // canonical order is the ids' hash order: a search by hash finds a unit (the id confirms it)
-    for (k, s) in setups.iter().enumerate() {
-        for id in &s.units {
+    for (k, ids) in by_units.enumerate().take(MAX_SETUPS) {
+        for id in ids {
             let h = super::fingerprint::hash128(id.as_bytes());
             let from = canon.id_hashes.partition_point(|x| *x < h);
             for c in from..canon.id_hashes.len() {
@@ -118,12 +134,14 @@ struct Model {
     /// Per group, its setups and its phase.
     masks: Vec<u64>,
     phase_of_group: Vec<usize>,
-    /// Per setup: `(phase, ms)`, or `(usize::MAX, ms)` for a teardown.
+    /// Per setup: `(phase, ms)`, or `(SERIAL, ms)` for a teardown; then per start cost `(SERIAL,
+    /// ms)`: both paid once by a shard that needs them, outside its phases.
     setups: Vec<(usize, u64)>,
     phases: usize,
 }
 
-const TEARDOWN: usize = usize::MAX;
+/// The phase of what a shard pays once, alone: a teardown, a start cost.
+const SERIAL: usize = usize::MAX;
 
 /// A shard being built: its groups by phase, and how many of them need each setup.
 #[derive(Clone)]
@@ -145,9 +163,11 @@ enum Delta {
 }
 
 impl Model {
-    fn new(group_masks: Vec<u64>, setups: &[Setup], s: &Settings) -> Model {
-        let phase_of_setup = |st: &Setup| if st.teardown { TEARDOWN } else { st.level as usize };
-        let setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
+    fn new(group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> Model {
+        let phase_of_setup = |st: &Setup| if st.teardown { SERIAL } else { st.level as usize };
+        let mut setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
+        setups_p.extend(starts.iter().map(|st| (SERIAL, st.duration_ms)));
+        setups_p.truncate(MAX_SETUPS);
         let phase_of_group: Vec<usize> = group_masks
             .iter()
             .map(|&m| {
@@ -222,7 +242,7 @@ impl Model {
             if needed >> k & 1 == 0 {
                 continue;
             }
-            if p == TEARDOWN {
+            if p == SERIAL {
                 serial += ms;
             } else {
                 sums[p] += ms;
@@ -285,7 +305,7 @@ impl Model {
             total += over_workers(&with.items, with.sum, self.workers);
         }
         for (k, &(sp, ms)) in self.setups.iter().enumerate() {
-            if sp == TEARDOWN && b.needs[k] > 0 {
+            if sp == SERIAL && b.needs[k] > 0 {
                 total += ms;
             }
         }
@@ -296,11 +316,12 @@ impl Model {
 /// Assigns the groups (`weights[id]`, each needing the setups of `group_masks[id]`) to
 /// `s.shard_count` shards with the phases model of the module doc.
 ///
-/// Of LPT by the model (improved), the plan that ignores the setups (improved, and as it was),
-/// the one with the lowest predicted makespan (ties: the first). A greedy start by the model can
+/// Of LPT by the model (improved), the groups of each kind kept together ([`consecutive`],
+/// improved), the plan that ignores the setups (improved, and as it was), the one with the
+/// lowest predicted makespan (ties: the first). A greedy start by the model can
 /// gather dependents early and be left with heavy groups that fit nowhere.
-pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s: &Settings) -> Assignment {
-    let m = Model::new(group_masks, setups, s);
+pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> Assignment {
+    let m = Model::new(group_masks, setups, starts, s);
     let mut by_model: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
     for (w, g) in lpt_order(weights) {
         let mut best = (u64::MAX, u64::MAX, 0usize);
@@ -313,6 +334,8 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
         m.apply(&mut by_model[best.2], Delta::Add(w, g));
     }
     improve(&m, &mut by_model);
+    let mut together = consecutive(&m, weights, s.shard_count as usize);
+    improve(&m, &mut together);
     let mut blind_start: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
     for (g, &shard) in super::assign::assign(weights, s).shard_of_group.iter().enumerate() {
         m.apply(&mut blind_start[shard as usize], Delta::Add(weights[g], g));
@@ -326,7 +349,7 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
         (bins, costs)
     };
     let (mut bins, mut costs) = with_costs(by_model);
-    for other in [blind, blind_start] {
+    for other in [together, blind, blind_start] {
         let (other, other_costs) = with_costs(other);
         if other_costs.iter().max() < costs.iter().max() {
             (bins, costs) = (other, other_costs);
@@ -341,6 +364,57 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
         }
     }
     Assignment { shard_of_group, costs }
+}
+
+/// A start that keeps the groups of each kind together: the groups by their setups and start
+/// costs (their mask), heaviest first within each, cut into consecutive runs, each the longest
+/// whose cost stays within `t`, with the least `t` (by bisection) that fits the shards. LPT
+/// spreads a kind's groups over every shard while each is cheaper started afresh: each shard
+/// then pays every start (a Playwright shard of three projects starts three sets of workers).
+/// The runner's own split is consecutive too, and keeps its projects apart as this does.
+fn consecutive(m: &Model, weights: &[u64], shards: usize) -> Vec<SBin> {
+    // by mask, heaviest first within each (buckets by the masks' rank: no sort of its own)
+    let mut masks: Vec<u64> = m.masks.clone();
+    masks.sort_unstable();
+    masks.dedup();
+    let mut buckets: Vec<Vec<(u64, usize)>> = vec![Vec::new(); masks.len()];
+    for (w, g) in lpt_order(weights) {
+        if let Ok(r) = masks.binary_search(&m.masks[g]) {
+            buckets[r].push((w, g));
+        }
+    }
+    let order: Vec<(u64, usize)> = buckets.concat();
+    let fill = |t: u64| -> Option<Vec<SBin>> {
+        let mut bins = vec![m.empty()];
+        for &(w, g) in &order {
+            let last = bins.len() - 1;
+            if bins[last].groups > 0 && m.cost_after(&bins[last], Delta::Add(w, g)) > t {
+                if bins.len() >= shards {
+                    return None;
+                }
+                bins.push(m.empty());
+            }
+            let last = bins.len() - 1;
+            m.apply(&mut bins[last], Delta::Add(w, g));
+        }
+        bins.resize(shards.max(1), m.empty());
+        Some(bins)
+    };
+    let mut hi = fill(u64::MAX).map_or(0, |bins| m.cost_after(&bins[0], Delta::None));
+    let mut lo = 0u64;
+    // about 30 halvings at most (a cost below 2^34 ms); a bound that fits is kept
+    for _ in 0..30 {
+        if lo >= hi {
+            break;
+        }
+        let mid = lo + (hi - lo) / 2;
+        if fill(mid).is_some() {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    fill(hi).unwrap_or_else(|| (0..shards.max(1)).map(|_| m.empty()).collect())
 }
 
 /// Positions of a shard's groups worth trying to move: all of them in a small shard, else per

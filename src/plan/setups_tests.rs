@@ -45,6 +45,42 @@ fn dependents_share_the_shards_that_pay_their_setup() {
 }
 
 #[test]
+fn a_start_cost_keeps_its_units_together_without_a_barrier() {
+    // 4 units of 1 s that need a start of 4 s (`costs.starts`, by their file) and 20 others, 3
+    // shards: one shard pays it, with the 4 (9 s, a unit more), the others 10 s; paid twice,
+    // 32 s of work over 3 shards: 11 s at least
+    let file_of = |u: Value, f: &str| {
+        let mut u = u;
+        u["file"] = json!(f);
+        u
+    };
+    let all: Vec<Value> = units("dom", 4, 1000).into_iter().map(|u| file_of(u, "dom.test.js")).chain(units("ind", 20, 1000)).collect();
+    let p = plan(json!({ "units": all, "shardCount": 3, "costs": { "starts": [{ "id": "environment jsdom", "durationMs": 4000, "files": ["dom.test.js"] }] } }));
+    assert_eq!(shards_holding(&p, "dom"), 1, "{p:?}");
+    assert_eq!(p.makespan_ms, 10000);
+    // no barrier: a start is paid once by the shard, not as a phase its other units wait for
+    // (a setup of 1 s: 1 s beside i1, then d1: 4 s)
+    let two = json!([{ "id": "d1", "durationMs": 2000 }, { "id": "i1", "durationMs": 2000 }]);
+    let p = plan(json!({ "units": two, "shardCount": 1, "workers": 2, "costs": { "starts": [{ "id": "w", "durationMs": 1000, "units": ["d1"] }] } }));
+    assert_eq!(p.shards[0].predicted_ms, 3000);
+    let p = plan(json!({ "units": two, "shardCount": 1, "workers": 2, "setups": [{ "id": "w", "durationMs": 1000, "units": ["d1"] }] }));
+    assert_eq!(p.shards[0].predicted_ms, 4000);
+}
+
+#[test]
+fn start_costs_are_checked() {
+    let err = |opts: Value| PlanInput::from_json(&opts.to_string()).and_then(plan_shards).unwrap_err().message;
+    let u = units("u", 2, 100);
+    assert!(err(json!({ "units": u, "shardCount": 1, "costs": { "starts": [{ "id": "", "durationMs": 1 }] } })).contains("costs.starts[0].id"));
+    assert!(err(json!({ "units": u, "shardCount": 1, "costs": { "starts": [{ "id": "a", "durationMs": -1 }] } })).contains("costs.starts[0].durationMs"));
+    assert!(err(json!({ "units": u, "shardCount": 1, "costs": { "starts": [{ "id": "a" }, { "id": "a" }] } })).contains("given twice"));
+    assert!(err(json!({ "units": u, "shardCount": 1, "costs": { "starts": [{ "id": "a", "file": "x" }] } })).contains("costs"));
+    let many: Vec<Value> = (0..40).map(|i| json!({ "id": format!("s{i}"), "units": ["u00"] })).collect();
+    let starts: Vec<Value> = (0..30).map(|i| json!({ "id": format!("t{i}"), "units": ["u01"] })).collect();
+    assert!(err(json!({ "units": u, "shardCount": 1, "setups": many, "costs": { "starts": starts } })).contains("at most 64 together"));
+}
+
+#[test]
 fn a_setup_worth_paying_twice_is_paid_twice() {
     // 16 dependents of 1 s and a setup of 1 s over 2 shards: both shards run it (9 s each), not
     // one shard all 17 s
@@ -155,14 +191,16 @@ fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups:
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// Every unit on exactly one shard; each shard's prediction is the phases model's; the plan
-    /// is no worse than the plan without setups would be with them.
+    /// Every unit on exactly one shard; each shard's prediction is the phases model's (start costs
+    /// paid once, as teardowns are); the plan is no worse than the plan without setups and starts
+    /// would be with them.
     #[test]
     fn every_unit_once_and_the_predictions_follow_the_model(
         weights in prop::collection::vec(1u64..5000, 1..60),
         shard_count in 1u32..6,
         workers in 1usize..4,
         raw_setups in prop::collection::vec((0u64..6000, 0u32..3, any::<bool>(), prop::collection::vec(any::<bool>(), 60)), 0..4),
+        raw_starts in prop::collection::vec((0u64..6000, prop::collection::vec(any::<bool>(), 60)), 0..3),
     ) {
         let all: Vec<Value> = weights.iter().enumerate().map(|(i, w)| json!({ "id": format!("u{i:02}"), "durationMs": w })).collect();
         let ms: BTreeMap<String, u64> = weights.iter().enumerate().map(|(i, &w)| (format!("u{i:02}"), w)).collect();
@@ -170,7 +208,12 @@ proptest! {
             (*d, *l, *t, (0..weights.len()).filter(|&i| pick[i]).map(|i| format!("u{i:02}")).collect())
         }).collect();
         let setups_json: Vec<Value> = setups.iter().enumerate().map(|(k, (d, l, t, us))| json!({ "id": format!("s{k}"), "durationMs": d, "level": l, "teardown": t, "units": us })).collect();
-        let p = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "setups": setups_json }));
+        // start costs (`costs.starts`): paid once by a shard that needs them, alone, as a teardown is
+        let starts: Vec<(u64, Vec<String>)> = raw_starts.iter().map(|(d, pick)| (*d, (0..weights.len()).filter(|&i| pick[i]).map(|i| format!("u{i:02}")).collect())).collect();
+        let starts_json: Vec<Value> = starts.iter().enumerate().map(|(k, (d, us))| json!({ "id": format!("w{k}"), "durationMs": d, "units": us })).collect();
+        let mut setups = setups;
+        setups.extend(starts.iter().map(|(d, us)| (*d, 0, true, us.clone())));
+        let p = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "setups": setups_json, "costs": { "starts": starts_json } }));
         let mut seen = BTreeMap::new();
         for s in &p.shards {
             for u in &s.units {
@@ -206,7 +249,7 @@ proptest! {
         use super::{Delta, Model, Setup};
         let setups: Vec<Setup> = (0..3).map(|k| Setup { id: format!("s{k}"), duration_ms: setup_ms[k], level: levels[k], teardown: teardown && k == 2, units: vec![] }).collect();
         let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, ..Default::default() }, ..crate::plan::Settings::new(2) };
-        let m = Model::new(masks[..weights.len()].to_vec(), &setups, &s);
+        let m = Model::new(masks[..weights.len()].to_vec(), &setups, &[], &s);
         let (mut a, mut b) = (m.empty(), m.empty());
         for (g, &w) in weights.iter().enumerate() {
             m.apply(if g % 2 == 0 { &mut a } else { &mut b }, Delta::Add(w, g));

@@ -17,6 +17,21 @@ export class RunCosts {
     this.workers = Number.isSafeInteger(workers) && workers >= 1 ? workers : undefined;
     /** @type {Map<string, number>} report file -> ms */
     this.files = new Map();
+    /** @type {Map<string, string>} report file -> its test environment (Jest) */
+    this.environments = new Map();
+    /** @type {Map<string, number>} report file -> ms to load its environment */
+    this.environmentMs = new Map();
+  }
+
+  /**
+   * A file's test environment and the time its runner took to load it (Jest: a worker loads an
+   * environment's module once, on its first file of it): Rust learns each environment's first
+   * load from them, a start cost of the shards that run its files (`plan::cost`).
+   */
+  environment(file, env, loadMs) {
+    if (typeof file !== 'string' || typeof env !== 'string' || !env || ms(loadMs) === undefined) return;
+    this.environments.set(file, env);
+    this.environmentMs.set(file, Math.max(0, Math.round(loadMs)));
   }
 
   /** `file`: as the report names it (undefined: outside the repository, not recorded). */
@@ -37,12 +52,20 @@ export class RunCosts {
     if (!report) return report;
     const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}) };
     if (this.files.size) record.files = sortedObject(this.files);
+    if (this.environments.size) {
+      // the environments' names once, each file's by its index
+      record.environments = [...new Set(this.environments.values())].sort();
+      const index = new Map(record.environments.map((e, i) => [e, i]));
+      record.environmentOf = sortedObject(new Map([...this.environments].map(([f, e]) => [f, index.get(e)])));
+      record.environmentMs = sortedObject(this.environmentMs);
+    }
     setSource(report, record);
     const learned = shardCosts?.(report);
     if (learned?.fromWall) {
       const c = learned.costs;
       Object.assign(record, { perShardMs: learned.perShardOverheadMs, perWorkerMs: c.perWorkerMs, ...(c.coldMs ? { coldMs: c.coldMs } : {}), perFileMs: c.perFileMs, perTestMs: c.perTestMs });
       if (Object.keys(c.files).length) record.fittedFiles = c.files;
+      if (c.starts?.length) record.starts = c.starts;
       setSource(report, record);
     }
     return report;
@@ -82,4 +105,28 @@ export function vitestFileCost(testModule) {
   const tests = typeof testModule?.children?.allTests === 'function' ? testModule.children.allTests() : [];
   for (const t of tests) bodies += ms(t?.diagnostic?.()?.duration) ?? 0;
   return cost + Math.max(0, (ms(d.duration) ?? 0) - bodies);
+}
+
+/**
+ * Jest: a test file's environment, as Jest picks it: the `@jest-environment` pragma of the file's
+ * first docblock, else its project's `testEnvironment`; named by its package
+ * (`jest-environment-jsdom`: Jest's short names are that package), so both spellings are one.
+ * `source`: the file's text (its head is enough).
+ */
+export function jestEnvironment(source, configured) {
+  const docblock = /^\s*(\/\*\*?[\s\S]*?\*\/)/.exec(typeof source === 'string' ? source : '')?.[1];
+  const pragma = docblock && /@jest-environment[ \t]+([^\s*]+)/.exec(docblock)?.[1];
+  const name = pragma ?? (typeof configured === 'string' ? configured : undefined);
+  if (!name) return undefined;
+  const inModules = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)(?![\s\S]*node_modules)/.exec(name)?.[1];
+  if (inModules) return inModules.replace(/\\/g, '/');
+  if (/^(node|jsdom)$/.test(name)) return `jest-environment-${name}`;
+  return name;
+}
+
+/** Jest: the time a file took to load its test environment (`perfStats`), undefined if not timed. */
+export function jestEnvironmentMs(testResult) {
+  const p = testResult?.perfStats;
+  const [from, to] = [ms(p?.loadTestEnvironmentStart), ms(p?.loadTestEnvironmentEnd)];
+  return from !== undefined && to !== undefined && from > 0 && to >= from ? to - from : undefined;
 }

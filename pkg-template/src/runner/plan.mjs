@@ -150,11 +150,15 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     sharedCount += st.tests.length;
     sharedKnown += time.known;
   }
+  // Playwright: a worker runs one project's tests, so a shard starts workers for each project it
+  // holds, and for each setup or teardown project it runs: a worker's start (`perWorkerMs`) is
+  // then a start cost per project (Rust plan::cost Start), which keeps projects together
+  const { planCosts, workerMs } = projectStarts(withDurations, costs.costs, setups.length, api.__maxSetupsAndStarts?.());
   const plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
-    ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: costs.costs,
+    ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: planCosts,
     ...(setups.length ? {
-      setups: setups.map((st) => ({ id: st.id, durationMs: setupTime.get(st.id).ms, units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
+      setups: setups.map((st) => ({ id: st.id, durationMs: setupTime.get(st.id).ms + workerMs, units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
     } : {}),
   });
   // the setups a shard runs: those with a dependent among its units
@@ -205,6 +209,32 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     units,
   };
 }
+
+/**
+ * The costs to plan with when units belong to projects (Playwright's `project`) and a worker's
+ * start is known: with more than one project, or setup projects, each project's workers are a
+ * start cost of the shards that hold its units (`workers of project <name>`), in place of one
+ * worker's start per shard, and `workerMs` is what each setup or teardown project adds to its
+ * time (its own worker). As they are otherwise (one project, or no worker's start, or more than
+ * `limit` setups and starts, the planner's: `__maxSetupsAndStarts()`).
+ * @returns {{planCosts: object, workerMs: number}}
+ */
+export function projectStarts(units, costs, setupCount = 0, limit = Infinity) {
+  const projects = new Map();
+  for (const u of units) {
+    if (typeof u.project !== 'string') continue;
+    if (!projects.has(u.project)) projects.set(u.project, []);
+    projects.get(u.project).push(u.id);
+  }
+  const perWorker = costs?.perWorkerMs ?? 0;
+  const starts = costs?.starts ?? [];
+  if (!(perWorker > 0) || (projects.size < 2 && setupCount === 0) || projects.size + setupCount + starts.length > limit) {
+    return { planCosts: costs, workerMs: 0 };
+  }
+  const mine = [...projects].map(([p, ids]) => ({ id: `workers of project ${p}`, durationMs: perWorker, units: ids }));
+  return { planCosts: { ...costs, perWorkerMs: 0, starts: [...starts, ...mine] }, workerMs: perWorker };
+}
+
 
 /**
  * What a re-run runs (`rerun`, `SHARDWISE_RERUN`): `failed` -> `{flaky: false}`, `failed,flaky`

@@ -241,7 +241,8 @@ function asTheRunnerPlans(content, opts, values) {
     const c = run.costs;
     const measured = learned.measuredFiles ? `${plural(learned.measuredFiles, 'file')} measured, others ` : '';
     lines.push(`costs        ${learned.source}: start-up ${fmtMs(opts.perShardOverheadMs ?? run.perShardOverheadMs)} a shard`
-      + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}${c.coldMs ? `, up to ${fmtMs(c.coldMs)} of cold transforms` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`);
+      + `${c.perWorkerMs ? `, ${fmtMs(c.perWorkerMs)} a worker` : ''}${c.coldMs ? `, up to ${fmtMs(c.coldMs)} of cold transforms` : ''}, ${measured}${fmtMs(c.perFileMs)} a file + ${fmtMs(c.perTestMs)} a test`
+      + (c.starts ?? []).map((st) => `; ${st.id}: ${fmtMs(st.durationMs)} on a shard that runs one of its ${plural(st.files?.length ?? 0, 'file')}`).join(''));
   }
   if (opts.workers === undefined && run.workers) {
     opts.workers = run.workers;

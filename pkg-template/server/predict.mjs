@@ -59,6 +59,12 @@ function costsOf(report, out) {
   // the files' costs fitted to the run (its workers' warm-up apart), else as the runner measured them
   const files = record.fittedFiles ?? record.files;
   if (files && typeof files === 'object') for (const [f, v] of Object.entries(files)) put(`file:${f}`, v);
+  // start costs (a test environment's first load per worker): each one's time, and its files
+  for (const st of Array.isArray(record.starts) ? record.starts : []) {
+    if (typeof st?.id !== 'string' || !st.id || st.id.includes('\n')) continue;
+    put(`start:${st.id}`, st.durationMs);
+    for (const f of Array.isArray(st.files) ? st.files : []) if (typeof f === 'string') put(`start-file:${st.id}\n${f}`, 1);
+  }
 }
 
 /** The costs record for a test list's runner and files, from the state; undefined without any. */
@@ -77,6 +83,17 @@ function costsFor(testList, predictor, files) {
     if (v !== undefined) known[f] = Math.round(v);
   }
   if (Object.keys(known).length) { record.fittedFiles = known; any = true; }
+  // the start costs whose files the list has
+  const prefix = costKey(runner, 'start:').slice(0, -2);
+  const starts = [];
+  for (const key of predictor.tests.keys()) {
+    if (!key.startsWith(prefix)) continue;
+    const id = JSON.parse(key)[2].slice('start:'.length);
+    const ms = predictor.predict(key, '');
+    const mine = [...files].sort().filter((f) => predictor.predict(costKey(runner, `start-file:${id}\n${f}`), '') !== undefined);
+    if (ms !== undefined && mine.length) starts.push({ id, durationMs: Math.round(ms), files: mine });
+  }
+  if (starts.length) { record.starts = starts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); any = true; }
   return any ? record : undefined;
 }
 

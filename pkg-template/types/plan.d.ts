@@ -59,7 +59,7 @@ export interface PlanSetup {
 
 /**
  * A shard's costs beyond its tests' bodies, in ms. A shard's predicted time is
- * `perShardOverheadMs + perWorkerMs + coldMs × (1 − 0.95^groups) + makespan over workers of
+ * `perShardOverheadMs + perWorkerMs + coldMs × (1 − 0.8^groups) + makespan over workers of
  * (tests + their files' costs)`.
  */
 export interface ShardCostsOptions {
@@ -67,7 +67,7 @@ export interface ShardCostsOptions {
   perWorkerMs?: number;
   /**
    * What a shard pays once for the modules its files share (Jest's cold transforms), at full: a
-   * shard of `n` groups (files, when files are kept whole) pays `coldMs × (1 − 0.95^n)`.
+   * shard of `n` groups (files, when files are kept whole) pays `coldMs × (1 − 0.8^n)`.
    */
   coldMs?: number;
   /** A file's cost (load, transform, environment, hooks) when `files` does not name it... */

@@ -1,5 +1,6 @@
 // The balancing flow every runner shares: durations in, `planShards` (Rust) decides, one line out.
-// `api` is the package namespace (or a fake in tests): only `planShards` is used here.
+// `api` is the package namespace (or a fake in tests): `planShards`, `shardCosts` (the runner's
+// defaults when the durations carry no costs) and `__maxSetupsAndStarts` (optional) are used here.
 
 /** Human duration: "850ms", "12.3s". */
 export const fmtMs = (ms) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`);

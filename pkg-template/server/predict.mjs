@@ -78,7 +78,8 @@ function costsFor(testList, predictor, files) {
     if (v !== undefined) { record[k] = Math.round(v); any = true; }
   }
   const known = {};
-  for (const f of [...files].sort()) {
+  const sorted = [...files].sort();
+  for (const f of sorted) {
     const v = predictor.predict(costKey(runner, `file:${f}`), '');
     if (v !== undefined) known[f] = Math.round(v);
   }
@@ -90,7 +91,7 @@ function costsFor(testList, predictor, files) {
     if (!key.startsWith(prefix)) continue;
     const id = JSON.parse(key)[2].slice('start:'.length);
     const ms = predictor.predict(key, '');
-    const mine = [...files].sort().filter((f) => predictor.predict(costKey(runner, `start-file:${id}\n${f}`), '') !== undefined);
+    const mine = sorted.filter((f) => predictor.predict(costKey(runner, `start-file:${id}\n${f}`), '') !== undefined);
     if (ms !== undefined && mine.length) starts.push({ id, durationMs: Math.round(ms), files: mine });
   }
   if (starts.length) { record.starts = starts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); any = true; }

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use super::from_report::{Attempt, ReportView};
 use super::options::{Settings, UnitKind};
 use super::units::{Canon, NONE};
-use super::setups::MAX_SETUPS;
+use super::setups::{by_id, MAX_SETUPS};
 use super::{MAX_DURATION_MS, MAX_WORKERS};
 use crate::error::{Error, Result};
 
@@ -197,17 +197,6 @@ fn sorted_set(items: &[String]) -> Vec<String> {
     set.into_keys().collect()
 }
 
-/// Sorts start costs by id, by insertion (few): no sort of its own in the .wasm.
-fn by_id(starts: &mut [Start]) {
-    for i in 1..starts.len() {
-        let mut j = i;
-        while j > 0 && starts[j - 1].id > starts[j].id {
-            starts.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
 /// `costs.starts` checked, sorted by id (their order in the input does not matter); at most
 /// [`super::setups::MAX_SETUPS`] with the setups ([`super::options`] checks the sum).
 fn check_starts(input: &[StartInput]) -> Result<Vec<Start>> {
@@ -220,9 +209,8 @@ fn check_starts(input: &[StartInput]) -> Result<Vec<Start>> {
         let files = sorted_set(s.files.as_deref().unwrap_or_default());
         out.push(Start { id: s.id.clone(), duration_ms, files, units: s.units.clone().unwrap_or_default() });
     }
-    by_id(&mut out);
-    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(Error::invalid_input(format!("costs.starts: the id {:?} is given twice", w[0].id)));
+    if let Some(twice) = by_id(&mut out, |s| s.id.as_str()) {
+        return Err(Error::invalid_input(format!("costs.starts: the id {twice:?} is given twice")));
     }
     Ok(out)
 }
@@ -390,7 +378,8 @@ fn environment_starts(record: Option<&CostsRecord>, measured: &mut BTreeMap<Stri
             units: Vec::new(),
         });
     }
-    by_id(&mut out);
+    // ids of distinct environments: none twice
+    by_id(&mut out, |s| s.id.as_str());
     (out, taken)
 }
 
@@ -746,20 +735,19 @@ pub fn learn(report: &ReportView) -> Learned {
     let raw = record.as_ref().and_then(|r| r.files.as_ref()).filter(|f| !f.is_empty());
     let fitted = record.as_ref().and_then(|r| r.fitted_files.as_ref()).filter(|_| raw.is_none());
     // the workers' timelines: per file its gaps, per lane the starts of a worker for another
-    // environment (Playwright: a project after another)
-    let (timeline, switches) = timeline_costs(&attempts);
-    let mut measured: BTreeMap<String, f64> = match fitted.or(raw) {
-        Some(files) => files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(),
-        None => timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+    // environment (Playwright: a project after another); read only when the record has no files'
+    // costs (Playwright's)
+    let (mut measured, switches): (BTreeMap<String, f64>, Vec<Vec<f64>>) = match fitted.or(raw) {
+        Some(files) => (files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(), Vec::new()),
+        None => {
+            let (timeline, switches) = timeline_costs(&attempts);
+            (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches)
+        }
     };
     // a worker's start, where the run started workers for another project: their mean; and the
     // time a lane spent on them, on average (see `calibrate`)
-    let all_switches: Vec<f64> = switches.iter().flatten().copied().collect();
-    let (switch_ms, switched) = if all_switches.is_empty() || switches.is_empty() {
-        (0.0, 0.0)
-    } else {
-        (all_switches.iter().sum::<f64>() / all_switches.len() as f64, all_switches.iter().sum::<f64>() / switches.len() as f64)
-    };
+    let (count, total) = (switches.iter().map(Vec::len).sum::<usize>(), switches.iter().flatten().sum::<f64>());
+    let (switch_ms, switched) = if count == 0 { (0.0, 0.0) } else { (total / count as f64, total / switches.len() as f64) };
     // the test environments' first loads, out of the files' costs before the workers' warm-up is
     // read from them; a service's record gives them as it keeps them
     let (starts, taken) = match (fitted, record.as_ref().and_then(|r| r.starts.as_deref())) {
@@ -917,7 +905,8 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         st.files = sorted_set(&st.files);
         st.units = sorted_set(&st.units);
     }
-    by_id(&mut starts);
+    // merged by id: none twice
+    by_id(&mut starts, |s| s.id.as_str());
     let costs = Costs {
         per_worker_ms: typical.costs.per_worker_ms,
         cold_ms: typical.costs.cold_ms,

@@ -73,18 +73,23 @@ pub(super) fn check(input: Vec<SetupInput>) -> Result<Vec<Setup>> {
         let level = whole(s.level, &format!("setups[{i}].level"), 0, 0, MAX_SETUP_LEVEL as u64)? as u32;
         out.push(Setup { id: s.id, duration_ms, level, teardown: s.teardown.unwrap_or(false), units: s.units });
     }
-    // by insertion (at most 64): no sort of its own in the .wasm
-    for i in 1..out.len() {
+    if let Some(twice) = by_id(&mut out, |s| s.id.as_str()) {
+        return Err(Error::invalid_input(format!("setups: the id {twice:?} is given twice")));
+    }
+    Ok(out)
+}
+
+/// Sorts setups or start costs by their id, by insertion (at most 64: no sort of its own in the
+/// .wasm); returns an id given twice, if any.
+pub(super) fn by_id<T>(items: &mut [T], id: fn(&T) -> &str) -> Option<String> {
+    for i in 1..items.len() {
         let mut j = i;
-        while j > 0 && out[j - 1].id > out[j].id {
-            out.swap(j - 1, j);
+        while j > 0 && id(&items[j - 1]) > id(&items[j]) {
+            items.swap(j - 1, j);
             j -= 1;
         }
     }
-    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(Error::invalid_input(format!("setups: the id {:?} is given twice", w[0].id)));
-    }
-    Ok(out)
+    items.windows(2).find(|w| id(&w[0]) == id(&w[1])).map(|w| id(&w[0]).to_owned())
 }
 
 /// Per canonical unit, the setups it needs (bit `k`: `setups[k]`), then the start costs (bit

@@ -1,5 +1,6 @@
 // node:test's balanced shards, for real (issue 34): `shardwise node-test --shard=i/3` on a project
-// written into js-tests/.out/node-test-shards/ (a git repository of its own) with nested
+// written into js-tests/.out/node-test-shards/ (a git repository of its own; the project of
+// helpers/node-test-project.mjs, with a slow file and quick ones) with nested
 // describe/it, subtests, t.skip/t.todo, a failing assertion with a diff, a file that fails to
 // load, one slow file and quick ones. A first run without --shard (node:test's default patterns)
 // seeds the local service (`shardwise serve`'s server on 127.0.0.1); then 3 shards planned from the
@@ -11,7 +12,6 @@
 // leaves no file passes and still counts for verify.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { createServer } from '../pkg/server/index.mjs';
 import { nodeTestFiles } from '../pkg/node-test/files.mjs';
 import { nodeTestArgs } from '../pkg/cli/node-test.mjs';
 import { durationsByFile } from '../pkg/src/runner/timings.mjs';
+import { nodeTestProject, runNode, writeProject } from './helpers/node-test-project.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.join(ROOT, 'js-tests', '.out', 'node-test-shards');
@@ -33,28 +34,7 @@ let service;
 
 const sleep = 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n';
 const FILES = {
-  'package.json': '{"name":"node-test-shards","private":true,"type":"module"}\n',
-  'test/cart.test.mjs': `import { describe, it } from 'node:test';
-import assert from 'node:assert/strict';
-describe('cart', () => {
-  it('adds an item', () => assert.equal(1 + 1, 2));
-  it('shows the total', () => assert.deepEqual({ total: 999 }, { total: 899 }));
-  it.skip('pays by card', () => {});
-  it.todo('pays by invoice');
-  describe('coupons', () => {
-    it('applies one', () => {});
-    it('refuses an expired one', () => {});
-  });
-});
-`,
-  'test/search.test.mjs': `import { test } from 'node:test';
-test('search', async (t) => {
-  await t.test('finds by title', () => {});
-  await t.test('finds nothing', (t) => { t.skip('index not built'); });
-  await t.test('ranks by date', (t) => { t.todo('needs dates'); });
-});
-`,
-  'test/broken.test.mjs': "import gone from './does-not-exist.mjs';\n",
+  ...nodeTestProject('node-test-shards'),
   'test/slow.test.mjs': `import { test } from 'node:test';\n${sleep}test('takes its time', () => sleep(${SLOW_MS}));\n`,
   'src/helpers.mjs': 'export const x = 1;\n',
 };
@@ -66,26 +46,16 @@ const TEST_FILES = Object.keys(FILES).filter((f) => f.startsWith('test/')).sort(
 
 before(async () => {
   rmSync(OUT, { recursive: true, force: true });
-  for (const [f, t] of Object.entries(FILES)) {
-    mkdirSync(path.dirname(path.join(DIR, f)), { recursive: true });
-    writeFileSync(path.join(DIR, f), t);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: DIR });
+  writeProject(DIR, FILES);
   service = await createServer({ dataDir: path.join(OUT, 'service'), computeDelayMs: 0 });
 });
 after(() => service?.close());
 
 /** `shardwise <args>` in the project, asynchronously (the service answers in this process). */
 function shardwise(args, env = {}) {
-  // not NODE_TEST_CONTEXT (this file runs under node --test), nor the service or timings of the outer environment
-  const { NODE_TEST_CONTEXT, SHARDWISE_BASE_URL, SHARDWISE_ACCESS_TOKEN, SHARDWISE_TIMINGS_FILE, ...outer } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: DIR, env: { ...outer, SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout.on('data', (d) => { text += d; });
-  child.stderr.on('data', (d) => { text += d; });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, text })));
+  // not the service or timings of the outer environment
+  return runNode([BIN, ...args], { cwd: DIR, env: { SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    drop: ['SHARDWISE_BASE_URL', 'SHARDWISE_ACCESS_TOKEN', 'SHARDWISE_TIMINGS_FILE'] });
 }
 
 const withService = () => ({ SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken });
@@ -144,7 +114,7 @@ test('node:test balanced 3 ways from the service and from a timings file: one pl
   assert.match(seed.text, /✖ shows the total/);
   assert.match(seed.text, /^\[shardwise\] report uploaded: /m, seed.text);
   const seedTests = testsOf(path.join(DIR, 'out/seed'));
-  assert.equal(seedTests.length, 6 + 4 + 1 + 4 * 4, seedTests.join('\n'));
+  assert.equal(seedTests.length, 6 + 5 + 1 + 4 * 4, seedTests.join('\n'));
   assert.ok(seedTests.includes('test/search.test.mjs › search › ranks by date'));
 
   const svc = await shards('out/svc', ['--', '--test-concurrency=2'], { ...withService(), SHARDWISE_RUN_ID: `svc-${process.pid}` });

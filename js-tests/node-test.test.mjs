@@ -1,5 +1,5 @@
 // node:test, for real (issue 34, its reporter): a project written into js-tests/.out/node-test/
-// (a git repository of its own) with nested describe/it, subtests, a skip with a reason, a todo,
+// (a git repository of its own; helpers/node-test-project.mjs) with nested describe/it, subtests, a skip with a reason, todos,
 // a failing assertion with a diff, and a file that fails to load, run by `node --test` with
 // `--test-concurrency=2` and shardwise's reporter beside the spec reporter, against the local
 // service. The saved and uploaded report must hold every test node:test counted, as it counted
@@ -8,13 +8,14 @@
 // (`shardwise node-test --shard`): node-test-shards.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { concurrencyOf, NodeTestRun } from '../pkg/node-test/translate.mjs';
+import { nodeTestProject, runNode, writeProject } from './helpers/node-test-project.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'node-test');
@@ -26,49 +27,10 @@ before(async () => {
 });
 after(() => service?.close());
 
-const FILES = {
-  'package.json': '{"name":"node-test-project","private":true,"type":"module"}\n',
-  'test/cart.test.mjs': `import { describe, it } from 'node:test';
-import assert from 'node:assert/strict';
-describe('cart', () => {
-  it('adds an item', (t) => { t.diagnostic('stock checked'); assert.equal(1 + 1, 2); });
-  it('shows the total', () => assert.deepEqual({ total: 999 }, { total: 899 }));
-  it.skip('pays by card', () => {});
-  it.todo('pays by invoice');
-  describe('coupons', () => {
-    it('applies one', () => {});
-    it('refuses an expired one', () => {});
-  });
-});
-`,
-  'test/search.test.mjs': `import { test } from 'node:test';
-test('search', async (t) => {
-  await t.test('finds by title', (t) => { t.diagnostic('index warm'); t.diagnostic('3 hits'); });
-  await t.test('finds nothing', (t) => { t.skip('index not built'); });
-});
-test('a slow one', async () => { await new Promise((r) => setTimeout(r, 150)); });
-`,
-  'test/broken.test.mjs': "import gone from './does-not-exist.mjs';\n",
-};
-
-function run(args, env) {
-  // not NODE_TEST_CONTEXT: this file runs under node --test, and a node --test started with it
-  // takes itself for one of its files' processes (it reports to a parent and exits 0)
-  const { NODE_TEST_CONTEXT, ...outer } = process.env;
-  const child = spawn(process.execPath, args, { cwd: DIR, env: { ...outer, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout.on('data', (d) => { text += d; });
-  child.stderr.on('data', (d) => { text += d; });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, text })));
-}
+const run = (args, env) => runNode(args, { cwd: DIR, env });
 
 test('a node:test run with describe/it, subtests, skip, todo, a failure and a file that fails to load: saved and uploaded as node:test counted it', { timeout: 120_000 }, async () => {
-  rmSync(DIR, { recursive: true, force: true });
-  for (const [f, t] of Object.entries(FILES)) {
-    mkdirSync(path.dirname(path.join(DIR, f)), { recursive: true });
-    writeFileSync(path.join(DIR, f), t);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: DIR });
+  writeProject(DIR, nodeTestProject('node-test-project', { diagnostics: true }));
   const r = await run(['--test', '--test-concurrency=2',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],
@@ -95,7 +57,7 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
     assert.deepEqual(Object.keys(by).sort(), [
       'a slow one', 'cart › adds an item', 'cart › coupons › applies one', 'cart › coupons › refuses an expired one',
       'cart › pays by card', 'cart › pays by invoice', 'cart › shows the total',
-      'search', 'search › finds by title', 'search › finds nothing',
+      'search', 'search › finds by title', 'search › finds nothing', 'search › ranks by date',
     ].sort(), 'every test node:test counted, with its suites; no suite and no file as a test');
     assert.equal(by['cart › adds an item'].status, 'passed');
     // its t.diagnostic() message, with it and with no other test (they follow its pass)
@@ -108,6 +70,7 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
     assert.deepEqual([by['cart › pays by card'].status, by['cart › pays by card'].annotations], ['skipped', ['skip']]);
     assert.deepEqual([by['cart › pays by invoice'].status, by['cart › pays by invoice'].annotations], ['skipped', ['todo']]);
     assert.deepEqual([by['search › finds nothing'].status, by['search › finds nothing'].annotations], ['skipped', ['skip: index not built']]);
+    assert.deepEqual([by['search › ranks by date'].status, by['search › ranks by date'].annotations], ['skipped', ['todo: needs dates']]);
     assert.deepEqual(report.unattributedErrors.map((e) => e.location?.file), ['test/broken.test.mjs']);
     assert.match(report.unattributedErrors[0].message, /does-not-exist\.mjs/);
     // each file's cost beyond its tests, for the planner; the run's parallel files
@@ -176,17 +139,10 @@ test('at scale: a generated node:test project of 3000 tests in 5 files, nested d
     writeFileSync(path.join(dir, 'test', `f${f}.test.mjs`), src);
   }
   execFileSync('git', ['init', '-q'], { cwd: dir });
-  const { NODE_TEST_CONTEXT, ...outer } = process.env;
   const started = Date.now();
-  const r = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=dot', '--test-reporter-destination=stdout',
-      '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],
-    { cwd: dir, env: { ...outer, SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => { text += d; });
-    child.stderr.on('data', (d) => { text += d; });
-    child.on('close', (code) => resolve({ code, text }));
-  });
+  const r = await runNode(['--test', '--test-reporter=dot', '--test-reporter-destination=stdout',
+    '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],
+  { cwd: dir, env: { SHARDWISE_COMMIT_ID: COMMIT, NO_COLOR: '1' } });
   const ms = Date.now() - started;
   assert.equal(r.code, 1, r.text.slice(-2000));
   assert.match(r.text, /\[shardwise\] report saved to /, "the dot reporter's last row may end without a newline");

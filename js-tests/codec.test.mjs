@@ -241,9 +241,12 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // 1,304,532 -> 1,325,922 bytes (a generic sort of setups and starts by id: +463). Measured apart (twiggy, before wasm-opt): the option's and the
   // record's readers about 8 KB (serde's struct code), learning 5 KB, the planner's masks and the
   // consecutive start 3 KB; a map collected from an iterator sorts with a copy of its own (2.5 KB
-  // each: the sets of files are inserted one by one instead). Every byte over it needs the same
-  // account.
+  // each: the sets of files are inserted one by one instead). 1,327,000 since the cost model's fit
+  // plans a report's files as the runners do (one unit a file, its tests summed before rounding:
+  // `file_units_from_report`, sharing the walk's map type and its conversion to units): 1,325,922
+  // -> 1,326,604 bytes (a first version with a map and a sort of its own cost 9 KB). Every byte
+  // over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_326_000, `shardwise_bg.wasm is ${size} bytes, over the 1,326,000-byte budget`);
+  assert.ok(size <= 1_327_000, `shardwise_bg.wasm is ${size} bytes, over the 1,327,000-byte budget`);
 });

@@ -807,7 +807,14 @@ pub fn learn(report: &ReportView) -> Learned {
             settings.workers = workers.unwrap_or(1);
             settings.unit = unit.unwrap_or_default();
             from_wall = true;
-            match super::from_report::units_from_report(report, None) {
+            // the units as the runner plans them: a file's tests summed, then rounded, where a
+            // file is the unit (many sub-millisecond tests would each count 1 ms as units of their
+            // own, and the fit would take that time off the files' costs)
+            let units = match unit {
+                Some(UnitKind::File) => Ok(super::from_report::file_units_from_report(report)),
+                _ => super::from_report::units_from_report(report, None),
+            };
+            match units {
                 Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched)),
                 Err(_) => wall.round() as u64,
             }
@@ -1049,6 +1056,43 @@ mod tests {
         // a file never seen costs the fit of those two (2 tests 900, 1 test 300), through 0 as
         // the line through both would cost a file of no tests -300 ms
         assert_eq!((l.costs.per_file_ms, l.costs.per_test_ms), (0, 400));
+    }
+
+    #[test]
+    fn many_sub_millisecond_tests_leave_their_files_costs_whole() {
+        // node:test, one worker: a.mjs loads for 500 ms, then runs 300 tests of 0.2 ms; b.mjs the
+        // same after it; 180 ms after the last test the run ends. The runner plans a file as one
+        // unit of its tests' summed time (60 ms): as 300 units of at least 1 ms each, the fit took
+        // the 480 ms they were over from the files' costs (to 20 ms of 500) and every plan by
+        // file then came out short
+        let record = r#"{\"runner\":\"node-test\",\"workers\":1,\"files\":{\"a.mjs\":500,\"b.mjs\":500}}"#;
+        let mut tests = Vec::new();
+        for (file, start) in [("a.mjs", 500.0), ("b.mjs", 1060.0)] {
+            for i in 0..300 {
+                tests.push(format!(
+                    r#"{{"title":"t{i}","location":{{"file":"{file}","line":{},"column":1}},"attempts":[{{"startTimestamp":{},"duration":0.2}}]}}"#,
+                    i + 1,
+                    start + i as f64 * 0.2
+                ));
+            }
+        }
+        let r = view(&format!(
+            r#"{{"category":"node-test","duration":1300,"environments":[{{"name":"node"}}],
+            "sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
+            tests.join(",")
+        ));
+        let l = learn(&r);
+        assert_eq!(l.unit, Some(UnitKind::File));
+        assert_eq!(l.costs.files, [("a.mjs".to_owned(), 500), ("b.mjs".to_owned(), 500)].into());
+        assert_eq!(l.per_shard_overhead_ms, 180);
+        // and a plan of its files predicts the run: 60 + 500 + 60 + 500, plus 180
+        let units = super::super::from_report::file_units_from_report(&r);
+        assert_eq!(units.iter().map(|u| (u.id.as_ref(), u.duration_ms.map(f64::round))).collect::<Vec<_>>(), [("a.mjs", Some(60.0)), ("b.mjs", Some(60.0))]);
+        let mut s = Settings::new(1);
+        s.costs = l.costs.clone();
+        s.per_shard_overhead_ms = l.per_shard_overhead_ms;
+        s.unit = UnitKind::File;
+        assert_eq!(plan_units(&units, &s).unwrap().makespan_ms, 1300);
     }
 
     #[test]

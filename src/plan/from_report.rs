@@ -371,13 +371,32 @@ pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSe
             "the report has a test with no title and no file; every test needs a title",
         ));
     }
-    Ok(walk
-        .out
-        .into_iter()
-        // a measured 0 ms is known: the least the planner counts for a measured unit (1 ms),
-        // not the "unknown" a 0 prediction means
+    Ok(as_units(walk.out))
+}
+
+/// The report's files as units, as a runner that runs each file whole plans them (the Jest,
+/// Vitest and node:test shards: pkg-template/src/runner/timings.mjs `fileUnitsFromReport`): id
+/// and file the test's file, its prediction its tests' summed before rounding (300 tests of
+/// 0.2 ms are a 60 ms file, not the 300 ms of 300 units of at least 1 ms each), at least 1 ms when
+/// measured. A test without a file stays a unit of its own. Sorted by id.
+pub fn file_units_from_report(report: &ReportView) -> Vec<Unit<'static>> {
+    // (the walk's own map type, by file: each new map or sort costs the .wasm KBs)
+    let mut files: BTreeMap<String, (Option<String>, Option<f64>)> = BTreeMap::new();
+    for (id, (file, ms)) in walk(report, None, false).out {
+        let sum = files.entry(file.clone().unwrap_or(id)).or_insert((file, None));
+        if let Some(ms) = ms {
+            sum.1 = Some(sum.1.unwrap_or(0.0) + ms);
+        }
+    }
+    as_units(files)
+}
+
+/// The walk's `(file, summed duration)` by id as planner units; a measured 0 ms is known: the
+/// least the planner counts for a measured unit (1 ms), not the "unknown" a 0 prediction means.
+fn as_units(out: BTreeMap<String, (Option<String>, Option<f64>)>) -> Vec<Unit<'static>> {
+    out.into_iter()
         .map(|(id, (file, ms))| Unit { id: id.into(), file: file.map(Into::into), group: None, duration_ms: ms.map(|ms| ms.max(1.0)) })
-        .collect())
+        .collect()
 }
 
 /// One test's duration in one environment: the sum of its attempts' `duration` there.

@@ -244,9 +244,12 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // each: the sets of files are inserted one by one instead). 1,327,000 since the cost model's fit
   // plans a report's files as the runners do (one unit a file, its tests summed before rounding:
   // `file_units_from_report`, sharing the walk's map type and its conversion to units): 1,325,922
-  // -> 1,326,604 bytes (a first version with a map and a sort of its own cost 9 KB). Every byte
-  // over it needs the same account.
+  // -> 1,326,604 bytes (a first version with a map and a sort of its own cost 9 KB). 1,333,000
+  // since `costs.order` (issue 34: node:test runs a shard's files by name, so its shards are
+  // planned and predicted in that order: the order's simulation, a pass that improves the plan in
+  // it, and the option read by hand, not by serde's enum reader, which cost 1.7 KB more):
+  // 1,326,604 -> 1,332,709 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_327_000, `shardwise_bg.wasm is ${size} bytes, over the 1,327,000-byte budget`);
+  assert.ok(size <= 1_333_000, `shardwise_bg.wasm is ${size} bytes, over the 1,333,000-byte budget`);
 });

@@ -290,3 +290,18 @@ test('the costs record\'s path is one fact: the runners\', the service\'s and th
   assert.equal(COSTS_SOURCE, __costsSource());
   assert.equal((await import('../pkg/src/runner/costs.mjs')).COSTS_SOURCE, COSTS_SOURCE);
 });
+
+test('node:test runs a shard\'s files by name: its costs say so, and its shards are planned and predicted in that order', () => {
+  // shardCosts gives node:test's order from its runner, with or without a run; no other runner has one
+  assert.equal(shardCosts({ category: 'node-test', environments: [] }).costs.order, 'name');
+  assert.equal(shardCosts({ category: 'jest', environments: [] }).costs.order, undefined);
+  // two workers: four 1 s files, then a 3 s file that sorts last
+  const units = ['a1', 'a2', 'a3', 'a4', 'z'].map((f) => ({ id: `${f}.test.mjs`, file: `${f}.test.mjs`, durationMs: f === 'z' ? 3000 : 1000 }));
+  const plan = (shardCount, order) => planShards({ units, shardCount, workers: 2, unit: 'file', costs: order ? { order } : {} });
+  assert.equal(plan(1).makespanMs, 4000, 'longest first: z beside a1 and a2, a3 and a4 after them');
+  assert.equal(plan(1, 'name').makespanMs, 5000, 'by name: z after the four');
+  const two = plan(2, 'name');
+  assert.equal(two.makespanMs, 3000, JSON.stringify(two.shards));
+  assert.notEqual(plan(2, 'name').fingerprint, plan(2).fingerprint);
+  assert.throws(() => plan(1, 'random'), (e) => e instanceof ShardwiseError && e.code === 'INVALID_INPUT' && /costs/.test(e.message));
+});

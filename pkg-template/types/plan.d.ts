@@ -83,6 +83,13 @@ export interface ShardCostsOptions {
    * share one go together unless the imbalance is worth paying it again. At most 64 with `setups`.
    */
   starts?: PlanStart[];
+  /**
+   * The order in which the runner hands a shard's groups (files) to its free workers: `'longest'`
+   * first (the default: the Jest and Vitest shards sort their files so), or by file `'name'`
+   * (node:test sorts the files it is given). Over several workers a long file handed out last
+   * ends late: the plan and each shard's prediction follow this order.
+   */
+  order?: 'longest' | 'name';
 }
 
 /** One start cost of `ShardCostsOptions.starts`. */
@@ -107,8 +114,11 @@ export interface ShardCosts {
   unit?: 'test' | 'file';
   /** The fixed cost per shard: a run's wall time less the model's prediction of it, else the runner's default. */
   perShardOverheadMs: number;
-  /** Every figure (`coldMs` only when the run paid one: Jest's; `starts` only when it found one). */
-  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts'>;
+  /**
+   * Every figure (`coldMs` only when the run paid one: Jest's; `starts` only when it found one;
+   * `order` only when not longest first: node:test's `'name'`).
+   */
+  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>;
   /** How many files' costs were measured. */
   measuredFiles: number;
   /** Whether `perShardOverheadMs` came from the run's wall time. */

@@ -83,8 +83,52 @@ pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms).saturating_add(cold)
 }
 
-/// Assigns the groups (`weights[id]`) to `shard_count` shards.
-pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
+/// The order in which a runner that does not run longest first (node:test: by file name) hands a
+/// shard's groups to its workers: each group's rank in it (dense, 0-based).
+pub(super) struct InOrder {
+    pub rank: Vec<u32>,
+}
+
+impl InOrder {
+    /// Groups by the name of their first file (`first_file[g]`: its index among the files sorted
+    /// by name, [`super::units::NONE`] without one: after those with), ties by group id.
+    pub(super) fn by_first_file(first_file: &[u32]) -> InOrder {
+        let mut keys: Vec<u64> = first_file.iter().enumerate().map(|(g, &f)| (f as u64) << 32 | g as u64).collect();
+        keys.sort_unstable();
+        let mut rank = vec![0u32; keys.len()];
+        for (r, &k) in keys.iter().enumerate() {
+            rank[k as u32 as usize] = r as u32;
+        }
+        InOrder { rank }
+    }
+
+    /// A shard's time over `workers` when its groups (`items`, by weight) are handed out in this
+    /// order, each to the worker that is free first (ties: the lower worker).
+    pub(super) fn makespan(&self, items: &[(u64, usize)], workers: u64) -> u64 {
+        let sum: u64 = items.iter().map(|x| x.0).sum();
+        if workers <= 1 || items.len() <= 1 {
+            return over_workers(items, sum, workers);
+        }
+        // each item's rank above its position in `items`: sorted, the items in this order
+        let mut keys: Vec<u64> = items.iter().enumerate().map(|(i, x)| (self.rank[x.1] as u64) << 32 | i as u64).collect();
+        keys.sort_unstable();
+        let slots = (workers as usize).min(items.len());
+        let mut free: BinaryHeap<Reverse<(u64, usize)>> = (0..slots).map(|w| Reverse((0, w))).collect();
+        for k in keys {
+            let Reverse((load, w)) = free.pop().unwrap_or(Reverse((0, 0)));
+            free.push(Reverse((load + items[k as u32 as usize].0, w)));
+        }
+        free.into_iter().map(|Reverse((load, _))| load).max().unwrap_or(0)
+    }
+}
+
+/// Upper bound on the changes the pass for a runner's own order ([`improve_in_order`]) evaluates:
+/// each simulates two shards, so fewer than [`MAX_EVALUATIONS`].
+pub(super) const MAX_ORDER_EVALUATIONS: usize = 20_000;
+
+/// Assigns the groups (`weights[id]`) to `shard_count` shards; `in_order`: the runner hands a
+/// shard's groups to its workers in that order, not longest first.
+pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>) -> Assignment {
     let workers = s.workers as u64;
     let cold = ColdOf::new(s.costs.cold_ms);
     let mut bins = vec![Bin::default(); s.shard_count as usize];
@@ -125,6 +169,10 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
     }
 
     improve(&mut bins, workers, &cold);
+    let in_order = in_order.filter(|_| workers > 1);
+    if let Some(order) = in_order {
+        improve_in_order(&mut bins, workers, &cold, order);
+    }
 
     let mut shard_of_group = vec![0u32; weights.len()];
     let costs = bins
@@ -134,10 +182,70 @@ pub(super) fn assign(weights: &[u64], s: &Settings) -> Assignment {
             for &(_, g) in &b.items {
                 shard_of_group[g] = i as u32;
             }
-            over_workers(&b.items, b.sum, workers) + cold.of(b.items.len())
+            in_order.map_or_else(|| over_workers(&b.items, b.sum, workers), |o| o.makespan(&b.items, workers)) + cold.of(b.items.len())
         })
         .collect();
     Assignment { shard_of_group, costs }
+}
+
+/// [`improve`] again for a runner that hands out a shard's groups in its own order: the pass
+/// above planned with `max(ceil(sum / workers), largest)`, which a long group handed out last
+/// exceeds (two workers, 1 s of small files first, then a 3 s file: 3.5 s, not 3 s). Each step
+/// applies the change (a move of a group of the slowest shard to a faster one, or a swap with one
+/// of the [`SWAP_TARGETS`] fastest) that lowers the slowest shard's time in that order most,
+/// keeping both shards below it; stops when none does, or after [`MAX_IMPROVEMENT_STEPS`] steps
+/// or [`MAX_ORDER_EVALUATIONS`] changes evaluated. Each step strictly lowers the sorted vector of
+/// shard times, so the pass cannot cycle.
+fn improve_in_order(bins: &mut [Bin], workers: u64, cold: &ColdOf, order: &InOrder) {
+    // a shard's time with its item at `out` left out and `into` added (items in any order: the
+    // runner's order sorts them)
+    let time = |b: &Bin, out: usize, into: Option<(u64, usize)>| {
+        let items: Vec<(u64, usize)> = b.items.iter().enumerate().filter(|(i, _)| *i != out).map(|(_, x)| *x).chain(into).collect();
+        order.makespan(&items, workers) + cold.of(items.len())
+    };
+    let mut costs: Vec<u64> = bins.iter().map(|b| time(b, usize::MAX, None)).collect();
+    let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
+    let mut evaluations = 0usize;
+    for _ in 0..MAX_IMPROVEMENT_STEPS {
+        let (h, top) = heaviest(&costs, &mut lighter);
+        // (new max, shard, group moved, group back, position moved, position back): the least wins
+        let mut best = (top, 0, 0, 0, 0, 0);
+        for (rank, &to) in lighter.iter().enumerate() {
+            let backs = if rank < SWAP_TARGETS { bins[to].items.len() } else { 0 };
+            for a in 0..bins[h].items.len() {
+                // b == backs: a move, else a swap with the item at b
+                for b in 0..=backs {
+                    if evaluations >= MAX_ORDER_EVALUATIONS {
+                        break;
+                    }
+                    evaluations += 1;
+                    let item = bins[h].items[a];
+                    let back = bins[to].items.get(b).copied().filter(|_| b < backs);
+                    let new_max = time(&bins[h], a, back).max(time(&bins[to], if back.is_some() { b } else { usize::MAX }, Some(item)));
+                    let key = (new_max, to, item.1, back.map_or(usize::MAX, |x| x.1), a, if back.is_some() { b } else { usize::MAX });
+                    if key < best {
+                        best = key;
+                    }
+                }
+            }
+        }
+        if best.0 >= top {
+            break;
+        }
+        let (_, to, _, _, a, b) = best;
+        let item = bins[h].remove(a);
+        if b != usize::MAX {
+            let back = bins[to].remove(b);
+            bins[h].insert(back);
+        }
+        bins[to].insert(item);
+        for i in [h, to] {
+            costs[i] = time(&bins[i], usize::MAX, None);
+        }
+        if evaluations >= MAX_ORDER_EVALUATIONS {
+            break;
+        }
+    }
 }
 
 /// LPT with one worker: each group to the least (sum, index), from a heap of them.

@@ -70,6 +70,29 @@ pub struct CostsInput {
     /// Start costs a shard pays once when it holds a unit of theirs ([`Start`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts: Option<Vec<StartInput>>,
+    /// The order in which the runner hands a shard's groups to its workers ([`Order`]):
+    /// `longest` or `name` (read by hand: serde's reader of an enum costs the .wasm KBs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+}
+
+/// `costs.order`: the order in which the runner hands a shard's groups (files) to its workers,
+/// each to the first free one. It decides a shard's time over several workers: a long file
+/// handed out last ends late.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// Longest first: the Jest and Vitest sequencers of shardwise sort a shard's files so;
+    /// Playwright's tests are planned alike.
+    #[default]
+    Longest,
+    /// By file name: node:test sorts the files it is given (`node --test b.mjs a.mjs` runs a.mjs
+    /// first), whatever order they come in.
+    Name,
+}
+
+fn is_longest(o: &Order) -> bool {
+    *o == Order::Longest
 }
 
 /// One entry of `costs.starts`, as given.
@@ -120,6 +143,9 @@ pub struct Costs {
     /// Sorted by id; left out of the fingerprint while empty, so plans without keep theirs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub starts: Vec<Start>,
+    /// Left out of the fingerprint while longest first, so plans without keep theirs.
+    #[serde(skip_serializing_if = "is_longest")]
+    pub order: Order,
 }
 
 fn is_zero_ms(v: &u64) -> bool {
@@ -182,6 +208,11 @@ impl CostsInput {
             per_test_ms: ms_of(self.per_test_ms, "costs.perTestMs")?,
             files,
             starts: check_starts(self.starts.as_deref().unwrap_or_default())?,
+            order: match self.order.as_deref() {
+                None | Some("longest") => Order::Longest,
+                Some("name") => Order::Name,
+                Some(o) => return Err(Error::invalid_input(format!("costs.order must be 'longest' or 'name', got {o:?}"))),
+            },
         })
     }
 }
@@ -223,6 +254,7 @@ impl Costs {
             && self.per_test_ms == 0
             && self.files.values().all(|&v| v == 0)
             && self.starts.iter().all(|s| s.duration_ms == 0)
+            && self.order == Order::Longest
     }
 
     /// The cost of a file of `tests` units that is not among the known files.
@@ -418,20 +450,23 @@ pub struct Profile {
     /// The unit the runner shards by: `file` for Jest, Vitest and node:test (they cannot split a
     /// file).
     pub unit: Option<UnitKind>,
+    /// The order in which it hands a shard's files to its workers.
+    pub order: Order,
 }
 
 /// The runner's [`Profile`] (a report's `category`).
 pub fn profile(runner: Option<&str>) -> Profile {
     match runner {
-        Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 1.0, max_gap_ms: 250.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File) },
-        Some("vitest") => Profile { defaults: (1200, 300, 120, 1), max_scale: 3.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
-        Some("playwright") => Profile { defaults: (1500, 1000, 100, 30), max_scale: 1.5, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: None },
+        Some("jest") => Profile { defaults: (1500, 300, 150, 2), max_scale: 1.0, max_gap_ms: 250.0, cold: Cold::EarlyHalf, unit: Some(UnitKind::File), order: Order::Longest },
+        Some("vitest") => Profile { defaults: (1200, 300, 120, 1), max_scale: 3.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File), order: Order::Longest },
+        Some("playwright") => Profile { defaults: (1500, 1000, 100, 30), max_scale: 1.5, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: None, order: Order::Longest },
         // node:test runs each file in a process of its own (no worker to start): a file's cost is
         // that process's start and its imports, as node:test times it from the parent (1x). From
         // js-tests/node-test-shards.test.mjs's seed run (2 cores, busy): 216-432 ms a file, 208 ms
-        // a shard, with `shardwise node-test`'s planning before node --test's boot
-        Some("node-test") => Profile { defaults: (500, 0, 150, 1), max_scale: 1.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File) },
-        _ => Profile { defaults: (0, 0, 0, 0), max_scale: 1.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: None },
+        // a shard, with `shardwise node-test`'s planning before node --test's boot. It runs the
+        // files it is given in name order
+        Some("node-test") => Profile { defaults: (500, 0, 150, 1), max_scale: 1.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: Some(UnitKind::File), order: Order::Name },
+        _ => Profile { defaults: (0, 0, 0, 0), max_scale: 1.0, max_gap_ms: 0.0, cold: Cold::FirstFiles, unit: None, order: Order::Longest },
     }
 }
 
@@ -525,6 +560,7 @@ fn adjusted(costs: &Costs, k: f64, a: f64) -> Costs {
         per_test_ms: x(costs.per_test_ms),
         files: costs.files.iter().map(|(f, &v)| (f.clone(), x(v).saturating_add(a))).collect(),
         starts: costs.starts.clone(),
+        order: costs.order,
     }
 }
 
@@ -794,6 +830,7 @@ pub fn learn(report: &ReportView) -> Learned {
         per_test_ms,
         files: measured.iter().map(|(f, &ms)| (f.clone(), ms.round() as u64)).collect(),
         starts,
+        order: profile.order,
     };
 
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
@@ -921,6 +958,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         per_test_ms: median(&|l| l.costs.per_test_ms),
         files: sums,
         starts,
+        order: typical.costs.order,
     };
     let from_wall = pool.iter().any(|l| l.from_wall);
     let measured = costs.files.len();
@@ -974,7 +1012,7 @@ mod tests {
     fn a_file_kept_whole_carries_exactly_its_cost() {
         let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
         let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
-        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new() };
+        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest };
         let p = plan_units(&units, &s).unwrap();
         // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
         assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
@@ -1371,7 +1409,7 @@ mod tests {
             let plain = plan_units(&units, &s).unwrap();
             s.costs = Costs::default();
             prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
-            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new() };
+            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest };
             let cold = ColdOf::new(cold_ms);
             let p = plan_units(&units, &s).unwrap();
             let mut seen = 0;

@@ -246,7 +246,16 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     // with setups or start costs, each unit's (and group's): they decide where the groups go
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
     let assignment = if unit_masks.is_empty() {
-        assign::assign(&groups.weights, settings)
+        // a runner that hands a shard's files to its workers by name (node:test): each group ranked
+        // by its first file's name (canonical file indices are in name order)
+        let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| {
+            let mut first_file = vec![units::NONE; groups.weights.len()];
+            for (u, &g) in canon.units.iter().zip(&groups.of_unit) {
+                first_file[g as usize] = first_file[g as usize].min(u.file);
+            }
+            assign::InOrder::by_first_file(&first_file)
+        });
+        assign::assign(&groups.weights, settings, in_order.as_ref())
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {

@@ -128,7 +128,7 @@ proptest! {
     /// fingerprint) gives the plan's own makespan.
     #[test]
     fn the_makespan_alone_is_the_plans(units in arb_units(60), mut s in arb_settings(), per_worker_ms in 0u64..3000, cold_ms in 0u64..5000, per_file_ms in 0u64..500) {
-        s.costs = super::cost::Costs { per_worker_ms, cold_ms, per_file_ms, per_test_ms: 3, files: Default::default(), starts: Vec::new() };
+        s.costs = super::cost::Costs { per_worker_ms, cold_ms, per_file_ms, per_test_ms: 3, files: Default::default(), starts: Vec::new(), order: Default::default() };
         let canon = super::units::canonical(&units).unwrap();
         prop_assert_eq!(super::makespan_of(&canon, &s), plan_units(&units, &s).unwrap().makespan_ms);
     }
@@ -867,7 +867,7 @@ fn profile() {
     let gs = groups::build(&canon, &resolved.ms, s.unit);
     println!("groups {:?} ({} groups)", t.elapsed(), gs.weights.len());
     let t = Instant::now();
-    let a = assign::assign(&gs.weights, &s);
+    let a = assign::assign(&gs.weights, &s, None);
     println!("assign {:?} ({} shards)", t.elapsed(), a.costs.len());
     let t = Instant::now();
     let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()], &[]);
@@ -914,4 +914,81 @@ fn a_drift_pair_replays_within_a_generous_bound() {
     let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
     eprintln!("drift ratios {ratios:?}, mean {mean:.3}");
     assert!(ratios.iter().all(|&r| r < 1.8) && mean < 1.4, "{ratios:?}");
+}
+
+/// A shard's time when its files are handed to `workers` in name order, each to the first free one.
+fn in_name_order(files: &BTreeMap<String, u64>, workers: usize) -> u64 {
+    let mut loads = vec![0u64; workers.min(files.len()).max(1)];
+    for &w in files.values() {
+        let at = (0..loads.len()).min_by_key(|&i| (loads[i], i)).unwrap();
+        loads[at] += w;
+    }
+    loads.into_iter().max().unwrap_or(0)
+}
+
+/// node:test hands a shard's files to its workers by name (`costs.order: 'name'`): two workers,
+/// four 1 s files, then a 3 s file named last. Longest first they take 3.5 s on one shard (the
+/// 3 s file beside two of 1 s, and two more after those); in name order the four 1 s files come
+/// first and the 3 s file ends at 5 s. The planner predicts that, and over two shards puts the
+/// 3 s file where it starts at once.
+#[test]
+fn a_runner_that_runs_files_by_name_is_planned_and_predicted_in_that_order() {
+    let units: Vec<Unit> = ["a1", "a2", "a3", "a4", "z"]
+        .iter()
+        .map(|f| unit(&format!("{f}.test.mjs"), Some(&format!("{f}.test.mjs")), None, Some(if *f == "z" { 3000.0 } else { 1000.0 })))
+        .collect();
+    let settings = |shards: u32, order: cost::Order| Settings {
+        workers: 2,
+        unit: UnitKind::File,
+        costs: cost::Costs { order, ..Default::default() },
+        ..Settings::new(shards)
+    };
+    assert_eq!(plan_units(&units, &settings(1, cost::Order::Longest)).unwrap().makespan_ms, 4000);
+    let one = plan_units(&units, &settings(1, cost::Order::Name)).unwrap();
+    assert_eq!(one.makespan_ms, 5000, "a1 and a2, a3 and a4 side by side, then z");
+    // two shards: the one with z must not run it after two of the 1 s files on its worker
+    let two = plan_units(&units, &settings(2, cost::Order::Name)).unwrap();
+    assert_eq!(two.makespan_ms, 3000, "{:?}", two.shards);
+    // the option is read from JSON and changes the fingerprint; 'longest' is the default
+    let opts = |order: Option<&str>| {
+        let mut costs = json!({});
+        if let Some(o) = order {
+            costs["order"] = json!(o);
+        }
+        json!({"units": [{"id": "a", "file": "a", "durationMs": 5}, {"id": "b", "file": "b", "durationMs": 9}], "shardCount": 1, "workers": 2, "costs": costs})
+    };
+    let fp = |o| plan_json(opts(o)).unwrap().fingerprint;
+    assert_eq!(fp(None), fp(Some("longest")));
+    assert_ne!(fp(None), fp(Some("name")));
+    assert!(invalid(opts(Some("alphabetical"))).contains("costs"), "an unknown order is refused naming the option");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// In name order: every shard's prediction is its files handed out by name to the first free
+    /// worker, and the plan is never slower in that order than the longest-first plan would run.
+    #[test]
+    fn name_order_predictions_are_that_order_and_never_worse(
+        files in prop::collection::vec((0u8..30, 1u64..4000), 1..40),
+        shards in 1u32..5,
+        workers in 2u32..5,
+    ) {
+        let units: Vec<Unit> = files.iter().enumerate()
+            .map(|(i, &(f, ms))| unit(&format!("u{i:02}"), Some(&format!("f{f:02}.test.mjs")), None, Some(ms as f64)))
+            .collect();
+        let settings = |order| Settings { workers, unit: UnitKind::File, costs: cost::Costs { order, ..Default::default() }, ..Settings::new(shards) };
+        let ms: BTreeMap<&str, (String, u64)> = units.iter().map(|u| (u.id.as_ref(), (u.file.clone().unwrap().into_owned(), u.duration_ms.unwrap() as u64))).collect();
+        let by_name = |p: &ShardPlan| -> Vec<u64> {
+            p.shards.iter().map(|s| {
+                let mut f: BTreeMap<String, u64> = BTreeMap::new();
+                for u in &s.units { *f.entry(ms[u.as_str()].0.clone()).or_insert(0) += ms[u.as_str()].1; }
+                in_name_order(&f, workers as usize)
+            }).collect()
+        };
+        let named = plan_units(&units, &settings(cost::Order::Name)).unwrap();
+        let predicted: Vec<u64> = named.shards.iter().map(|s| s.predicted_ms).collect();
+        prop_assert_eq!(&predicted, &by_name(&named));
+        let longest = plan_units(&units, &settings(cost::Order::Longest)).unwrap();
+        prop_assert!(named.makespan_ms <= by_name(&longest).into_iter().max().unwrap_or(0));
+    }
 }

@@ -248,8 +248,11 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // since `costs.order` (issue 34: node:test runs a shard's files by name, so its shards are
   // planned and predicted in that order: the order's simulation, a pass that improves the plan in
   // it, and the option read by hand, not by serde's enum reader, which cost 1.7 KB more):
-  // 1,326,604 -> 1,332,709 bytes. Every byte over it needs the same account.
+  // 1,326,604 -> 1,332,709 bytes. 1,334,000 since the costs record's `launchMs` (what a
+  // `shardwise node-test` shard spent before node:test started, left out of the fixed cost per
+  // shard: each shard measures and adds its own): 1,332,709 -> 1,333,204 bytes. Every byte over
+  // it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_333_000, `shardwise_bg.wasm is ${size} bytes, over the 1,333,000-byte budget`);
+  assert.ok(size <= 1_334_000, `shardwise_bg.wasm is ${size} bytes, over the 1,334,000-byte budget`);
 });

@@ -118,7 +118,18 @@ test('node:test balanced 3 ways from the service and from a timings file: one pl
   assert.ok(seedTests.includes('test/search.test.mjs › search › ranks by date'));
 
   const svc = await shards('out/svc', ['--', '--test-concurrency=2'], { ...withService(), SHARDWISE_RUN_ID: `svc-${process.pid}` });
-  for (const r of svc) assert.match(r.line, /over 2 workers, .*\(durations: service/, r.line);
+  for (const r of svc) {
+    assert.match(r.line, /over 2 workers, .*\(durations: service/, r.line);
+    // what the shard spent before node:test started (its planning) is in its record, for the
+    // fixed cost per shard to leave out, and in the prediction its end line compares with
+    const ms = (t) => (t?.endsWith('ms') ? Number(t.slice(0, -2)) : Number(t?.slice(0, -1)) * 1000);
+    const planned = ms(/predicted (\S+) over/.exec(r.line)?.[1]);
+    const report = api.decodeReport(new Uint8Array(readFileSync(path.join(r.folder, 'report.json.br'))));
+    const launchMs = JSON.parse(report.sources.find((s) => s.filePath === '.shardwise/costs.json').text).launchMs;
+    assert.ok(Number.isSafeInteger(launchMs) && launchMs > 0, `launchMs ${launchMs}`);
+    const ended = ms(new RegExp(`shard ${r.i}/3 took \\S+ \\(predicted ([^,]+),`).exec(r.text)?.[1]);
+    assert.ok(Math.abs(ended - (planned + launchMs)) <= 120, `the end line's prediction ${ended} ms is the plan's ${planned} ms and the launch's ${launchMs} ms`);
+  }
   await assertWhole(svc, 'out/svc', seedTests);
 
   const tf = await shards('out/tf', ['--', '--test-concurrency=1'], { SHARDWISE_TIMINGS_FILE: 'out/seed' });

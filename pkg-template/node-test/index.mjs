@@ -25,8 +25,10 @@ export class ShardwiseNodeTestReporter extends RunReporter {
     // a shard `shardwise node-test` planned: its plan (shard.json, the predicted-against-actual
     // line), and its start, the planning's included
     const planned = readShardHandoff();
+    const launchMs = Number.isFinite(planned?.launchMs) ? planned.launchMs : 0;
     if (planned) {
-      setShardPrediction(planned);
+      // its wall holds what it paid before node:test started (planning): so does its prediction
+      setShardPrediction({ ...planned, predictedMs: planned.predictedMs + launchMs });
       this.started = planned.startedAt;
     } else if (process.env[SHARD_HANDOFF_ENV]) {
       this.log(`[shardwise] the shard's plan could not be read (${SHARD_HANDOFF_ENV}=${process.env[SHARD_HANDOFF_ENV]}): this run is reported as a whole run, with no shard record for shardwise verify`);
@@ -39,6 +41,7 @@ export class ShardwiseNodeTestReporter extends RunReporter {
       environments: (systemData) => [{ name: ENVIRONMENT, systemData }],
       context: { environmentIdx: 0, cwd },
     });
+    if (reported && launchMs > 0) this.costs.launchMs = launchMs;
     this.run = reported && new NodeTestRun(this.builder, this.ctx, {
       runError: (e, at) => this.runError(e, at),
       fileCost: (file, ms) => this.record('a test file\'s cost', (_b, ctx) => this.costs.add(reportPath(ctx.root, file), ms)),

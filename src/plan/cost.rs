@@ -339,6 +339,11 @@ pub struct CostsRecord {
     /// with `fittedFiles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts: Option<Vec<StartInput>>,
+    /// What the run's wall time holds before its runner started: `shardwise node-test`'s own start
+    /// and planning, which each shard measures and adds to its prediction itself, so the fixed
+    /// cost per shard leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_ms: Option<f64>,
 }
 
 /// The least a test environment's first load in a worker must cost beyond its usual load to be
@@ -834,7 +839,8 @@ pub fn learn(report: &ReportView) -> Learned {
     };
 
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
-    let wall = report.duration.filter(|w| w.is_finite() && *w > 0.0);
+    let launch = record.as_ref().and_then(|r| r.launch_ms).filter(|l| l.is_finite() && *l >= 0.0).unwrap_or(0.0);
+    let wall = report.duration.map(|w| w - launch).filter(|w| w.is_finite() && *w > 0.0);
     let mut from_wall = false;
     let unfitted = costs.files.clone();
     let mut costs = costs;
@@ -1131,6 +1137,15 @@ mod tests {
         s.per_shard_overhead_ms = l.per_shard_overhead_ms;
         s.unit = UnitKind::File;
         assert_eq!(plan_units(&units, &s).unwrap().makespan_ms, 1300);
+        // a shard of it, run by `shardwise node-test` after 300 ms of its own start and planning:
+        // its wall holds them, the fixed cost per shard does not (each shard adds its own)
+        let launched = view(&format!(
+            r#"{{"category":"node-test","duration":1600,"environments":[{{"name":"node"}}],
+            "sources":[{{"filePath":".shardwise/costs.json","text":"{}"}}],"tests":[{}]}}"#,
+            record.replace("\\\"workers\\\":1", "\\\"workers\\\":1,\\\"launchMs\\\":300"),
+            tests.join(",")
+        ));
+        assert_eq!(learn(&launched).per_shard_overhead_ms, 180);
     }
 
     #[test]

@@ -54,20 +54,24 @@ export async function planShardByFile({ api, files, shard, runner, workers, opti
 }
 
 /**
- * Writes the hand-off of `plan` for the runner's process: `{env, dispose}`, `env` the variable to
- * give it, `dispose()` removes the file once the runner has ended. `startedAt`: when this shard
- * began (this process's start: its planning is part of the shard's time).
+ * Writes the hand-off of `plan` for the runner's process, right before it starts: `{env,
+ * dispose}`, `env` the variable to give it, `dispose()` removes the file once the runner has
+ * ended. `startedAt`: when this shard began (this process's start: its planning is part of the
+ * shard's time); `launchMs`, the time from then to now, is what the shard paid before its runner
+ * started (this process's start, reading the durations, planning): the shard's prediction at its
+ * end adds it, and its costs record keeps it (the fixed cost per shard a later plan learns from the
+ * run leaves it out, as each shard measures its own).
  */
 export function writeShardHandoff(plan, startedAt = runStart()) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shardwise-shard-'));
   const file = path.join(dir, 'plan.json');
-  writeFileSync(file, JSON.stringify({ ...plan, startedAt }));
+  writeFileSync(file, JSON.stringify({ ...plan, startedAt, launchMs: Math.max(0, Date.now() - startedAt) }));
   return { env: { [SHARD_HANDOFF_ENV]: file }, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
  * The planned shard handed to this process, if any: `{index, count, predictedMs, expected,
- * record, root, order, startedAt}`; undefined without one, or when it cannot be read.
+ * record, root, order, startedAt, launchMs}`; undefined without one, or when it cannot be read.
  */
 export function readShardHandoff(env = process.env) {
   const file = env[SHARD_HANDOFF_ENV];

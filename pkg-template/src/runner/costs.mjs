@@ -21,6 +21,12 @@ export class RunCosts {
     this.environments = new Map();
     /** @type {Map<string, number>} report file -> ms to load its environment */
     this.environmentMs = new Map();
+    /**
+     * What the run's wall holds before its runner started (`shardwise node-test`'s planning),
+     * which each shard measures itself: Rust leaves it out of the fixed cost per shard.
+     * @type {number | undefined}
+     */
+    this.launchMs = undefined;
   }
 
   /**
@@ -50,7 +56,7 @@ export class RunCosts {
    */
   addTo(report, shardCosts) {
     if (!report) return report;
-    const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}) };
+    const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}), ...(this.launchMs > 0 ? { launchMs: Math.round(this.launchMs) } : {}) };
     if (this.files.size) record.files = sortedObject(this.files);
     if (this.environments.size) {
       // the environments' names once, each file's by its index

@@ -82,14 +82,19 @@ function executedJestLike(json, root) {
 
 const failedCount = (tests) => [...tests.values()].filter((v) => v === 'failed').length;
 
-/** What a run printed: its plan line's prediction, and the reporter's own "took ... its tests" line. */
+/**
+ * What a run printed: its prediction (its end line's, "took X (predicted Y, ...)", which for
+ * `shardwise node-test` adds the time the shard spent planning before node:test started; else its
+ * plan line's), and the reporter's own "took ... its tests" line.
+ */
 export function shardwiseLines(output) {
   const text = output.replace(/\x1b\[[0-9;]*m/g, '');
   const plan = /^\[shardwise\] shard (\d+)\/(\d+): predicted (\d+(?:\.\d+)?)(ms|s)\b/m.exec(text);
   // "took 13.9s: its tests 7.7s (predicted 9.2s)" or "took 13.9s (...): its tests' own time 7.7s (predicted 15.2s)"
   const took = /^\[shardwise\] shard \d+\/\d+ took [^:\n]*: its tests(?:' own time)? (\d+(?:\.\d+)?)(ms|s)(?: \(predicted (\d+(?:\.\d+)?)(ms|s)\))?/m.exec(text);
+  const ended = /^\[shardwise\] shard \d+\/\d+ took \S+ \(predicted (\d+(?:\.\d+)?)(ms|s)\b/m.exec(text);
   return {
-    predictedMs: plan ? msOf(plan[3], plan[4]) : undefined,
+    predictedMs: ended ? msOf(ended[1], ended[2]) : plan ? msOf(plan[3], plan[4]) : undefined,
     fingerprint: /^\[shardwise\] shard \d+\/\d+: predicted .*fingerprint ([0-9a-f]+)/m.exec(text)?.[1],
     testsMs: took ? msOf(took[1], took[2]) : undefined,
     testsPredictedMs: took?.[3] ? msOf(took[3], took[4]) : undefined,
@@ -275,7 +280,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline }) {
     }
   }
 
-  console.log(`\n${suite.name}: balanced shards, predicted (the shard's plan line) against measured (the shard process's wall);`
+  console.log(`\n${suite.name}: balanced shards, predicted (the shard's end line, else its plan line) against measured (the shard process's wall);`
     + ` "tests": the reporter's time of the shard's tests, against the tests' prediction when its end line gives one, else the shard's`);
   console.log(`N  shard  predicted  measured  measured/predicted${rounds > 1 ? '  each round' : ''}  tests  tests predicted  tests/predicted  tests run`);
   for (const n of counts) {

@@ -27,9 +27,12 @@
 //! [`learn`] reads these from a past run's report: the costs its reporter recorded (a `sources`
 //! entry at [`COSTS_SOURCE`], [`CostsRecord`]: what each file cost beyond its tests, from Jest's
 //! `perfStats`, Vitest's module durations), else the gaps between tests on each worker's timeline
-//! (attempts' `parallelIndex` and start times: Playwright). They are fitted to the run (scaled,
-//! by at most 1.5x, until the model's makespan of the run is the time its workers were busy: a
-//! runner's figures, taken on a busy machine, may overlap), and the fixed cost per shard is the
+//! (attempts' `parallelIndex` and start times: Playwright). They are fitted to the run until the
+//! model's makespan of the run is the time its workers were busy: scaled down (a runner's
+//! figures, taken on a busy machine, may overlap), or up by the runner's [`Profile`] (the same
+//! gap added to every file: Jest, Vitest; Playwright's gaps scaled, at most 1.5x), with the run
+//! planned as its runner plans it (one unit a file for Jest, Vitest and node:test, its tests'
+//! time summed before rounding), and the fixed cost per shard is the
 //! rest of the run's wall time ([`calibrate`]). Without a run report (a durations
 //! document from the service, which predicts per test only), the record's model fields if a
 //! service gave them, else the documented defaults of the runner ([`defaults`]).

@@ -250,9 +250,12 @@ test('the .wasm stays within its size budget: 1.2192 MB after wasm-opt -Oz', () 
   // it, and the option read by hand, not by serde's enum reader, which cost 1.7 KB more):
   // 1,326,604 -> 1,332,709 bytes. 1,334,000 since the costs record's `launchMs` (what a
   // `shardwise node-test` shard spent before node:test started, left out of the fixed cost per
-  // shard: each shard measures and adds its own): 1,332,709 -> 1,333,204 bytes. Every byte over
-  // it needs the same account.
+  // shard: each shard measures and adds its own): 1,332,709 -> 1,333,204 bytes. 1,335,000 since
+  // the name order's pass evaluates its changes by merging the moved group into a shard's
+  // handed-out order, not by sorting the shard again, and tries the moves that would close the
+  // gap first (2,000 files over 4 shards: 784 ms -> 124 ms, and a better plan): 1,333,217 ->
+  // 1,334,754 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_334_000, `shardwise_bg.wasm is ${size} bytes, over the 1,334,000-byte budget`);
+  assert.ok(size <= 1_335_000, `shardwise_bg.wasm is ${size} bytes, over the 1,335,000-byte budget`);
 });

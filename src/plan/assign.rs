@@ -102,29 +102,51 @@ impl InOrder {
         InOrder { rank }
     }
 
-    /// A shard's time over `workers` when its groups (`items`, by weight) are handed out in this
-    /// order, each to the worker that is free first (ties: the lower worker).
-    pub(super) fn makespan(&self, items: &[(u64, usize)], workers: u64) -> u64 {
-        let sum: u64 = items.iter().map(|x| x.0).sum();
-        if workers <= 1 || items.len() <= 1 {
-            return over_workers(items, sum, workers);
-        }
+    /// A shard's groups (`items`, by weight) in this order: `(rank, weight)`.
+    fn sorted(&self, items: &[(u64, usize)]) -> Vec<(u32, u64)> {
         // each item's rank above its position in `items`: sorted, the items in this order
         let mut keys: Vec<u64> = items.iter().enumerate().map(|(i, x)| (self.rank[x.1] as u64) << 32 | i as u64).collect();
         keys.sort_unstable();
-        let slots = (workers as usize).min(items.len());
-        let mut free: BinaryHeap<Reverse<(u64, usize)>> = (0..slots).map(|w| Reverse((0, w))).collect();
-        for k in keys {
-            let Reverse((load, w)) = free.pop().unwrap_or(Reverse((0, 0)));
-            free.push(Reverse((load + items[k as u32 as usize].0, w)));
-        }
-        free.into_iter().map(|Reverse((load, _))| load).max().unwrap_or(0)
+        keys.into_iter().map(|k| ((k >> 32) as u32, items[k as u32 as usize].0)).collect()
+    }
+
+    /// A shard's time over `workers` when its groups (`items`, by weight) are handed out in this
+    /// order, each to the worker that is free first (ties: the lower worker).
+    pub(super) fn makespan(&self, items: &[(u64, usize)], workers: u64) -> u64 {
+        handed_out(&self.sorted(items), None, None, workers)
     }
 }
 
-/// Upper bound on the changes the pass for a runner's own order ([`improve_in_order`]) evaluates:
-/// each simulates two shards, so fewer than [`MAX_EVALUATIONS`].
-pub(super) const MAX_ORDER_EVALUATIONS: usize = 20_000;
+/// The time of `order` (`(rank, weight)`, by rank) handed out to `workers`, each group to the
+/// worker that is free first: without the group of rank `out`, with `into` at its rank.
+fn handed_out(order: &[(u32, u64)], out: Option<u32>, into: Option<(u32, u64)>, workers: u64) -> u64 {
+    let slots = (workers.max(1) as usize).min(order.len() + 1);
+    let mut free: BinaryHeap<Reverse<(u64, usize)>> = (0..slots).map(|w| Reverse((0, w))).collect();
+    let mut hand = |weight: u64| {
+        let Reverse((load, w)) = free.pop().unwrap_or(Reverse((0, 0)));
+        free.push(Reverse((load + weight, w)));
+    };
+    let mut pending = into;
+    for &(r, weight) in order {
+        if Some(r) == out {
+            continue;
+        }
+        if let Some((_, w)) = pending.filter(|p| p.0 < r) {
+            hand(w);
+            pending = None;
+        }
+        hand(weight);
+    }
+    if let Some((_, w)) = pending {
+        hand(w);
+    }
+    free.into_iter().map(|Reverse((load, _))| load).max().unwrap_or(0)
+}
+
+/// Upper bound on the work of the pass for a runner's own order ([`improve_in_order`]): the
+/// groups its evaluated changes hand out, summed (a count, so the plan does not depend on the
+/// speed of the host).
+pub(super) const MAX_ORDER_WORK: usize = 8_000_000;
 
 /// Assigns the groups (`weights[id]`) to `shard_count` shards; `in_order`: the runner hands a
 /// shard's groups to its workers in that order, not longest first.
@@ -191,42 +213,48 @@ pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>) 
 /// [`improve`] again for a runner that hands out a shard's groups in its own order: the pass
 /// above planned with `max(ceil(sum / workers), largest)`, which a long group handed out last
 /// exceeds (two workers, 1 s of small files first, then a 3 s file: 3.5 s, not 3 s). Each step
-/// applies the change (a move of a group of the slowest shard to a faster one, or a swap with one
-/// of the [`SWAP_TARGETS`] fastest) that lowers the slowest shard's time in that order most,
-/// keeping both shards below it; stops when none does, or after [`MAX_IMPROVEMENT_STEPS`] steps
-/// or [`MAX_ORDER_EVALUATIONS`] changes evaluated. Each step strictly lowers the sorted vector of
-/// shard times, so the pass cannot cycle.
+/// applies the change that lowers the slowest shard's time in that order most, keeping both
+/// shards below it: among the moves of its groups of the weight that would close the gap to a
+/// faster shard (the two nearest), and the swaps of those with the groups of one of the
+/// [`SWAP_TARGETS`] fastest that leave that much; when none of those helps, among every move. Stops when no change helps, or after
+/// [`MAX_IMPROVEMENT_STEPS`] steps or [`MAX_ORDER_WORK`]. Each step strictly lowers the sorted
+/// vector of shard times, so the pass cannot cycle.
 fn improve_in_order(bins: &mut [Bin], workers: u64, cold: &ColdOf, order: &InOrder) {
-    // a shard's time with its item at `out` left out and `into` added (items in any order: the
-    // runner's order sorts them)
-    let time = |b: &Bin, out: usize, into: Option<(u64, usize)>| {
-        let items: Vec<(u64, usize)> = b.items.iter().enumerate().filter(|(i, _)| *i != out).map(|(_, x)| *x).chain(into).collect();
-        order.makespan(&items, workers) + cold.of(items.len())
-    };
-    let mut costs: Vec<u64> = bins.iter().map(|b| time(b, usize::MAX, None)).collect();
+    let mut orders: Vec<Vec<(u32, u64)>> = bins.iter().map(|b| order.sorted(&b.items)).collect();
+    let mut costs: Vec<u64> = orders.iter().map(|o| handed_out(o, None, None, workers) + cold.of(o.len())).collect();
     let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
-    let mut evaluations = 0usize;
+    let mut work = 0usize;
     for _ in 0..MAX_IMPROVEMENT_STEPS {
         let (h, top) = heaviest(&costs, &mut lighter);
         // (new max, shard, group moved, group back, position moved, position back): the least wins
-        let mut best = (top, 0, 0, 0, 0, 0);
-        for (rank, &to) in lighter.iter().enumerate() {
-            let backs = if rank < SWAP_TARGETS { bins[to].items.len() } else { 0 };
-            for a in 0..bins[h].items.len() {
-                // b == backs: a move, else a swap with the item at b
-                for b in 0..=backs {
-                    if evaluations >= MAX_ORDER_EVALUATIONS {
-                        break;
-                    }
-                    evaluations += 1;
-                    let item = bins[h].items[a];
-                    let back = bins[to].items.get(b).copied().filter(|_| b < backs);
-                    let new_max = time(&bins[h], a, back).max(time(&bins[to], if back.is_some() { b } else { usize::MAX }, Some(item)));
-                    let key = (new_max, to, item.1, back.map_or(usize::MAX, |x| x.1), a, if back.is_some() { b } else { usize::MAX });
-                    if key < best {
-                        best = key;
+        let mut best = (top, 0, 0, 0, 0, usize::MAX);
+        for every in [false, true] {
+            for (rank, &to) in lighter.iter().enumerate() {
+                // a group of weight w moved from one shard to the other shortens the one and
+                // lengthens the other by about w / workers each: the gap closes at w = gap x workers / 2
+                let half = top.saturating_sub(costs[to]).saturating_mul(workers) / 2;
+                let moves: Vec<usize> = if every { (0..bins[h].items.len()).collect() } else { near(&bins[h].items, half).collect() };
+                for a in moves {
+                    let (wa, ga) = bins[h].items[a];
+                    let backs: Vec<usize> = if every || rank >= SWAP_TARGETS { Vec::new() } else { near(&bins[to].items, wa.saturating_sub(half)).collect() };
+                    for b in backs.into_iter().map(Some).chain([None]) {
+                        if work >= MAX_ORDER_WORK {
+                            break;
+                        }
+                        work += orders[h].len() + orders[to].len();
+                        let back = b.map(|p| bins[to].items[p]);
+                        let (hn, tn) = if back.is_some() { (orders[h].len(), orders[to].len()) } else { (orders[h].len() - 1, orders[to].len() + 1) };
+                        let h_time = handed_out(&orders[h], Some(order.rank[ga]), back.map(|(w, g)| (order.rank[g], w)), workers) + cold.of(hn);
+                        let t_time = handed_out(&orders[to], back.map(|(_, g)| order.rank[g]), Some((order.rank[ga], wa)), workers) + cold.of(tn);
+                        let key = (h_time.max(t_time), to, ga, back.map_or(usize::MAX, |x| x.1), a, b.unwrap_or(usize::MAX));
+                        if key < best {
+                            best = key;
+                        }
                     }
                 }
+            }
+            if best.0 < top {
+                break;
             }
         }
         if best.0 >= top {
@@ -240,9 +268,10 @@ fn improve_in_order(bins: &mut [Bin], workers: u64, cold: &ColdOf, order: &InOrd
         }
         bins[to].insert(item);
         for i in [h, to] {
-            costs[i] = time(&bins[i], usize::MAX, None);
+            orders[i] = order.sorted(&bins[i].items);
+            costs[i] = handed_out(&orders[i], None, None, workers) + cold.of(orders[i].len());
         }
-        if evaluations >= MAX_ORDER_EVALUATIONS {
+        if work >= MAX_ORDER_WORK {
             break;
         }
     }

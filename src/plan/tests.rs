@@ -992,3 +992,21 @@ proptest! {
         prop_assert!(named.makespan_ms <= by_name(&longest).into_iter().max().unwrap_or(0));
     }
 }
+
+/// In name order, a long file that sorts last among 2,000 small ones: the longest-first plan
+/// gives its shard as many small files as the others less its length, which in name order all
+/// run before it; the pass for the runner's order moves them off until the shards even out
+/// (within 3% of the longest-first bound; its work is bounded by a count).
+#[test]
+fn a_long_file_named_last_among_thousands_is_planned_to_start_in_time() {
+    let units: Vec<Unit> = (0..2000)
+        .map(|i| {
+            let f = format!("t/f{i:05}.test.mjs");
+            unit(&f, Some(&f), None, Some((50 + (i * 7919) % 997 + if i == 1999 { 20_000 } else { 0 }) as f64))
+        })
+        .collect();
+    let settings = |order| Settings { workers: 2, unit: UnitKind::File, costs: cost::Costs { order, ..Default::default() }, ..Settings::new(4) };
+    let longest = plan_units(&units, &settings(cost::Order::Longest)).unwrap();
+    let named = plan_units(&units, &settings(cost::Order::Name)).unwrap();
+    assert!(named.makespan_ms * 100 <= longest.makespan_ms * 103, "{} against {}", named.makespan_ms, longest.makespan_ms);
+}

@@ -8,8 +8,7 @@
 // (`shardwise node-test --shard`): node-test-shards.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
@@ -115,9 +114,7 @@ test('concurrencyOf reads --test-concurrency, else node:test\'s default', () => 
 
 test('at scale: a generated node:test project of 3000 tests in 5 files, nested describes and subtests, is saved whole', { timeout: 120_000 }, async () => {
   const dir = path.join(ROOT, 'js-tests', '.out', 'node-test-scale');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(path.join(dir, 'test'), { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"node-test-scale","private":true,"type":"module"}\n');
+  const files = { 'package.json': '{"name":"node-test-scale","private":true,"type":"module"}\n' };
   // per file: 6 describes of 4 nested describes of 20 tests (480), and 20 tests of 5 subtests (120):
   // 600 (a file is a process of node:test's: few files keep the run short)
   const FILES = 5;
@@ -136,9 +133,9 @@ test('at scale: a generated node:test project of 3000 tests in 5 files, nested d
       src += '});\n';
     }
     for (let t = 0; t < 20; t++) src += `test('flow ${t}', async (t) => {\n${[0, 1, 2, 3, 4].map((s) => `  await t.test('step ${s}', () => {});\n`).join('')}});\n`;
-    writeFileSync(path.join(dir, 'test', `f${f}.test.mjs`), src);
+    files[`test/f${f}.test.mjs`] = src;
   }
-  execFileSync('git', ['init', '-q'], { cwd: dir });
+  writeProject(dir, files);
   const started = Date.now();
   const r = await runNode(['--test', '--test-reporter=dot', '--test-reporter-destination=stdout',
     '--test-reporter=shardwise/node-test', '--test-reporter-destination=stdout', 'test/'],

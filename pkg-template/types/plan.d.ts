@@ -87,7 +87,8 @@ export interface ShardCostsOptions {
    * The order in which the runner hands a shard's groups (files) to its free workers: `'longest'`
    * first (the default: the Jest and Vitest shards sort their files so), or by file `'name'`
    * (node:test sorts the files it is given). Over several workers a long file handed out last
-   * ends late: the plan and each shard's prediction follow this order.
+   * ends late: the plan and each shard's prediction follow this order (with `setups` or
+   * `starts`, longest first still).
    */
   order?: 'longest' | 'name';
 }

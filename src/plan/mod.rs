@@ -247,7 +247,8 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
     let assignment = if unit_masks.is_empty() {
         // a runner that hands a shard's files to its workers by name (node:test): each group ranked
-        // by its first file's name (canonical file indices are in name order)
+        // by its first file's name (canonical file indices are in name order). With setups or start
+        // costs (which node:test has none of) the phases model below plans longest first
         let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| {
             let mut first_file = vec![units::NONE; groups.weights.len()];
             for (u, &g) in canon.units.iter().zip(&groups.of_unit) {

@@ -1301,6 +1301,33 @@ mod tests {
     }
 
     #[test]
+    fn vitests_missing_time_is_the_same_on_every_file_not_a_scale() {
+        // Vitest, one worker, ten files one after another: five whose module figures say 20 ms
+        // and five 200 ms, each holding the worker 100 ms more than its figures (its own start in
+        // the worker), then its one test of 10 ms. The fit adds those 100 ms to every file; a
+        // scale (as before) would have made the cheap files 37 ms and the heavy ones 366 ms
+        let cost = |f: u64| if f % 2 == 0 { 20 } else { 200 };
+        let (mut files, mut tests, mut at) = (String::new(), String::new(), 0);
+        for f in 0..10u64 {
+            files.push_str(&format!(r#"{}\"f{f}.ts\":{}"#, if f > 0 { "," } else { "" }, cost(f)));
+            at += cost(f) + 100;
+            tests.push_str(&format!(
+                r#"{}{{"title":"t{f}","location":{{"file":"f{f}.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":{at},"duration":10}}]}}"#,
+                if f > 0 { "," } else { "" }
+            ));
+            at += 10;
+        }
+        let record = format!(r#"{{\"runner\":\"vitest\",\"workers\":1,\"files\":{{{files}}}}}"#);
+        let l = learn(&view(&format!(
+            r#"{{"category":"vitest","duration":3000,"environments":[{{"name":"vitest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
+        )));
+        for f in 0..10 {
+            // (the fit's bisection stops within a millisecond or two)
+            assert!((cost(f) + 98..=cost(f) + 101).contains(&l.costs.files[&format!("f{f}.ts")]), "f{f}: {:?}", l.costs.files);
+        }
+    }
+
+    #[test]
     fn a_lane_that_goes_to_another_project_starts_a_worker_for_it() {
         // Playwright, two projects (environments), two workers. Worker 0: a1, a2 of `app`, 1 s
         // gap, then c1, c2 of `admin`; worker 1: b1, b2 of `app`, 1.2 s gap, then d1 of `admin`.

@@ -217,6 +217,28 @@ test('a shard re-run without its setup (--no-deps, the setup filtered out) is na
   assert.deepEqual(json.fingerprints.map((f) => f.shards).sort(), [[i], others.map((_, k) => [1, 2, 3].filter((x) => x !== i)[k])].sort());
 });
 
+test('every shard run without its setup (--no-deps everywhere, so no record lists a setup test): verify names each shard whose tests needed it', async () => {
+  const bare = await Promise.all([1, 2, 3].map((i) => playwright(`no-deps-all-${i}`, [`--shard=${i}/3`, '--no-deps', '--grep-invert', 'global log'])));
+  const named = [];
+  for (const [n, b] of bare.entries()) {
+    // Playwright left the project out of the run: the record says so
+    const setup = record(shardFolder(b, n + 1)).shared?.find((s) => s.project === 'setup');
+    const deps = ordinary(b.ran).filter((id) => JSON.parse(id)[0] !== 'api').sort();
+    if (deps.length) {
+      assert.deepEqual([setup.units, setup.leftOut], [[], true], JSON.stringify(setup));
+      named.push({ project: 'setup', shard: n + 1, unit: deps[0], dependents: deps.length });
+    }
+    assert.ok(!b.ran.has(SETUP_ID));
+  }
+  assert.ok(named.length > 0, 'some shard ran a test needing the setup');
+  const v = await verify(...bare.map((b) => b.output), '--json');
+  assert.equal(v.code, 1, v.text);
+  const json = JSON.parse(v.stdout);
+  assert.deepEqual(json.withoutSetup, named);
+  // they planned alike and ran their parts: the setup left out is the one fault
+  assert.deepEqual([json.fingerprints.length, json.missing, json.doubled, json.unplanned], [1, [], [], []]);
+});
+
 test('records written before they named the setup project verify as they did: the setup reads as doubled', async () => {
   const dir = tampered('old', (records) => { for (const r of records) delete r.shared; });
   const v = await verify(dir, '--json');

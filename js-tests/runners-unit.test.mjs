@@ -93,6 +93,12 @@ describe('Playwright suite tree -> units', () => {
     // --no-deps: Playwright leaves the dependencies out of the suite; their dependents are still named
     const bare = playwrightSuite({ projects: [{ name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] }, { name: 'fast', files: [{ path: 'c.pw.js', items: ['c1'] }] }] });
     assert.deepEqual(sharedProjects(config, bare.root, planned, '/repo'), [
+      { project: 'auth', units: [], dependents: [a1], leftOut: true },
+      { project: 'setup', units: [], dependents: [a1], leftOut: true },
+    ]);
+    // a dependency Playwright runs with no test (its project suite there, empty): not left out
+    const empty = playwrightSuite({ projects: [{ name: 'setup', files: [] }, { name: 'auth', files: [] }, { name: 'chromium', files: [{ path: 'a.pw.js', items: ['a1'] }] }] });
+    assert.deepEqual(sharedProjects(config, empty.root, planned, '/repo'), [
       { project: 'auth', units: [], dependents: [a1] },
       { project: 'setup', units: [], dependents: [a1] },
     ]);

@@ -30,8 +30,10 @@ export function readonlyProjects(config) {
  * a dependency or teardown project's tests in `suite` (as `preprocess` gives it); `dependents`
  * (dependency projects only, not teardowns): the planned `units` of every project that needs it,
  * directly or through other dependencies (Playwright runs the whole closure first); a
- * dependency with no test in `suite` (`--no-deps`) is there with its dependents, a teardown with
- * no test is left out; by project name.
+ * dependency with no test in `suite` is there with its dependents, and `leftOut: true` when
+ * Playwright left its project out of the run (`--no-deps`: the root suite has no project suite of
+ * that name, where it has one, empty or not, for every dependency it runs); a teardown with no
+ * test is left out; by project name.
  */
 export function sharedProjects(config, suite, units, root) {
   const projects = new Map((config?.projects ?? []).map((p) => [p.name, p]));
@@ -59,9 +61,15 @@ export function sharedProjects(config, suite, units, root) {
     if (readonly.has(project)) entry(project).units.push(unitId(test, root));
   }
   // a dependency with no test here still has its dependents (`--no-deps`: Playwright leaves it
-  // out): verify then checks this shard against the other shards' list of its tests
+  // out): verify then checks this shard against the other shards' list of its tests, and names
+  // the shard even when no shard ran them, as the project was left out
+  const run = Array.isArray(suite?.suites) ? new Set(suite.suites.filter((s) => s.type === 'project').map((s) => s.title)) : undefined;
   for (const u of units) {
-    for (const d of closure(u.project)) entry(d).dependents.push(u.id);
+    for (const d of closure(u.project)) {
+      const e = entry(d);
+      e.dependents.push(u.id);
+      if (run && !run.has(d)) e.leftOut = true;
+    }
   }
   return [...shared.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
 }

@@ -178,12 +178,13 @@ export interface ShardRecord {
   /**
    * The runner's own units, outside the plan (Playwright: the tests of projects that are another
    * project's dependency or teardown, which it runs on every shard that needs them): expected on
-   * any shard. `units` is empty for a dependency Playwright left out of this shard (`--no-deps`):
-   * verify then takes its tests from the other records. `dependents`: the planned units that
-   * need the project to have run on their shard (a dependency's; none for a teardown). Absent in
-   * records of shards without such projects.
+   * any shard. For a dependency Playwright left out of this shard (`--no-deps`) `units` is empty
+   * and `leftOut` true: verify names the shard if a test needing it ran there, even when no
+   * record lists a test of it (every shard run so). `dependents`: the planned units that need the
+   * project to have run on their shard (a dependency's; none for a teardown). Absent in records
+   * of shards without such projects.
    */
-  shared?: Array<{ project: string; units: string[]; dependents?: string[] }>;
+  shared?: Array<{ project: string; units: string[]; dependents?: string[]; leftOut?: boolean }>;
 }
 
 export interface ShardVerification {

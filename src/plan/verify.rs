@@ -50,6 +50,9 @@ pub struct Shared {
     /// The planned units that need it to have run on their shard first (a dependency: every
     /// unit of a project depending on it, directly or not); none for a teardown, which runs after.
     pub dependents: Vec<String>,
+    /// The runner left the project out of this shard's run (`--no-deps`; JSON `leftOut`): its
+    /// dependents that ran here ran without it, even when no record lists a test of it.
+    pub left_out: bool,
 }
 
 impl ShardRecord {
@@ -79,6 +82,10 @@ impl ShardRecord {
                     project: s.get("project").and_then(Value::as_str).ok_or_else(not)?.to_string(),
                     units: ids(s, "units", false)?,
                     dependents: ids(s, "dependents", true)?,
+                    left_out: match s.get("leftOut") {
+                        None => false,
+                        Some(x) => x.as_bool().ok_or_else(|| bad("`shared`'s `leftOut` must be a boolean"))?,
+                    },
                 });
             }
         }
@@ -110,10 +117,11 @@ pub struct Unplanned {
     pub shard: u32,
 }
 
-/// A shard where planned units ran but a dependency project of theirs did not (not every one of
-/// its tests, as any record lists them, ran there): Playwright runs a project's dependencies
-/// first on every shard that runs it, so the shard ran without its setup (`--no-deps`: its
-/// record names the project with no tests; a record from another run).
+/// A shard where planned units ran but a dependency project of theirs did not (its record says
+/// the runner left the project out, or not every one of its tests, as any record lists them, ran
+/// there): Playwright runs a project's dependencies first on every shard that runs it, so the
+/// shard ran without its setup (`--no-deps`: its record names the project with no tests, left
+/// out; a record from another run).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WithoutSetup {
@@ -264,8 +272,9 @@ pub fn verify(records: &[ShardRecord]) -> Result<Verification> {
                     first = first.min(d);
                 }
             }
-            // every test of the project (as any record lists them) ran here
-            if count > 0 && project_of.iter().zip(&mine).any(|(p, m)| *p == Some(s.project.as_str()) && m & 4 == 0) {
+            // the runner left the project out here, or not every test of it (as any record lists
+            // them) ran here
+            if count > 0 && (s.left_out || project_of.iter().zip(&mine).any(|(p, m)| *p == Some(s.project.as_str()) && m & 4 == 0)) {
                 without_setup.push(WithoutSetup { project: s.project.clone(), shard: r.shard_index, unit: names[first].to_string(), dependents: count });
             }
         }
@@ -326,7 +335,7 @@ mod tests {
 
     /// `r` with the runner's own projects: (project, its units, the planned units needing it).
     fn sharing(mut r: ShardRecord, shared: &[(&str, &[&str], &[&str])]) -> ShardRecord {
-        r.shared = shared.iter().map(|(p, u, d)| Shared { project: p.to_string(), units: strings(u), dependents: strings(d) }).collect();
+        r.shared = shared.iter().map(|(p, u, d)| Shared { project: p.to_string(), units: strings(u), dependents: strings(d), left_out: false }).collect();
         r
     }
 
@@ -469,6 +478,36 @@ mod tests {
     }
 
     #[test]
+    fn shards_that_all_ran_without_their_dependencies_are_named_from_their_own_records() {
+        // every shard ran with `--no-deps`: no record lists a setup test, so only each record's
+        // word that Playwright left the project out tells it from a setup project with no test
+        let left_out = |mut r: ShardRecord| {
+            r.shared[0].left_out = true;
+            r
+        };
+        let bare = |shard, assigned: &[&str]| sharing(record(shard, 3, "f", &ALL, assigned, assigned), &[("setup", &[], &DEPENDENTS)]);
+        let v = verify(&[left_out(bare(1, &["a", "b"])), left_out(bare(2, &["c", "d"])), bare(3, &["e"])]).unwrap();
+        assert_eq!(
+            v.without_setup,
+            [
+                WithoutSetup { project: "setup".into(), shard: 1, unit: "a".into(), dependents: 2 },
+                WithoutSetup { project: "setup".into(), shard: 2, unit: "c".into(), dependents: 2 },
+            ]
+        );
+        assert!(!v.ok);
+        // a setup project with no test at all, run on every shard: whole
+        let v = verify(&[bare(1, &["a", "b"]), bare(2, &["c", "d"]), bare(3, &["e"])]).unwrap();
+        assert!(v.ok, "{v:?}");
+        // read from the record's JSON
+        let json = serde_json::json!({"fingerprint": "f", "shardIndex": 1, "shardCount": 3, "units": ["a"], "assigned": ["a"], "ran": ["a"],
+            "shared": [{"project": "setup", "units": [], "dependents": ["a"], "leftOut": true}]});
+        assert!(ShardRecord::from_value(&json, 0).unwrap().shared[0].left_out);
+        let mut w = json.clone();
+        w["shared"][0]["leftOut"] = serde_json::json!("yes");
+        assert!(ShardRecord::from_value(&w, 0).unwrap_err().message.contains("`leftOut` must be a boolean"));
+    }
+
+    #[test]
     fn records_without_the_shared_field_verify_as_before() {
         // written before the field: the setup test is a unit no plan had, on every shard
         let v = verify(&[
@@ -523,9 +562,9 @@ mod tests {
                 if needs {
                     ran.extend(setup.iter().chain(&cleanup).cloned());
                 }
-                let mut shared = vec![Shared { project: "setup".into(), units: setup.clone(), dependents: dependents.clone() }];
+                let mut shared = vec![Shared { project: "setup".into(), units: setup.clone(), dependents: dependents.clone(), left_out: false }];
                 if teardown {
-                    shared.push(Shared { project: "cleanup".into(), units: cleanup.clone(), dependents: vec![] });
+                    shared.push(Shared { project: "cleanup".into(), units: cleanup.clone(), dependents: vec![], left_out: false });
                 }
                 ShardRecord { fingerprint: "f".into(), shard_index: s, shard_count: shards, units: ids.clone(), assigned, ran, shared }
             }).collect();

@@ -322,25 +322,21 @@ impl Model {
 /// `s.shard_count` shards with the phases model of the module doc.
 ///
 /// Of LPT by the model (improved), the groups of each kind kept together ([`consecutive`],
-/// improved), the plan that ignores the setups (improved, and as it was), the one with the
-/// lowest predicted makespan (ties: the first). A greedy start by the model can
+/// improved), each kind that needs a setup on shards of its own with the others spread beside
+/// them ([`kinds_apart`], improved), the plan that ignores the setups (improved, and as it was),
+/// the one with the lowest predicted makespan (ties: the first). A greedy start by the model can
 /// gather dependents early and be left with heavy groups that fit nowhere.
 pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> Assignment {
     let m = Model::new(group_masks, setups, starts, s);
     let mut by_model: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
     for (w, g) in lpt_order(weights) {
-        let mut best = (u64::MAX, u64::MAX, 0usize);
-        for (i, b) in by_model.iter().enumerate() {
-            let c = (m.cost_after(b, Delta::Add(w, g)), b.sum, i);
-            if c < best {
-                best = c;
-            }
-        }
-        m.apply(&mut by_model[best.2], Delta::Add(w, g));
+        onto_least(&m, &mut by_model, w, g);
     }
     improve(&m, &mut by_model);
     let mut together = consecutive(&m, weights, s.shard_count as usize);
     improve(&m, &mut together);
+    let mut apart = kinds_apart(&m, weights, s.shard_count as usize, setups.len());
+    improve(&m, &mut apart);
     let mut blind_start: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
     for (g, &shard) in super::assign::assign(weights, s, None).shard_of_group.iter().enumerate() {
         m.apply(&mut blind_start[shard as usize], Delta::Add(weights[g], g));
@@ -354,7 +350,7 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
         (bins, costs)
     };
     let (mut bins, mut costs) = with_costs(by_model);
-    for other in [together, blind, blind_start] {
+    for other in [together, apart, blind, blind_start] {
         let (other, other_costs) = with_costs(other);
         if other_costs.iter().max() < costs.iter().max() {
             (bins, costs) = (other, other_costs);
@@ -420,6 +416,89 @@ fn consecutive(m: &Model, weights: &[u64], shards: usize) -> Vec<SBin> {
         }
     }
     fill(hi).unwrap_or_else(|| (0..shards.max(1)).map(|_| m.empty()).collect())
+}
+
+/// A start that gives each kind of groups needing a setup (their mask) shards of its own, and
+/// spreads the groups needing none beside them: a kind is cut into as many consecutive pieces
+/// (heaviest group first, near equal) as its weight needs shards of an even split, the pieces go
+/// heaviest first each onto the shard it costs least, then the other groups, heaviest first,
+/// likewise (all by the model). So a shard pays one kind's setups and start, and the groups
+/// needing no setup fill its first phase beside them: Playwright's `app` and `admin` need a
+/// login, `public` none; over 2 shards app + public and admin + public start two projects'
+/// workers each, where the kinds cut in a row ([`consecutive`]) leave a shard app + admin, its
+/// second worker idle while it logs in. As [`consecutive`] without setups.
+fn kinds_apart(m: &Model, weights: &[u64], shards: usize, setups: usize) -> Vec<SBin> {
+    let shards = shards.max(1);
+    let bits = if setups >= 64 { u64::MAX } else { (1u64 << setups) - 1 };
+    let mut masks: Vec<u64> = m.masks.iter().copied().filter(|x| x & bits != 0).collect();
+    masks.sort_unstable();
+    masks.dedup();
+    let order = lpt_order(weights);
+    let kind = |g: usize| masks.binary_search(&m.masks[g]).ok();
+    let share = (weights.iter().sum::<u64>() / shards as u64).max(1);
+    let mut kind_sum = vec![0u64; masks.len()];
+    for &(w, g) in &order {
+        if let Some(r) = kind(g) {
+            kind_sum[r] += w;
+        }
+    }
+    // kind r's pieces are first[r]..first[r + 1]; a group goes to its kind's lightest piece
+    let mut first = vec![0usize];
+    for &sum in &kind_sum {
+        first.push(first[first.len() - 1] + (sum.div_ceil(share) as usize).clamp(1, shards));
+    }
+    let pieces = first[masks.len()];
+    let mut piece_sum = vec![0u64; pieces];
+    let mut piece_of = vec![usize::MAX; weights.len()];
+    for &(w, g) in &order {
+        if let Some(r) = kind(g) {
+            let mut lightest = first[r];
+            for i in first[r]..first[r + 1] {
+                if piece_sum[i] < piece_sum[lightest] {
+                    lightest = i;
+                }
+            }
+            piece_sum[lightest] += w;
+            piece_of[g] = lightest;
+        }
+    }
+    let mut bins: Vec<SBin> = (0..shards).map(|_| m.empty()).collect();
+    // the pieces, heaviest first (ties: the first), each onto the shard it costs least
+    let mut placed = vec![false; pieces];
+    for _ in 0..pieces {
+        let mut p = usize::MAX;
+        for i in 0..pieces {
+            if !placed[i] && (p == usize::MAX || piece_sum[i] > piece_sum[p]) {
+                p = i;
+            }
+        }
+        placed[p] = true;
+        let mut best = (u64::MAX, u64::MAX, 0usize);
+        for (i, b) in bins.iter().enumerate() {
+            let mut with = b.clone();
+            for &(w, g) in order.iter().filter(|x| piece_of[x.1] == p) {
+                m.apply(&mut with, Delta::Add(w, g));
+            }
+            best = best.min((m.cost_after(&with, Delta::None), b.sum, i));
+        }
+        for &(w, g) in order.iter().filter(|x| piece_of[x.1] == p) {
+            m.apply(&mut bins[best.2], Delta::Add(w, g));
+        }
+    }
+    for &(w, g) in order.iter().filter(|x| piece_of[x.1] == usize::MAX) {
+        onto_least(m, &mut bins, w, g);
+    }
+    bins
+}
+
+/// Group `g` (weight `w`) onto the shard whose cost after taking it is least (ties: the lighter
+/// by weight, then the first): LPT's step by the model.
+fn onto_least(m: &Model, bins: &mut [SBin], w: u64, g: usize) {
+    let mut best = (u64::MAX, u64::MAX, 0usize);
+    for (i, b) in bins.iter().enumerate() {
+        best = best.min((m.cost_after(b, Delta::Add(w, g)), b.sum, i));
+    }
+    m.apply(&mut bins[best.2], Delta::Add(w, g));
 }
 
 /// Positions of a shard's groups worth trying to move: all of them in a small shard, else per

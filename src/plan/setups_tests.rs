@@ -274,3 +274,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn projects_with_a_setup_and_one_without_each_shard_holds_fewer_projects() {
+    // Playwright's setup suite in small: `app` (14 files) and `admin` (12) need `setup` (4 s, its
+    // own worker 1 s) and its teardown; `public` (9 files) needs none; each project's workers
+    // start in 1 s on a shard that runs it; 2 workers, 2 shards; a file is a group of 5 tests of
+    // 800 ms
+    let mut all = Vec::new();
+    let mut of = BTreeMap::new();
+    for (p, files) in [("app", 14), ("admin", 12), ("public", 9)] {
+        for f in 0..files {
+            for t in 0..5 {
+                let id = format!("{p}/{f:02}/{t}");
+                all.push(json!({ "id": id, "file": format!("{p}/{f:02}.spec.js"), "group": format!("{p}/{f:02}"), "durationMs": 800 }));
+                of.entry(p).or_insert_with(Vec::new).push(id);
+            }
+        }
+    }
+    let deps: Vec<String> = of["app"].iter().chain(&of["admin"]).cloned().collect();
+    let starts: Vec<Value> = of.iter().map(|(p, ids)| json!({ "id": format!("workers of project {p}"), "durationMs": 1000, "units": ids })).collect();
+    let p = plan(json!({
+        "units": all, "shardCount": 2, "workers": 2, "costs": { "starts": starts },
+        "setups": [
+            { "id": "setup", "durationMs": 5000, "units": deps },
+            { "id": "cleanup", "durationMs": 2000, "units": deps, "teardown": true },
+        ],
+    }));
+    // app + public and admin + public: each shard logs in beside public's tests and starts two
+    // projects' workers (44 s and 41 s: a file is 4 s); every project on both shards, three
+    // starts each, was 45 s and 42 s
+    for s in &p.shards {
+        let holds = |p: &str| s.units.iter().any(|u| u.starts_with(p));
+        assert!(holds("public") && holds("app") != holds("admin"), "shard {}: {:?}", s.index, s.units);
+    }
+    assert_eq!(p.makespan_ms, 44000);
+}

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,339,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,342,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -260,8 +260,11 @@ test('the .wasm stays within its size budget (1,339,000 bytes after wasm-opt -Oz
   // tries one more start, each kind needing a setup on shards of its own with the others spread
   // beside them (`kinds_apart`: Playwright's setup suite over 2 shards starts two projects'
   // workers a shard, not three): 1,335,054 -> 1,338,467 bytes (a first version with a sort of the
-  // pieces and a vector per piece cost 8 KB). Every byte over it needs the same account.
+  // pieces and a vector per piece cost 8 KB). 1,342,000 since LPT keeps a file's groups together
+  // when the file has a cost (a runner pays it on every shard that runs one of its tests: the
+  // fully parallel Playwright suite over 4 shards, 26-28 of 30 files on every shard, now 10-13):
+  // 1,338,467 -> 1,341,356 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_339_000, `shardwise_bg.wasm is ${size} bytes, over the 1,339,000-byte budget`);
+  assert.ok(size <= 1_342_000, `shardwise_bg.wasm is ${size} bytes, over the 1,342,000-byte budget`);
 });

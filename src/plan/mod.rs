@@ -249,14 +249,14 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         // a runner that hands a shard's files to its workers by name (node:test): each group ranked
         // by its first file's name (canonical file indices are in name order). With setups or start
         // costs (which node:test has none of) the phases model below plans longest first
-        let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| {
-            let mut first_file = vec![units::NONE; groups.weights.len()];
-            for (u, &g) in canon.units.iter().zip(&groups.of_unit) {
-                first_file[g as usize] = first_file[g as usize].min(u.file);
-            }
-            assign::InOrder::by_first_file(&first_file)
-        });
-        assign::assign(&groups.weights, settings, in_order.as_ref())
+        // each group's first file: for a runner that hands out files by name, and for LPT, which
+        // keeps a file's groups together when the file has a cost
+        let mut first_file = vec![units::NONE; groups.weights.len()];
+        for (u, &g) in canon.units.iter().zip(&groups.of_unit) {
+            first_file[g as usize] = first_file[g as usize].min(u.file);
+        }
+        let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| assign::InOrder::by_first_file(&first_file));
+        assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&first_file))
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {

@@ -338,7 +338,7 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
     let mut apart = kinds_apart(&m, weights, s.shard_count as usize, setups.len());
     improve(&m, &mut apart);
     let mut blind_start: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
-    for (g, &shard) in super::assign::assign(weights, s, None).shard_of_group.iter().enumerate() {
+    for (g, &shard) in super::assign::assign(weights, s, None, None).shard_of_group.iter().enumerate() {
         m.apply(&mut blind_start[shard as usize], Delta::Add(weights[g], g));
     }
     let mut blind = blind_start.clone();

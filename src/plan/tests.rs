@@ -347,6 +347,31 @@ fn unit_file_keeps_each_file_on_one_shard_and_test_does_not() {
 }
 
 #[test]
+fn a_files_tests_stay_on_one_shard_when_the_file_has_a_cost() {
+    // Playwright, fully parallel: 12 files of 6-17 tests (100-460 ms), each file's `beforeAll`
+    // and load 1 s; 4 shards of 2 workers. LPT by test put nearly every file on every shard (a
+    // runner pays the file's cost on each); by file, each file on one shard, or two where that
+    // lowers the slowest
+    let mut units = Vec::new();
+    for f in 0..12 {
+        for t in 0..(6 + f) {
+            units.push(unit(&format!("f{f:02}/t{t:02}"), Some(&format!("f{f:02}.spec.js")), None, Some((100 + (f * 37 + t * 53) % 360) as f64)));
+        }
+    }
+    let mut s = Settings { workers: 2, ..Settings::new(4) };
+    s.costs.per_file_ms = 1000;
+    let p = plan_units(&units, &s).unwrap();
+    let pairs: usize = p.shards.iter().map(|x| x.files.len()).sum();
+    // 18: 6 files split by the improvement pass after (by test: 45)
+    assert!(pairs <= 12 + 12 / 2, "{pairs} file-shard pairs: {:?}", p.shards.iter().map(|x| x.files.len()).collect::<Vec<_>>());
+    assert!(p.makespan_ms as f64 <= p.lower_bound_ms as f64 * 1.02, "{} against {}", p.makespan_ms, p.lower_bound_ms);
+    // without costs (the tests' bodies alone) the plan is as before: by test
+    let bodies = plan_units(&units, &Settings { workers: 2, ..Settings::new(4) }).unwrap();
+    let by_test: usize = bodies.shards.iter().map(|x| x.files.len()).sum();
+    assert!(by_test > 40, "{by_test}");
+}
+
+#[test]
 fn groups_join_transitively_across_files() {
     // g1 links a.ts and b.ts; with unit 'file' c.ts joins through b.ts
     let units = vec![
@@ -867,7 +892,7 @@ fn profile() {
     let gs = groups::build(&canon, &resolved.ms, s.unit);
     println!("groups {:?} ({} groups)", t.elapsed(), gs.weights.len());
     let t = Instant::now();
-    let a = assign::assign(&gs.weights, &s, None);
+    let a = assign::assign(&gs.weights, &s, None, None);
     println!("assign {:?} ({} shards)", t.elapsed(), a.costs.len());
     let t = Instant::now();
     let f = fingerprint::fingerprint(&canon, &s, &vec![1; canon.units.len()], &[]);

@@ -171,16 +171,9 @@ pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>, 
         }
     } else {
         for &(w, id) in &order {
-            let mut best = (u64::MAX, u64::MAX, 0usize);
-            for (i, b) in bins.iter().enumerate() {
-                // items arrive heaviest first: a bin's first item is its largest
-                let largest = b.items.first().map_or(w, |x| x.0);
-                let c = (cost(b.sum + w, largest, workers) + cold.of(b.items.len() + 1), b.sum, i);
-                if c < best {
-                    best = c;
-                }
-            }
-            let b = &mut bins[best.2];
+            // items arrive heaviest first: a bin's first item is its largest
+            let i = least_after(bins.iter().map(|b| (b.sum, b.items.first().map_or(0, |x| x.0), b.items.len())), (w, w, 1), workers, &cold);
+            let b = &mut bins[i];
             b.items.push((w, id));
             b.sum += w;
         }
@@ -281,17 +274,19 @@ fn improve_in_order(bins: &mut [Bin], workers: u64, cold: &ColdOf, order: &InOrd
     }
 }
 
-/// LPT that keeps a file's groups together (`files[group]`): each file whose groups weigh at most
-/// half an even shard is placed whole, as one item of their summed weight, heaviest first among
-/// the groups of the files that are not (each placed alone), onto the shard whose cost after
-/// taking it is least; then each shard's items ascending, as `Bin` keeps them. The improvement
-/// pass after it moves single groups, so a file is split only where that lowers the slowest shard.
+/// LPT that keeps a file's groups together (`files[group]`): each file of several groups that
+/// weigh at most half an even shard is placed whole, as one item of their summed weight, heaviest
+/// first among the groups of the other files (each placed alone), onto the shard whose cost after
+/// taking it is least ([`least_after`]); each shard's groups are then pushed in LPT order, as the
+/// other LPT paths push them. The improvement pass after it moves single groups, so a file is
+/// split only where that lowers the slowest shard. False, with `bins` untouched, when no file is
+/// placed whole (every file one group, as Jest's and Vitest's): plain LPT then.
 ///
 /// The model charges a file's cost to its units in shares, so a file split over shards costs the
 /// same as a whole one; a runner pays it on every shard (and every worker) that runs one of its
 /// tests: Playwright runs a file's `beforeAll` in each worker that runs a test of it. On the
 /// bench's fully parallel suite (30 files) over 4 shards, LPT by test put 26-28 files on every
-/// shard, and each shard took 8% more than the runner's own split of 8-9 files a shard.
+/// shard, and its shards took 8% more in all than the runner's own split of 8-9 files a shard.
 fn by_file(weights: &[u64], order: &[(u64, usize)], files: &[u32], bins: &mut [Bin], workers: u64, cold: &ColdOf) -> bool {
     let none = super::units::NONE;
     let n = files.iter().filter(|&&f| f != none).map(|&f| f as usize + 1).max().unwrap_or(0);
@@ -329,14 +324,7 @@ fn by_file(weights: &[u64], order: &[(u64, usize)], files: &[u32], bins: &mut [B
     let mut shard_of_item = vec![0usize; item_w.len()];
     let (mut largest, mut count) = (vec![0u64; bins.len()], vec![0usize; bins.len()]);
     for (w, it) in lpt_order(&item_w) {
-        let mut best = (u64::MAX, u64::MAX, 0usize);
-        for (i, b) in bins.iter().enumerate() {
-            let c = (cost(b.sum + w, largest[i].max(item_largest[it]), workers) + cold.of(count[i] + item_groups[it]), b.sum, i);
-            if c < best {
-                best = c;
-            }
-        }
-        let i = best.2;
+        let i = least_after(bins.iter().zip(&largest).zip(&count).map(|((b, &l), &n)| (b.sum, l, n)), (w, item_largest[it], item_groups[it]), workers, cold);
         bins[i].sum += w;
         largest[i] = largest[i].max(item_largest[it]);
         count[i] += item_groups[it];
@@ -347,6 +335,21 @@ fn by_file(weights: &[u64], order: &[(u64, usize)], files: &[u32], bins: &mut [B
         bins[shard_of_item[item_of_group[g]]].items.push((w, g));
     }
     true
+}
+
+/// LPT's step: the shard (of `bins`: each one's sum, largest group and count of groups) whose
+/// cost after taking `item` (its weight, its largest group, its count of groups) is least (ties:
+/// the smaller sum, then the lower index).
+fn least_after(bins: impl Iterator<Item = (u64, u64, usize)>, item: (u64, u64, usize), workers: u64, cold: &ColdOf) -> usize {
+    let (w, largest, groups) = item;
+    let mut best = (u64::MAX, u64::MAX, 0usize);
+    for (i, (sum, l, n)) in bins.enumerate() {
+        let c = (cost(sum + w, l.max(largest), workers) + cold.of(n + groups), sum, i);
+        if c < best {
+            best = c;
+        }
+    }
+    best.2
 }
 
 /// LPT with one worker: each group to the least (sum, index), from a heap of them.

@@ -246,11 +246,10 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     // with setups or start costs, each unit's (and group's): they decide where the groups go
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
     let assignment = if unit_masks.is_empty() {
-        // a runner that hands a shard's files to its workers by name (node:test): each group ranked
-        // by its first file's name (canonical file indices are in name order). With setups or start
+        // each group's first file: LPT keeps a file's groups together when the file has a cost,
+        // and a runner that hands a shard's files to its workers by name (node:test) has each
+        // group ranked by it (canonical file indices are in name order). With setups or start
         // costs (which node:test has none of) the phases model below plans longest first
-        // each group's first file: for a runner that hands out files by name, and for LPT, which
-        // keeps a file's groups together when the file has a cost
         let mut first_file = vec![units::NONE; groups.weights.len()];
         for (u, &g) in canon.units.iter().zip(&groups.of_unit) {
             first_file[g as usize] = first_file[g as usize].min(u.file);

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,342,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,348,500 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -263,8 +263,15 @@ test('the .wasm stays within its size budget (1,342,000 bytes after wasm-opt -Oz
   // pieces and a vector per piece cost 8 KB). 1,342,000 since LPT keeps a file's groups together
   // when the file has a cost (a runner pays it on every shard that runs one of its tests: the
   // fully parallel Playwright suite over 4 shards, 26-28 of 30 files on every shard, now 10-13):
-  // 1,338,467 -> 1,341,356 bytes. Every byte over it needs the same account.
+  // 1,338,467 -> 1,341,356 bytes. 1,348,500 since the planner counts what a shard pays again for
+  // a file it shares with another shard (a file's fixed cost, less its share: `Split`, kept
+  // through the improvement pass's moves) and keeps LPT by file only when that is no slower than
+  // LPT by test improved the same way (a split file cost nothing more before, so LPT by file was
+  // kept also where it left shards uneven; the fully parallel suite's shards hold 8 files, not
+  // 10-13, each predicted within 1.5% of its files planned alone): 1,341,243 ->
+  // 1,347,979 bytes (a first version with a hash map a shard cost 3.5 KB more). Every byte over it
+  // needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_342_000, `shardwise_bg.wasm is ${size} bytes, over the 1,342,000-byte budget`);
+  assert.ok(size <= 1_348_500, `shardwise_bg.wasm is ${size} bytes, over the 1,348,500-byte budget`);
 });

@@ -4,8 +4,8 @@
 // examples/playwright once unsharded to seed the durations history (the run's report is uploaded),
 // then as 4 shards balanced by shardwise (the `shardwise/playwright` reporter asks the service for
 // predicted durations and plans with `planShards`), then as 4 native Playwright shards (a split by
-// test count), all shards of a mode in parallel. Prints per shard the predicted time, the actual
-// time and the test count, the makespan of each mode, and the preview URL of each uploaded run.
+// test count), all shards of a mode in parallel. Prints per shard the predicted time (the seed's
+// durations of the tests it ran), the plan's predicted wall time, the actual time and the test count, the makespan of each mode, and the preview URL of each uploaded run.
 // Leaves nothing running (the service and every Playwright process are stopped, also on failure
 // and on Ctrl-C), unless --serve keeps the service and preview up until Ctrl-C.
 //
@@ -86,14 +86,19 @@ async function runShards(mode, env, predictions) {
 }
 
 function table(rows) {
-  const w = [10, 8, 7, 11, 10];
+  const w = [10, 8, 7, 11, 9, 10];
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join('  ');
-  say(line(['mode', 'shard', 'tests', 'predicted', 'actual']));
+  say(line(['mode', 'shard', 'tests', 'predicted', 'planned', 'actual']));
+  const planned = (ms) => (ms === undefined ? '-' : sec(ms));
   for (const [mode, shards] of rows) {
-    for (const s of shards) say(line([mode, s.shard, s.tests, sec(s.predictedMs), sec(s.actualMs)]));
-    say(line([mode, 'makespan', '', sec(Math.max(...shards.map((s) => s.predictedMs))), sec(Math.max(...shards.map((s) => s.actualMs)))]));
+    for (const s of shards) say(line([mode, s.shard, s.tests, sec(s.predictedMs), planned(s.plannedMs), sec(s.actualMs)]));
+    const most = shards.some((s) => s.plannedMs === undefined) ? undefined : Math.max(...shards.map((s) => s.plannedMs));
+    say(line([mode, 'makespan', '', sec(Math.max(...shards.map((s) => s.predictedMs))), planned(most), sec(Math.max(...shards.map((s) => s.actualMs)))]));
   }
 }
+
+/** Seconds or milliseconds as the package prints them ("9.2s", "850ms"), in ms. */
+const ms = (text) => (text.endsWith('ms') ? Number(text.slice(0, -2)) : Math.round(Number(text.slice(0, -1)) * 1000));
 
 let srv;
 let serving = false; // --serve: waiting for Ctrl-C
@@ -115,10 +120,12 @@ async function main() {
 
   say(`== 2. ${SHARDS} shards balanced by shardwise, in parallel`);
   const balanced = await runShards('balanced', { ...env, SHARDWISE_RUN_ID: `demo-${Date.now()}` }, predictions);
-  const plans = balanced.map((s) => s.text.match(/\[shardwise\] shard \d+\/\d+: .*\(durations: ([^;)]*)(?:; costs: [^)]*)?\), fingerprint (\w+)/));
+  const plans = balanced.map((s) => s.text.match(/\[shardwise\] shard \d+\/\d+: predicted (\S+)(?: over \d+ workers)?, makespan (\S+), lower bound (\S+), .*\(durations: ([^;)]*)(?:; costs: [^)]*)?\), fingerprint (\w+)/));
   if (plans.some((m) => !m)) throw new Error(`a balanced shard did not plan:\n${balanced.map((s) => s.text).join('\n---\n').slice(-4000)}`);
-  say(`   every shard planned from durations: ${plans[0][1]}; plan fingerprint ${plans[0][2].slice(0, 16)} `
-    + `(${new Set(plans.map((m) => m[2])).size === 1 ? 'the same on all shards' : 'DIFFERENT across shards'})`);
+  balanced.forEach((s, i) => { s.plannedMs = ms(plans[i][1]); });
+  say(`   every shard planned from durations: ${plans[0][4]}; plan fingerprint ${plans[0][5].slice(0, 16)} `
+    + `(${new Set(plans.map((m) => m[5])).size === 1 ? 'the same on all shards' : 'DIFFERENT across shards'}); `
+    + `makespan ${sec(ms(plans[0][2]))}, lower bound ${sec(ms(plans[0][3]))}`);
 
   say(`== 3. ${SHARDS} native Playwright shards (split by test count), in parallel`);
   const native = await runShards('native', env, predictions);
@@ -133,8 +140,9 @@ async function main() {
   const mn = Math.max(...native.map((s) => s.actualMs));
   say();
   say(`makespan: balanced ${sec(mb)}, native ${sec(mn)}: the balanced run finishes ${(mn / mb).toFixed(1)}x sooner`);
-  say('(predicted: the seed run\'s durations of the tests each shard ran; actual: the shard\'s whole run as Playwright');
-  say(' timed it, with its start-up and, for balanced shards, the exchange that fetches the predicted durations)');
+  say('(predicted: the seed run\'s durations of the tests each shard ran; planned: the wall time shardwise\'s plan');
+  say(' predicted for the shard, with what it pays per worker, file and test; actual: the shard\'s whole run as');
+  say(' Playwright timed it, with its start-up and, for balanced shards, the exchange that fetches the predicted durations)');
 
   // Each run printed the address of its upload (…/reports/<id>); the preview opens it by id.
   const uploaded = [['seed run', seed.text], ...balanced.map((s) => [`balanced shard ${s.shard}`, s.text])]

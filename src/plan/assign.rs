@@ -3,7 +3,8 @@
 //! by [`MAX_IMPROVEMENT_STEPS`] (never by wall-clock time).
 //!
 //! A shard's cost (without the overhead) is `max(ceil(sum / workers), largest group)`; with one
-//! worker, its sum; plus its cold cost, which grows with its number of groups ([`ColdOf`]). Its reported prediction with several workers is the makespan of its groups
+//! worker, its sum; plus its cold cost, which grows with its number of groups ([`ColdOf`]), and
+//! what it pays again for the files it shares with another shard ([`Split`]). Its reported prediction with several workers is the makespan of its groups
 //! over them ([`over_workers`]), which that cost bounds from below. LPT alone guarantees `makespan <= (4/3 - 1/(3N)) * optimum` for one worker
 //! (Graham, 1969); the improvement pass only ever lowers the heaviest shard, so the bound holds.
 
@@ -148,63 +149,199 @@ fn handed_out(order: &[(u32, u64)], out: Option<u32>, into: Option<(u32, u64)>, 
 /// speed of the host).
 pub(super) const MAX_ORDER_WORK: usize = 8_000_000;
 
+/// The groups' files, for a plan that keeps a file's groups on one shard ([`by_file`]) and charges
+/// each shard that runs part of a file the rest of its fixed cost ([`Split`]).
+pub(super) struct Files {
+    /// Per group, its first file (its index in name order; [`super::units::NONE`] for none).
+    pub first: Vec<u32>,
+    /// Per group, its units in its first file when that file has a fixed cost, else 0.
+    units: Vec<u64>,
+    /// Per file, the units of the groups it is the first file of (in it), and its fixed cost
+    /// ([`super::cost::Costs::file_fixed`]).
+    file_units: Vec<u64>,
+    fixed: Vec<u64>,
+}
+
+impl Files {
+    /// `unit_files`: each unit's `(file, group)`; `fixed`: per file, its fixed cost.
+    pub(super) fn new(first: Vec<u32>, unit_files: impl Iterator<Item = (u32, u32)>, fixed: Vec<u64>) -> Files {
+        let mut units = vec![0u64; first.len()];
+        let mut file_units = vec![0u64; fixed.len()];
+        for (f, g) in unit_files {
+            if f != super::units::NONE && f == first[g as usize] && fixed[f as usize] > 0 {
+                units[g as usize] += 1;
+                file_units[f as usize] += 1;
+            }
+        }
+        Files { first, units, file_units, fixed }
+    }
+
+    /// What a shard that runs `k` of file `f`'s units pays for it beyond the shares its groups'
+    /// weights carry: the fixed cost is spread over the file's `n` units, and a shard that runs
+    /// some of them pays it whole (it loads the file, runs its `beforeAll`): `fixed × (n − k) / n`.
+    fn extra(&self, f: u32, k: u64) -> u64 {
+        let n = self.file_units[f as usize];
+        if k == 0 || k >= n {
+            return 0;
+        }
+        (self.fixed[f as usize] as u128 * (n - k) as u128 / n as u128) as u64
+    }
+}
+
+/// Per shard, its units of each file with a fixed cost and what it pays again for the files it
+/// shares with another shard ([`Files::extra`]); kept as groups move. Empty without such files.
+struct Split<'a> {
+    files: Option<&'a Files>,
+    /// Per shard, `(file, units)` by file.
+    counts: Vec<Vec<(u32, u64)>>,
+    pub extra: Vec<u64>,
+}
+
+/// `counts[file] += by` in a list of `(file, units)` sorted by file.
+fn add(counts: &mut Vec<(u32, u64)>, file: u32, by: i64) {
+    match counts.binary_search_by_key(&file, |x| x.0) {
+        Ok(at) => counts[at].1 = counts[at].1.wrapping_add_signed(by),
+        Err(at) => counts.insert(at, (file, by as u64)),
+    }
+}
+
+impl<'a> Split<'a> {
+    fn new(files: Option<&'a Files>, bins: &[Bin]) -> Split<'a> {
+        let files = files.filter(|f| f.units.iter().any(|&k| k > 0));
+        let mut split = Split { files, counts: vec![Vec::new(); bins.len()], extra: vec![0; bins.len()] };
+        if let Some(f) = files {
+            for (i, b) in bins.iter().enumerate() {
+                for &(_, g) in &b.items {
+                    if f.units[g] > 0 {
+                        add(&mut split.counts[i], f.first[g], f.units[g] as i64);
+                    }
+                }
+                split.extra[i] = split.counts[i].iter().map(|&(file, k)| f.extra(file, k)).sum();
+            }
+        }
+        split
+    }
+
+    /// Shard `i`'s extra after it gives group `out` and takes group `into`.
+    fn after(&self, i: usize, out: Option<usize>, into: Option<usize>) -> u64 {
+        let Some(f) = self.files else { return 0 };
+        let counts = &self.counts[i];
+        let count = |file: u32| counts.binary_search_by_key(&file, |x| x.0).map_or(0, |at| counts[at].1);
+        // each file the change touches, its units here before and after (a swap within one
+        // file: one entry)
+        let mut touched: [(u32, u64, u64); 2] = [(u32::MAX, 0, 0); 2];
+        for (g, sign) in [(out, -1i64), (into, 1)] {
+            let Some(g) = g.filter(|&g| f.units[g] > 0) else { continue };
+            let file = f.first[g];
+            let at = if touched[0].0 == file || touched[0].0 == u32::MAX { 0 } else { 1 };
+            if touched[at].0 != file {
+                let k = count(file);
+                touched[at] = (file, k, k);
+            }
+            touched[at].2 = touched[at].2.wrapping_add_signed(sign * f.units[g] as i64);
+        }
+        let mut extra = self.extra[i];
+        for (file, before, now) in touched.into_iter().filter(|t| t.0 != u32::MAX) {
+            extra = extra - f.extra(file, before) + f.extra(file, now);
+        }
+        extra
+    }
+
+    fn apply(&mut self, i: usize, out: Option<usize>, into: Option<usize>) {
+        let Some(f) = self.files else { return };
+        self.extra[i] = self.after(i, out, into);
+        if let Some(a) = out.filter(|&g| f.units[g] > 0) {
+            add(&mut self.counts[i], f.first[a], -(f.units[a] as i64));
+        }
+        if let Some(b) = into.filter(|&g| f.units[g] > 0) {
+            add(&mut self.counts[i], f.first[b], f.units[b] as i64);
+        }
+    }
+}
+
+/// Per shard, its predicted time: its groups over the workers (in the runner's order, if it has
+/// one), its cold cost, and what it pays again for the files it shares ([`Split`], over the
+/// workers).
+fn shard_costs(bins: &[Bin], workers: u64, cold: &ColdOf, in_order: Option<&InOrder>, split: &[u64]) -> Vec<u64> {
+    bins.iter()
+        .zip(split)
+        .map(|(b, &x)| in_order.map_or_else(|| over_workers(&b.items, b.sum, workers), |o| o.makespan(&b.items, workers)) + cold.of(b.items.len()) + x.div_ceil(workers.max(1)))
+        .collect()
+}
+
 /// Assigns the groups (`weights[id]`) to `shard_count` shards; `in_order`: the runner hands a
-/// shard's groups to its workers in that order, not longest first; `files`: per group its file
-/// (its first unit's, [`super::units::NONE`] for none), whose groups LPT keeps together
-/// ([`by_file`]).
-pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>, files: Option<&[u32]>) -> Assignment {
+/// shard's groups to its workers in that order, not longest first; `files`: the groups' files,
+/// whose groups LPT keeps together ([`by_file`]) when that plan is no slower, counting what a
+/// shard pays again for a file it shares ([`Split`]).
+pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>, files: Option<&Files>) -> Assignment {
     let workers = s.workers as u64;
     let cold = ColdOf::new(s.costs.cold_ms);
-    let mut bins = vec![Bin::default(); s.shard_count as usize];
-
-    // LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
-    // least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard
-    // (sum 0) always wins a tie: no shard stays empty while another holds two groups (a cold
-    // cost only grows with a shard's groups).
+    let shards = s.shard_count as usize;
     let order = lpt_order(weights);
-    if files.filter(|_| !s.costs.is_zero()).is_some_and(|files| by_file(weights, &order, files, &mut bins, workers, &cold)) {
-        // placed by file
-    } else if workers == 1 && s.costs.cold_ms == 0 {
-        // cost = sum, so the least cost after adding is the least sum
-        if !lpt_by_tree(&order, &mut bins) {
-            lpt_by_heap(&order, &mut bins);
-        }
-    } else {
-        for &(w, id) in &order {
-            // items arrive heaviest first: a bin's first item is its largest
-            let i = least_after(bins.iter().map(|b| (b.sum, b.items.first().map_or(0, |x| x.0), b.items.len())), (w, w, 1), workers, &cold);
-            let b = &mut bins[i];
-            b.items.push((w, id));
-            b.sum += w;
-        }
-    }
-    for b in &mut bins {
-        // pushed in LPT order (weight descending, id ascending): reversed, then each run of one
-        // weight reversed back, they are ascending by (weight, id), as `Bin` keeps them
-        b.items.reverse();
-        for run in b.items.chunk_by_mut(|x, y| x.0 == y.0) {
-            run.reverse();
-        }
-    }
+    let files = files.filter(|_| !s.costs.is_zero());
 
-    improve(&mut bins, workers, &cold);
+    let mut bins = vec![Bin::default(); shards];
+    lpt(&order, &mut bins, workers, &cold);
+    improve(&mut bins, workers, &cold, files);
+    if let Some(f) = files {
+        // the same groups with each light file's kept whole: kept when no slower (fewer files
+        // loaded twice), counting on both what each shard pays again for the files it shares
+        let mut whole = vec![Bin::default(); shards];
+        if by_file(weights, &order, &f.first, &mut whole, workers, &cold) {
+            ascending(&mut whole);
+            improve(&mut whole, workers, &cold, files);
+            let slowest = |b: &[Bin]| shard_costs(b, workers, &cold, None, &Split::new(files, b).extra).into_iter().max().unwrap_or(0);
+            if slowest(&whole) <= slowest(&bins) {
+                bins = whole;
+            }
+        }
+    }
     let in_order = in_order.filter(|_| workers > 1);
     if let Some(order) = in_order {
         improve_in_order(&mut bins, workers, &cold, order);
     }
 
     let mut shard_of_group = vec![0u32; weights.len()];
-    let costs = bins
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            for &(_, g) in &b.items {
-                shard_of_group[g] = i as u32;
-            }
-            in_order.map_or_else(|| over_workers(&b.items, b.sum, workers), |o| o.makespan(&b.items, workers)) + cold.of(b.items.len())
-        })
-        .collect();
+    for (i, b) in bins.iter().enumerate() {
+        for &(_, g) in &b.items {
+            shard_of_group[g] = i as u32;
+        }
+    }
+    let costs = shard_costs(&bins, workers, &cold, in_order, &Split::new(files, &bins).extra);
     Assignment { shard_of_group, costs }
+}
+
+/// LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
+/// least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard (sum
+/// 0) always wins a tie: no shard stays empty while another holds two groups (a cold cost only
+/// grows with a shard's groups). Each shard's groups end ascending, as [`Bin`] keeps them.
+fn lpt(order: &[(u64, usize)], bins: &mut [Bin], workers: u64, cold: &ColdOf) {
+    if workers == 1 && cold.of(usize::MAX) == 0 {
+        // cost = sum, so the least cost after adding is the least sum
+        if !lpt_by_tree(order, bins) {
+            lpt_by_heap(order, bins);
+        }
+    } else {
+        for &(w, id) in order {
+            // items arrive heaviest first: a bin's first item is its largest
+            let i = least_after(bins.iter().map(|b| (b.sum, b.items.first().map_or(0, |x| x.0), b.items.len())), (w, w, 1), workers, cold);
+            let b = &mut bins[i];
+            b.items.push((w, id));
+            b.sum += w;
+        }
+    }
+    ascending(bins);
+}
+
+/// Each shard's groups, pushed in LPT order (weight descending, id ascending), put ascending by
+/// (weight, id), as [`Bin`] keeps them: reversed, then each run of one weight reversed back.
+fn ascending(bins: &mut [Bin]) {
+    for b in bins {
+        b.items.reverse();
+        for run in b.items.chunk_by_mut(|x, y| x.0 == y.0) {
+            run.reverse();
+        }
+    }
 }
 
 /// [`improve`] again for a runner that hands out a shard's groups in its own order: the pass
@@ -282,11 +419,13 @@ fn improve_in_order(bins: &mut [Bin], workers: u64, cold: &ColdOf, order: &InOrd
 /// split only where that lowers the slowest shard. False, with `bins` untouched, when no file is
 /// placed whole (every file one group, as Jest's and Vitest's): plain LPT then.
 ///
-/// The model charges a file's cost to its units in shares, so a file split over shards costs the
-/// same as a whole one; a runner pays it on every shard (and every worker) that runs one of its
+/// A runner pays a file's fixed cost on every shard (and every worker) that runs one of its
 /// tests: Playwright runs a file's `beforeAll` in each worker that runs a test of it. On the
 /// bench's fully parallel suite (30 files) over 4 shards, LPT by test put 26-28 files on every
 /// shard, and its shards took 8% more in all than the runner's own split of 8-9 files a shard.
+/// [`assign`] keeps this plan only when, counting what each shard pays again for the files it
+/// shares ([`Split`]), it is no slower than LPT by test: where files cost little (the demo's
+/// example, 40 ms a file) whole files leave shards uneven.
 fn by_file(weights: &[u64], order: &[(u64, usize)], files: &[u32], bins: &mut [Bin], workers: u64, cold: &ColdOf) -> bool {
     let none = super::units::NONE;
     let n = files.iter().filter(|&&f| f != none).map(|&f| f as usize + 1).max().unwrap_or(0);
@@ -516,10 +655,12 @@ fn near(items: &[(u64, usize)], target: u64) -> impl Iterator<Item = usize> {
     lo.into_iter().chain(hi)
 }
 
-fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, workers: u64, cold: &ColdOf) -> Change {
+fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, workers: u64, cold: &ColdOf, split: &Split) -> Change {
     let (hb, sb) = (&bins[h], &bins[to]);
     let (wa, ga) = hb.items[a];
     let (wb, gb) = b.map_or((0, usize::MAX), |p| sb.items[p]);
+    let back = b.map(|_| gb);
+    let (h_split, s_split) = (split.after(h, Some(ga), back).div_ceil(workers.max(1)), split.after(to, back, Some(ga)).div_ceil(workers.max(1)));
     // a move changes both shards' numbers of groups (and their cold costs), a swap neither
     let (h_cold, s_cold) = match b {
         None => (cold.of(hb.items.len() - 1), cold.of(sb.items.len() + 1)),
@@ -527,11 +668,11 @@ fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, worke
     };
     let new_max = if workers == 1 {
         // one worker: a shard's cost is its sum (every item is at most the sum)
-        (hb.sum - wa + wb + h_cold).max(sb.sum - wb + wa + s_cold)
+        (hb.sum - wa + wb + h_cold + h_split).max(sb.sum - wb + wa + s_cold + s_split)
     } else {
-        let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers) + h_cold;
+        let h_cost = cost(hb.sum - wa + wb, hb.largest_without(a).max(wb), workers) + h_cold + h_split;
         let s_largest = b.map_or(sb.largest(), |p| sb.largest_without(p));
-        let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers) + s_cold;
+        let s_cost = cost(sb.sum - wb + wa, s_largest.max(wa), workers) + s_cold + s_split;
         h_cost.max(s_cost)
     };
     Change { new_max, to, a, b, key: (ga, gb) }
@@ -545,9 +686,11 @@ fn evaluate(bins: &[Bin], h: usize, to: usize, a: usize, b: Option<usize>, worke
 /// Moves try the heaviest shard's items nearest `g / 2`; swaps pair each item `a` heavier than
 /// `g / 2` (a lighter `a` is better moved than swapped) with the items of the other shard
 /// nearest `a - g / 2`.
-fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf) {
+fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf, files: Option<&Files>) {
     let mut evaluations = 0usize;
-    let mut costs: Vec<u64> = bins.iter().map(|b| cost(b.sum, b.largest(), workers) + cold.of(b.items.len())).collect();
+    let mut split = Split::new(files, bins);
+    let w = workers.max(1);
+    let mut costs: Vec<u64> = bins.iter().zip(&split.extra).map(|(b, &x)| cost(b.sum, b.largest(), workers) + cold.of(b.items.len()) + x.div_ceil(w)).collect();
     let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
     for _ in 0..MAX_IMPROVEMENT_STEPS {
         let (h, top) = heaviest(&costs, &mut lighter);
@@ -561,7 +704,7 @@ fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf) {
             let gap = bins[h].sum.saturating_sub(bins[to].sum);
             let half = gap / 2;
             for a in near(&bins[h].items, half) {
-                consider(evaluate(bins, h, to, a, None, workers, cold));
+                consider(evaluate(bins, h, to, a, None, workers, cold, &split));
                 evaluations += 1;
             }
             if rank >= SWAP_TARGETS {
@@ -584,24 +727,26 @@ fn improve(bins: &mut [Bin], workers: u64, cold: &ColdOf) {
                     at += 1;
                 }
                 if at > 0 {
-                    consider(evaluate(bins, h, to, a, Some(at - 1), workers, cold));
+                    consider(evaluate(bins, h, to, a, Some(at - 1), workers, cold, &split));
                     evaluations += 1;
                 }
                 if at < ts.len() {
-                    consider(evaluate(bins, h, to, a, Some(at), workers, cold));
+                    consider(evaluate(bins, h, to, a, Some(at), workers, cold, &split));
                     evaluations += 1;
                 }
             }
         }
         let Some(c) = best else { break };
         let item = bins[h].remove(c.a);
-        if let Some(b) = c.b {
-            let back = bins[c.to].remove(b);
+        let back = c.b.map(|b| bins[c.to].remove(b));
+        if let Some(back) = back {
             bins[h].insert(back);
         }
         bins[c.to].insert(item);
+        split.apply(h, Some(item.1), back.map(|x| x.1));
+        split.apply(c.to, back.map(|x| x.1), Some(item.1));
         for i in [h, c.to] {
-            costs[i] = cost(bins[i].sum, bins[i].largest(), workers) + cold.of(bins[i].items.len());
+            costs[i] = cost(bins[i].sum, bins[i].largest(), workers) + cold.of(bins[i].items.len()) + split.extra[i].div_ceil(w);
         }
         if evaluations >= MAX_EVALUATIONS {
             break;
@@ -633,6 +778,54 @@ mod order_tests {
             for (h, t) in by_heap.iter().zip(&by_tree) {
                 prop_assert_eq!(&h.items, &t.items);
                 prop_assert_eq!(h.sum, t.sum);
+            }
+        }
+
+        /// What a shard pays again for the files it shares, kept as groups move and swap, is
+        /// what it pays counted afresh: `fixed × (n − k) / n` for each file of which it runs
+        /// `k` of `n` units, `0 < k < n`.
+        #[test]
+        fn a_shards_split_files_cost_kept_through_moves_is_counted_afresh(
+            groups in prop::collection::vec((0u32..6, 1u64..4, 0usize..4), 2..60),
+            fixed in prop::collection::vec(prop_oneof![Just(0u64), 1u64..5000], 6),
+            changes in prop::collection::vec((any::<prop::sample::Index>(), 0usize..4, any::<bool>(), any::<prop::sample::Index>()), 0..30),
+        ) {
+            // per group: its file, its units (all in that file), its shard
+            let first: Vec<u32> = groups.iter().map(|g| g.0).collect();
+            let unit_files = groups.iter().enumerate().flat_map(|(g, &(f, n, _))| std::iter::repeat_n((f, g as u32), n as usize));
+            let files = super::Files::new(first, unit_files, fixed.clone());
+            let mut bins = vec![super::Bin::default(); 4];
+            for (g, &(_, _, s)) in groups.iter().enumerate() {
+                bins[s].insert((1 + g as u64, g));
+            }
+            let afresh = |bins: &[super::Bin]| {
+                (0..bins.len()).map(|i| {
+                    (0..6u32).map(|f| {
+                        let n: u64 = groups.iter().filter(|g| g.0 == f).map(|g| g.1).sum();
+                        let k: u64 = bins[i].items.iter().filter(|x| groups[x.1].0 == f).map(|x| groups[x.1].1).sum();
+                        if k == 0 || k == n || fixed[f as usize] == 0 { 0 } else { fixed[f as usize] * (n - k) / n }
+                    }).sum::<u64>()
+                }).collect::<Vec<u64>>()
+            };
+            let mut split = super::Split::new(Some(&files), &bins);
+            prop_assert_eq!(&split.extra, &afresh(&bins));
+            for (from, to, swap, back) in changes {
+                let pick = from;
+                let from = (0..4).map(|k| (pick.index(4) + k) % 4).find(|&i| !bins[i].items.is_empty()).unwrap();
+                if to == from { continue; }
+                let a = pick.index(bins[from].items.len());
+                let b = (swap && !bins[to].items.is_empty()).then(|| back.index(bins[to].items.len()));
+                let ga = bins[from].items[a].1;
+                let gb = b.map(|p| bins[to].items[p].1);
+                let (h_after, t_after) = (split.after(from, Some(ga), gb), split.after(to, gb, Some(ga)));
+                let item = bins[from].remove(a);
+                if let Some(p) = b { let x = bins[to].remove(p); bins[from].insert(x); }
+                bins[to].insert(item);
+                split.apply(from, Some(ga), gb);
+                split.apply(to, gb, Some(ga));
+                let want = afresh(&bins);
+                prop_assert_eq!((h_after, t_after), (want[from], want[to]));
+                prop_assert_eq!(&split.extra, &want);
             }
         }
 

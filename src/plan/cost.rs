@@ -20,8 +20,9 @@
 //!   environment (jsdom), set-up files, `beforeAll` hooks, and the runner's own per-test overhead.
 //!   A file's cost is spread over its units (an integer share each, the remainder to the first
 //!   units in canonical order), so a file kept whole (`unit: 'file'`) carries exactly its cost;
-//!   a file whose tests are split over shards is charged by share (each shard that runs part of it
-//!   really loads it: the prediction is then a little low);
+//!   a shard that runs `k` of a split file's `n` units (each shard that runs part of it really
+//!   loads it) pays also the rest of the file's fixed part (its cost beyond `perTestMs` a unit),
+//!   `× (n − k) / n`, over its workers ([`super::assign::Files`]);
 //! - units without a file pay `perTestMs` each.
 //!
 //! [`learn`] reads these from a past run's report: the costs its reporter recorded (a `sources`
@@ -265,21 +266,36 @@ impl Costs {
         self.per_file_ms.saturating_add(self.per_test_ms.saturating_mul(tests))
     }
 
-    /// Per canonical unit, what it carries beyond its own duration: its share of its file's cost,
-    /// or `perTestMs` without a file (see the module's documentation).
-    pub(super) fn unit_extras(&self, canon: &Canon) -> Vec<u64> {
+    /// Per canonical file, its units and its cost (`files[path]`, else `perFileMs + perTestMs ×
+    /// its units`).
+    pub(super) fn file_costs(&self, canon: &Canon) -> (Vec<u64>, Vec<u64>) {
         let mut per_file = vec![0u64; canon.files.len()];
         for u in &canon.units {
             if u.file != NONE {
                 per_file[u.file as usize] += 1;
             }
         }
-        let cost: Vec<u64> = canon
+        let cost = canon
             .files
             .iter()
             .zip(&per_file)
             .map(|(name, &n)| self.files.get(*name).copied().unwrap_or_else(|| self.unknown_file_ms(n)))
             .collect();
+        (per_file, cost)
+    }
+
+    /// The part of each canonical file's cost that a shard running any of its units pays whole:
+    /// its cost beyond `perTestMs` for each of its units (load, transform, `beforeAll`). Zero for
+    /// a file of one unit, which is never split.
+    pub(super) fn file_fixed(&self, canon: &Canon) -> Vec<u64> {
+        let (per_file, cost) = self.file_costs(canon);
+        per_file.iter().zip(cost).map(|(&n, c)| if n > 1 { c.saturating_sub(self.per_test_ms.saturating_mul(n)) } else { 0 }).collect()
+    }
+
+    /// Per canonical unit, what it carries beyond its own duration: its share of its file's cost,
+    /// or `perTestMs` without a file (see the module's documentation).
+    pub(super) fn unit_extras(&self, canon: &Canon) -> Vec<u64> {
+        let (per_file, cost) = self.file_costs(canon);
         let mut seen = vec![0u64; canon.files.len()];
         canon
             .units

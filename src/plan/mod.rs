@@ -255,7 +255,9 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
             first_file[g as usize] = first_file[g as usize].min(u.file);
         }
         let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| assign::InOrder::by_first_file(&first_file));
-        assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&first_file))
+        let fixed = if settings.costs.is_zero() { vec![0; canon.files.len()] } else { settings.costs.file_fixed(canon) };
+        let files = assign::Files::new(first_file, canon.units.iter().map(|u| u.file).zip(groups.of_unit.iter().copied()), fixed);
+        assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&files))
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {

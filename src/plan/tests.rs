@@ -364,11 +364,51 @@ fn a_files_tests_stay_on_one_shard_when_the_file_has_a_cost() {
     let pairs: usize = p.shards.iter().map(|x| x.files.len()).sum();
     // 18: 6 files split by the improvement pass after (by test: 45)
     assert!(pairs <= 12 + 12 / 2, "{pairs} file-shard pairs: {:?}", p.shards.iter().map(|x| x.files.len()).collect::<Vec<_>>());
-    assert!(p.makespan_ms as f64 <= p.lower_bound_ms as f64 * 1.02, "{} against {}", p.makespan_ms, p.lower_bound_ms);
+    // the makespan counts each split file's cost again on each shard that runs part of it; the
+    // lower bound counts each file once
+    assert!(p.makespan_ms as f64 <= p.lower_bound_ms as f64 * 1.03, "{} against {}", p.makespan_ms, p.lower_bound_ms);
+    // each shard's prediction is what its tests take planned alone on one shard, where each of its
+    // files costs whole (it was up to 5% less when a split file was charged by share)
+    for sh in &p.shards {
+        let mine: Vec<Unit> = units.iter().filter(|u| sh.units.contains(&u.id.to_string())).cloned().collect();
+        let mut alone = Settings { workers: 2, ..Settings::new(1) };
+        alone.costs.per_file_ms = 1000;
+        let want = plan_units(&mine, &alone).unwrap().makespan_ms as f64;
+        assert!((sh.predicted_ms as f64 - want).abs() <= want * 0.01, "shard {}: predicted {} ms, alone {want} ms", sh.index, sh.predicted_ms);
+    }
     // without costs (the tests' bodies alone) the plan is as before: by test
     let bodies = plan_units(&units, &Settings { workers: 2, ..Settings::new(4) }).unwrap();
     let by_test: usize = bodies.shards.iter().map(|x| x.files.len()).sum();
     assert!(by_test > 40, "{by_test}");
+}
+
+#[test]
+fn files_are_kept_whole_only_when_that_is_no_slower() {
+    // the demo's example (Playwright, fully parallel, one worker): a few long flows in two files,
+    // many short tests in four, each file 40 ms to load. A file loaded twice costs 40 ms, so the
+    // plan by test, its files split as freely as its tests, is as good as any: whole files are
+    // not kept at the price of uneven shards
+    let files: [(&str, &[u64]); 6] = [
+        ("api", &[60, 80, 150, 120, 200, 110, 180, 90, 140, 70]),
+        ("checkout", &[4000, 3600, 3000, 2600, 2200, 1600]),
+        ("login", &[1200, 1800, 900, 2000, 1500]),
+        ("reports", &[1500, 1200, 800, 700, 500]),
+        ("search", &[400, 500, 900, 650, 300, 450, 550, 800]),
+        ("settings", &[300, 200, 600, 450]),
+    ];
+    let mut units = Vec::new();
+    for (f, ms) in files {
+        for (t, &ms) in ms.iter().enumerate() {
+            units.push(unit(&format!("{f}/{t}"), Some(&format!("{f}.spec.js")), None, Some(ms as f64)));
+        }
+    }
+    let mut s = Settings::new(4);
+    s.costs.per_file_ms = 40;
+    let p = plan_units(&units, &s).unwrap();
+    let costs: Vec<u64> = p.shards.iter().map(|x| x.predicted_ms).collect();
+    let (hi, lo) = (*costs.iter().max().unwrap(), *costs.iter().min().unwrap());
+    assert!(hi - lo <= 300, "{costs:?}");
+    assert!(p.makespan_ms as f64 <= p.lower_bound_ms as f64 * 1.03, "{} against {}", p.makespan_ms, p.lower_bound_ms);
 }
 
 #[test]

@@ -88,14 +88,18 @@ test('demo: seeds history, runs 4 balanced and 4 native shards, prints the table
   assert.ok(makespan.balanced.predictedMs < makespan.native.predictedMs, JSON.stringify(makespan));
   assert.ok(makespan.balanced.actualMs < makespan.native.actualMs, JSON.stringify(makespan));
   // The plan's own prediction of each balanced shard (with what a shard pays per worker, file and
-  // test, learned from the seed run on this machine): its slowest within 10% of the best possible
+  // test, learned from the seed run on this machine): even, and its slowest near the best possible
   // makespan; native shards have none. (The tests' durations alone need not be even: a shard of
-  // many files and tests pays more besides them.)
+  // many files and tests pays more besides them. The bounds leave room for the costs this machine
+  // measures: with files of up to 1.5 s to load, a planner's probe of 20,000 such costs on this
+  // example gave at most 12% between shards and 21% over the lower bound, which counts each file
+  // once where a shard that shares one pays it again.)
   assert.deepEqual(rows.native.map((r) => r.plannedMs), [undefined, undefined, undefined, undefined]);
   const p = rows.balanced.map((r) => r.plannedMs);
   assert.equal(makespan.balanced.plannedMs, Math.max(...p));
   assert.equal(makespan.balanced.plannedMs, secs(bound[1]), 'the plan line\'s makespan is its slowest shard');
-  assert.ok(makespan.balanced.plannedMs <= secs(bound[2]) * 1.1, `the plan's slowest shard is within 10% of the lower bound: ${p} against ${bound[2]} s`);
+  assert.ok(Math.min(...p) >= Math.max(...p) * 0.8, `the balanced shards are planned within 20% of each other: ${p}`);
+  assert.ok(makespan.balanced.plannedMs <= secs(bound[2]) * 1.3, `the plan's slowest shard is within 30% of the lower bound: ${p} against ${bound[2]} s`);
 
   // Preview URLs of the 5 uploads (seed + 4 balanced shards), which the service's data holds.
   const urls = [...out.matchAll(/^ {2}(seed run|balanced shard \d): +(http:\/\/127\.0\.0\.1:\d+)\/preview\/\?url=\/api\/reports\/([\w-]+)\/report\.json\.br$/gm)];

@@ -14,9 +14,9 @@ import {
 import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../pkg/jest/translate.mjs';
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
-import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts } from '../pkg/src/runner/plan.mjs';
+import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts, runnerSplitLine } from '../pkg/src/runner/plan.mjs';
 import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
-import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
+import { unitsFromFiles, testListFromSources, runnerSplitOf } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
@@ -506,6 +506,60 @@ describe('planThisShard: the shared flow and its one line', () => {
     // durations with nothing to pick from (the service): the shard stops
     await assert.rejects(planThisShard({ api, units, shardIndex: 1, shardCount: 2, getDurations, options: { rerun: 'failed' } }),
       (e) => e instanceof ShardStop && /needs the run that failed/.test(e.line));
+  });
+});
+
+describe("the runner's own split: kept unless balancing is predicted 10% sooner", () => {
+  // Jest-like: 12 files, 2 workers, 3 shards; the runner's split deals them out in turn
+  const units = Array.from({ length: 12 }, (_, i) => ({ id: `f${String(i).padStart(2, '0')}.test.js`, file: `f${String(i).padStart(2, '0')}.test.js`, path: `/r/f${String(i).padStart(2, '0')}.test.js` }));
+  const runnerShard = async (paths, index) => paths.filter((_, i) => i % 3 === index - 1);
+  const plan = async (ms, shardIndex, workers = 2) => planThisShard({
+    api: shardwise, units, shardIndex, shardCount: 3, workers, unitLabel: 'files', runner: 'jest',
+    runnerSplit: await runnerSplitOf(units, 3, runnerShard),
+    getDurations: async () => ({ durationOf: (u) => ms(u), source: 'timings file t.json', costs: { perShardOverheadMs: 500, costs: { perWorkerMs: 0, perFileMs: 300, perTestMs: 0, files: {} }, source: 'learned' } }),
+  });
+
+  test('runnerSplitOf: per unit its shard; undefined when the runner\'s shards miss a unit or hold one twice', async () => {
+    assert.deepEqual(await runnerSplitOf(units, 3, runnerShard), units.map((_, i) => (i % 3) + 1));
+    assert.equal(await runnerSplitOf(units, 3, async (paths, index) => paths.filter((_, i) => i % 3 === index - 1 && i !== 5)), undefined, 'a unit on no shard');
+    assert.deepEqual(await runnerSplitOf(units, 3, async (paths, index) => (index === 3 ? [] : paths.filter((_, i) => i % 2 === index - 1))), units.map((_, i) => (i % 2) + 1), 'an empty shard is a split');
+    assert.equal(await runnerSplitOf(units, 3, async (paths) => paths.slice(0, 4)), undefined, 'a unit on every shard');
+  });
+
+  test('even files: every shard keeps the runner\'s split, says so, and records it as its plan', async () => {
+    const shards = await Promise.all([1, 2, 3].map((i) => plan(() => 1000, i)));
+    assert.equal(new Set(shards.map((s) => s.plan.fingerprint)).size, 1);
+    for (const s of shards) {
+      assert.ok(s.plan.keptRunnerSplit);
+      assert.deepEqual(s.shard.units, units.filter((_, i) => i % 3 === s.shard.index - 1).map((u) => u.id));
+      assert.match(s.line, /\n\[shardwise\] kept jest's own split \(--shard\), predicted 3\.1s: a balanced plan replaces it only when predicted 10% sooner/);
+      assert.deepEqual(s.record.assigned, s.shard.units);
+    }
+  });
+
+  test('one slow file where the runner puts three others beside it: balanced, and by how much', async () => {
+    // one worker: the runner's first shard 0.5 + 4.3 + 3 x 1.3 = 8.7 s, the others 5.7 s
+    const shards = await Promise.all([1, 2, 3].map((i) => plan((u) => (u.id === 'f00.test.js' ? 4000 : 1000), i, 1)));
+    for (const s of shards) {
+      assert.ok(!s.plan.keptRunnerSplit);
+      assert.equal(s.plan.runnerSplitMs, 8700);
+      assert.match(s.line, new RegExp(`\\n\\[shardwise\\] balanced: predicted ${Math.round((100 * (8700 - s.plan.makespanMs)) / 8700)}% sooner than jest's own split \\(--shard\\), 8\\.7s`));
+    }
+    assert.ok(shards[0].plan.makespanMs <= 8700 * 0.9, `${shards[0].plan.makespanMs}`);
+    assert.equal(new Set(shards.map((s) => s.plan.fingerprint)).size, 1);
+  });
+
+  test('a re-run of what failed plans its few units without the runner\'s split of the whole suite', async () => {
+    const failed = { durationOf: () => 1000, source: 'timings file t.json', rerun: () => (u) => u.id < 'f03', costs: { perShardOverheadMs: 0, costs: { perWorkerMs: 0, perFileMs: 0, perTestMs: 0, files: {} }, source: 'learned' } };
+    const s = await planThisShard({ api: shardwise, units, shardIndex: 1, shardCount: 3, unitLabel: 'files', runner: 'jest', options: { rerun: 'failed' }, runnerSplit: await runnerSplitOf(units, 3, runnerShard), getDurations: async () => failed });
+    assert.equal(s.plan.runnerSplitMs, undefined);
+    assert.doesNotMatch(s.line, /own split/);
+  });
+
+  test('runnerSplitLine: the runner named, the margin the planner uses', () => {
+    assert.equal(runnerSplitLine({ keptRunnerSplit: true, runnerSplitMs: 4200, makespanMs: 4200 }, 'vitest', shardwise.__runnerSplitMargin()),
+      "[shardwise] kept vitest's own split (--shard), predicted 4.2s: a balanced plan replaces it only when predicted 10% sooner");
+    assert.equal(runnerSplitLine({ runnerSplitMs: 10000, makespanMs: 7500 }, 'jest', 0.1), "[shardwise] balanced: predicted 25% sooner than jest's own split (--shard), 10.0s");
   });
 });
 

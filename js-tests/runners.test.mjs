@@ -8,7 +8,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, mkdirSync, existsSync, openSync, closeSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, mkdirSync, existsSync, openSync, closeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
@@ -89,7 +89,7 @@ before(async () => {
 after(() => service?.close());
 
 /** Runs one fixture invocation; resolves with its output, what ran, and the printed fingerprint. */
-function run(name, label, { shard, native = false } = {}) {
+function run(name, label, { shard, native = false, timingsFile } = {}) {
   const dir = path.join(OUT, name);
   mkdirSync(dir, { recursive: true });
   const json = path.join(dir, `${label}.json`);
@@ -99,6 +99,8 @@ function run(name, label, { shard, native = false } = {}) {
   const env = { ...process.env, SW_JSON: json, SW_OUTPUT: output, SW_NATIVE: native ? '1' : '0', FORCE_COLOR: '0', NO_COLOR: '1' };
   for (const k of ['SHARDWISE_TIMINGS_FILE', 'CI', 'GITHUB_RUN_ID']) delete env[k];
   Object.assign(env, { SHARDWISE_BASE_URL: service.baseUrl, SHARDWISE_ACCESS_TOKEN: service.accessToken, SHARDWISE_RUN_ID: RUN_ID });
+  // with a timings file: durations from it, and the report saved, not uploaded
+  if (timingsFile) Object.assign(env, { SHARDWISE_TIMINGS_FILE: timingsFile, SHARDWISE_BASE_URL: '', SHARDWISE_ACCESS_TOKEN: '' });
   // stdout and stderr into one file, as a terminal or CI log shows them: in the order written
   const log = path.join(dir, `${label}.log`);
   const fd = openSync(log, 'w');
@@ -197,6 +199,29 @@ for (const name of Object.keys(RUNNERS)) {
       if (!HAS_PLAN) for (const r of balanced) assert.match(r.text, /balancing failed .* shards natively/);
     });
 
+    test('files of equal time: every shard keeps the runner\'s own split, and runs what its native shard ran', { skip: NO_PLAN || NO_REPORT || name === 'playwright' }, async () => {
+      // a timings file of the unsharded run with each file's tests taking 1.2 s between them:
+      // no plan is predicted 10% sooner than the runner's split (the 7 files 3, 2, 2 a shard, or
+      // 3, 3, 1), so every shard keeps it
+      const report = savedReport(full);
+      const all = (suite) => [...(suite.tests ?? []), ...(suite.suites ?? []).flatMap(all)];
+      for (const file of report.suites ?? []) {
+        const tests = all(file);
+        for (const t of tests) for (const a of t.attempts ?? []) a.duration = Math.round(1200 / tests.length);
+      }
+      for (const t of report.tests ?? []) for (const a of t.attempts ?? []) a.duration = 600;
+      const timings = path.join(OUT, name, 'even-timings.json.br');
+      writeFileSync(timings, api.encodeReport(report));
+      const kept = await Promise.all([1, 2, 3].map((i) => run(name, `even-${i}`, { shard: i, timingsFile: timings })));
+      const files = (r) => [...new Set([...r.executed.keys()].map((k) => k.split(' > ')[0]))].sort();
+      for (const [i, r] of kept.entries()) {
+        assert.equal(r.code, 0, r.text);
+        assert.match(r.text, new RegExp(`^\\[shardwise\\] kept ${name}'s own split \\(--shard\\), predicted \\S+: a balanced plan replaces it only when predicted 10% sooner$`, 'm'), r.text);
+        assert.deepEqual(files(r), files(native[i]), `shard ${i + 1} runs the files the runner's own shard ${i + 1} ran`);
+      }
+      assert.equal(new Set(kept.map((r) => r.fingerprint)).size, 1);
+    });
+
     test('every shard printed the same plan fingerprint', { skip: NO_PLAN }, () => {
       const fps = balanced.map((r) => r.fingerprint);
       assert.ok(fps.every(Boolean), balanced.map((r) => r.text).join('\n---\n'));
@@ -217,6 +242,11 @@ for (const name of Object.keys(RUNNERS)) {
       for (const r of balanced) {
         assert.match(r.text, name === 'playwright' ? /durations: service; costs: /
           : /durations: service for 14 tests read from 7 files \(1 test call with run-time titles not counted\); costs: /, r.text);
+      }
+      // Jest and Vitest: the plan was set beside the runner's own split of the same files (its
+      // sequencer's shard(), shard by shard), and was predicted enough sooner to replace it
+      if (name !== 'playwright') {
+        for (const r of balanced) assert.match(r.text, new RegExp(`^\\[shardwise\\] balanced: predicted \\d+% sooner than ${name}'s own split \\(--shard\\), \\S+$`, 'm'), r.text);
       }
       // each balanced shard ends with its measured time against the plan's prediction
       // and what of it was its tests (from its report) and start-up

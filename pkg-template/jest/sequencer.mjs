@@ -59,6 +59,11 @@ export default class ShardwiseSequencer extends baseSequencer() {
         api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
         workers: this.globalConfig?.maxWorkers ?? workersFromArgv(process.argv),
         cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
+        // Jest's own split of the same files, shard by shard: the plan keeps it unless balancing
+        // is predicted enough sooner
+        runnerShard: typeof super.shard === 'function'
+          ? async (_paths, index) => (await super.shard(tests, { shardIndex: index, shardCount })).map((t) => t.path)
+          : undefined,
       });
     } catch (e) {
       // its line is said (planFiles); thrown on, Jest prints it again with a stack. With the

@@ -97,7 +97,10 @@ function planColumns(opts) {
     for (let j = 0; j < fileNames.length; j++) fileNames[j] = files[fileOf[p.files[atFile++]]];
     shards[s] = { index: s + 1, predictedMs: p.predictedMs[s], units: unitIds, files: fileNames };
   }
-  return { fingerprint: p.fingerprint, lowerBoundMs: p.lowerBoundMs, makespanMs: p.makespanMs, shards, estimated: p.estimated };
+  const plan = { fingerprint: p.fingerprint, lowerBoundMs: p.lowerBoundMs, makespanMs: p.makespanMs, shards, estimated: p.estimated };
+  if (p.runnerSplitMs !== undefined) plan.runnerSplitMs = p.runnerSplitMs;
+  if (p.keptRunnerSplit) plan.keptRunnerSplit = true;
+  return plan;
 }
 
 /**

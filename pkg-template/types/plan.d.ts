@@ -41,6 +41,13 @@ export interface PlanOptions {
    * paying it once more. Part of the fingerprint.
    */
   setups?: PlanSetup[];
+  /**
+   * Per unit of `units` (in their order), its shard (1-based) in the runner's own split (Jest's and
+   * Vitest's `--shard`). The plan is then the runner's split unless the balanced one is predicted at
+   * least 10% sooner (the cost model's error on a shard): `keptRunnerSplit` says which. Units only;
+   * ignored with setups or start costs, or when the runner's split parts a group.
+   */
+  runnerSplit?: number[];
 }
 
 /** One setup (or teardown) project of `PlanOptions.setups`. */
@@ -157,6 +164,10 @@ export interface ShardPlan {
   shards: Shard[];
   /** How many units had no prediction and got an estimate. */
   estimated: number;
+  /** With `runnerSplit`: the predicted time of the runner's own split's slowest shard. */
+  runnerSplitMs?: number;
+  /** With `runnerSplit`: true when the shards are the runner's own split (the balanced plan was not predicted 10% sooner). */
+  keptRunnerSplit?: boolean;
 }
 
 /** Splits tests into shards of equal predicted time. Pure: the same input gives a bit-identical plan on every machine. */

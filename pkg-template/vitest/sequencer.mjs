@@ -27,6 +27,7 @@ export default class ShardwiseSequencer {
         api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
         workers: this.ctx.config.fileParallelism === false ? 1 : this.ctx.config.maxWorkers,
         cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
+        runnerShard: await this.runnerShard(files, count),
       });
     } catch (e) {
       if (!(e instanceof ShardStop)) throw e;
@@ -39,6 +40,21 @@ export default class ShardwiseSequencer {
     if (!hasShardwiseReporter(this.ctx.config)) log(NO_REPORTER_LINE(index, count));
     setShardPrediction({ index, count, predictedMs: planned.predictedMs, expected: planned.expected, order: planned.order, record: planned.record, root: planned.root });
     return files.filter((f) => planned.paths.has(f.moduleId));
+  }
+
+  /**
+   * Vitest's own split of `files` into `count` shards (its BaseSequencer's `shard`, which reads
+   * the shard from its context's config), as `planFiles` takes it; undefined without Vitest's
+   * sequencer to hand.
+   */
+  async runnerShard(files, count) {
+    const Base = await vitestBaseSequencer(this.ctx.config?.root);
+    if (!Base || typeof Base.prototype.shard !== 'function') return undefined;
+    return async (_paths, index) => {
+      const config = { ...this.ctx.config, shard: { index, count } };
+      const ctx = Object.create(this.ctx, { config: { value: config } });
+      return (await new Base(ctx).shard(files)).map((f) => f.moduleId);
+    };
   }
 
   /**

@@ -131,7 +131,7 @@ pub fn plan_shards_columns(
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
 fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
-    if p.lower_bound_ms > MAX_SAFE || p.makespan_ms > MAX_SAFE || p.predicted_ms.iter().any(|&v| v > MAX_SAFE) {
+    if p.lower_bound_ms > MAX_SAFE || p.makespan_ms > MAX_SAFE || p.predicted_ms.iter().any(|&v| v > MAX_SAFE) || p.runner_split_ms.is_some_and(|v| v > MAX_SAFE) {
         return Ok(JsValue::UNDEFINED);
     }
     let o = js_sys::Object::new();
@@ -146,6 +146,12 @@ fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
     set("units", js_sys::Uint32Array::from(&p.units[..]).into())?;
     set("fileCounts", js_sys::Uint32Array::from(&p.file_counts[..]).into())?;
     set("files", js_sys::Uint32Array::from(&p.files[..]).into())?;
+    if let Some(ms) = p.runner_split_ms {
+        set("runnerSplitMs", JsValue::from(ms as f64))?;
+    }
+    if p.kept_runner_split {
+        set("keptRunnerSplit", JsValue::TRUE)?;
+    }
     Ok(o.into())
 }
 
@@ -208,6 +214,13 @@ pub fn costs_source() -> String {
 #[wasm_bindgen(js_name = "__maxSetupsAndStarts")]
 pub fn max_setups_and_starts() -> u32 {
     crate::plan::setups::MAX_SETUPS as u32
+}
+
+/// How much sooner a balanced plan must be predicted to replace a runner's own split
+/// (`runnerSplit`): `plan::RUNNER_SPLIT_MARGIN`, for the line a shard prints.
+#[wasm_bindgen(js_name = "__runnerSplitMargin")]
+pub fn runner_split_margin() -> f64 {
+    crate::plan::RUNNER_SPLIT_MARGIN
 }
 
 /// `__fixedCostMs({report})`: the per-shard fixed cost a past run's report shows (its wall time

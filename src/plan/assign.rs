@@ -311,6 +311,23 @@ pub(super) fn assign(weights: &[u64], s: &Settings, in_order: Option<&InOrder>, 
     Assignment { shard_of_group, costs }
 }
 
+/// Per shard, the predicted time (as [`Assignment::costs`]) of a given assignment of the groups
+/// (`shard_of_group`, 0-based): a runner's own split, to set beside the plan.
+pub(super) fn costs_of(weights: &[u64], shard_of_group: &[u32], s: &Settings, in_order: Option<&InOrder>, files: Option<&Files>) -> Vec<u64> {
+    let workers = s.workers as u64;
+    let cold = ColdOf::new(s.costs.cold_ms);
+    let mut bins = vec![Bin::default(); s.shard_count as usize];
+    for (g, (&w, &shard)) in weights.iter().zip(shard_of_group).enumerate() {
+        bins[shard as usize].items.push((w, g));
+        bins[shard as usize].sum += w;
+    }
+    for b in &mut bins {
+        b.items.sort_unstable();
+    }
+    let files = files.filter(|_| !s.costs.is_zero());
+    shard_costs(&bins, workers, &cold, in_order.filter(|_| workers > 1), &Split::new(files, &bins).extra)
+}
+
 /// LPT: heaviest group first (ties: lower id), onto the shard whose cost after adding it is
 /// least (ties: the smaller sum, then the lower index). Weights are >= 1, so an empty shard (sum
 /// 0) always wins a tie: no shard stays empty while another holds two groups (a cold cost only

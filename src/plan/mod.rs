@@ -49,6 +49,13 @@ pub const MAX_SHARDS: u32 = 100_000;
 pub const MAX_WORKERS: u32 = 10_000;
 /// The default prediction for a unit when nothing better is known (`defaultDurationMs`).
 pub const DEFAULT_DURATION_MS: u64 = crate::limits::DEFAULT_PLAN_DURATION_MS;
+/// A balanced plan replaces the runner's own split (`runnerSplit`) only when it is predicted at
+/// least this much sooner: the cost model's error on one shard. On the bench's Jest and Vitest
+/// suites (`npm run bench:suites`, 2-4 shards, each shard's files predicted alone with the seed's
+/// costs) a shard took 0.86-1.21x its prediction; where the plan promised less than this over the
+/// runner's split, the runner's split was as fast or faster (commander.js at 2 and 3 shards: 0%
+/// and -3% predicted, 1.13x measured; Vitest at 2 and 3: 5% and 8%, 1.01x and 1.04x).
+pub const RUNNER_SPLIT_MARGIN: f64 = 0.10;
 
 /// One schedulable test (or file) with an optional predicted duration in milliseconds. Strings
 /// borrow from the JSON text they were read from when they can (no escapes).
@@ -82,6 +89,14 @@ pub struct ShardPlan {
     pub shards: Vec<Shard>,
     /// How many units had no usable prediction and got an estimate.
     pub estimated: u32,
+    /// With `runnerSplit`: the predicted wall time of the runner's own split's slowest shard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runner_split_ms: Option<u64>,
+    /// With `runnerSplit`: the shards are the runner's own split, the balanced plan not being
+    /// predicted [`RUNNER_SPLIT_MARGIN`] sooner (its makespan is then `makespanMs`'s rival,
+    /// not given).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub kept_runner_split: bool,
 }
 
 /// One shard of a [`ShardPlan`].
@@ -125,6 +140,7 @@ pub fn plan_shards_compact(input: PlanInput) -> Result<CompactPlan> {
 
 /// Plans already-built units with checked settings.
 pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
+    check_runner_split(input.len(), settings)?;
     let core = plan_core(units::canonical(input)?, settings);
     let canon = &core.canon;
     let shards = (0..core.predicted_ms.len())
@@ -141,6 +157,8 @@ pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
         makespan_ms: core.makespan_ms,
         shards,
         estimated: core.estimated,
+        runner_split_ms: core.runner_split_ms,
+        kept_runner_split: core.kept_runner_split,
     })
 }
 
@@ -162,11 +180,24 @@ pub struct CompactPlan {
     /// Shard after shard, for each of its files (in file-name order), the input index of one of
     /// its units with that file.
     pub files: Vec<u32>,
+    /// As [`ShardPlan::runner_split_ms`] and [`ShardPlan::kept_runner_split`].
+    pub runner_split_ms: Option<u64>,
+    pub kept_runner_split: bool,
 }
 
 /// [`plan_units`], with the result as input indices ([`CompactPlan`]).
 pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<CompactPlan> {
+    check_runner_split(input.len(), settings)?;
     Ok(compact(plan_core(units::canonical(input)?, settings)))
+}
+
+/// `runnerSplit`, when given, has a shard for each unit.
+fn check_runner_split(units: usize, settings: &Settings) -> Result<()> {
+    let n = settings.runner_split.len();
+    if n != 0 && n != units {
+        return Err(crate::error::Error::invalid_input(format!("runnerSplit has {n} shards for {units} units: give each unit its shard in the runner's own split, in the order of units")));
+    }
+    Ok(())
 }
 
 /// `planShards` for units given as columns (the bindings' fast path): `input` holds the other
@@ -175,6 +206,7 @@ pub fn plan_units_compact(input: &[Unit], settings: &Settings) -> Result<Compact
 pub fn plan_columns_compact(mut input: PlanInput, columns: &UnitColumns) -> Result<CompactPlan> {
     input.units = Some(Vec::new());
     let (_, settings) = input.validate()?;
+    check_runner_split(columns.ids.len(), &settings)?;
     Ok(compact(plan_core(units::canonical_columns(columns)?, &settings)))
 }
 
@@ -198,6 +230,8 @@ fn compact(core: Core) -> CompactPlan {
         makespan_ms: core.makespan_ms,
         estimated: core.estimated,
         predicted_ms: core.predicted_ms,
+        runner_split_ms: core.runner_split_ms,
+        kept_runner_split: core.kept_runner_split,
     }
 }
 
@@ -215,6 +249,8 @@ struct Core<'a> {
     unit_ends: Vec<u32>,
     file_list: Vec<u32>,
     file_ends: Vec<u32>,
+    runner_split_ms: Option<u64>,
+    kept_runner_split: bool,
 }
 
 impl Core<'_> {
@@ -233,6 +269,9 @@ struct Assigned {
     groups: groups::Groups,
     unit_masks: Vec<u64>,
     assignment: assign::Assignment,
+    /// With a runner's own split: its predicted makespan, and whether it is the assignment.
+    runner_split_ms: Option<u64>,
+    kept_runner_split: bool,
 }
 
 fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
@@ -257,7 +296,18 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| assign::InOrder::by_first_file(&first_file));
         let fixed = if settings.costs.is_zero() { vec![0; canon.files.len()] } else { settings.costs.file_fixed(canon) };
         let files = assign::Files::new(first_file, canon.units.iter().map(|u| u.file).zip(groups.of_unit.iter().copied()), fixed);
-        assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&files))
+        let balanced = assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&files));
+        match runner_split(canon, &groups, settings) {
+            Some(shard_of_group) => {
+                let costs = assign::costs_of(&groups.weights, &shard_of_group, settings, in_order.as_ref(), Some(&files));
+                let runner = assign::Assignment { shard_of_group, costs };
+                let (b, r) = (slowest(&balanced, settings), slowest(&runner, settings));
+                let keep = b as f64 > r as f64 * (1.0 - RUNNER_SPLIT_MARGIN);
+                let assignment = if keep { runner } else { balanced };
+                return Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms: Some(r), kept_runner_split: keep };
+            }
+            None => balanced,
+        }
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {
@@ -265,7 +315,37 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         }
         setups::assign(&groups.weights, group_masks, &settings.setups, &settings.costs.starts, settings)
     };
-    Assigned { estimated: durations.estimated, groups, unit_masks, assignment }
+    Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms: None, kept_runner_split: false }
+}
+
+/// Per group, its shard in the runner's own split (`settings.runner_split`, per input unit), when
+/// one is given for more than one shard and puts each group's units on one shard (a runner that
+/// splits what the plan keeps together is no rival to it).
+fn runner_split(canon: &units::Canon, groups: &groups::Groups, settings: &Settings) -> Option<Vec<u32>> {
+    if settings.runner_split.len() != canon.units.len() || settings.shard_count < 2 {
+        return None;
+    }
+    let mut shard_of_group = vec![u32::MAX; groups.weights.len()];
+    for (&input, &g) in canon.order.iter().zip(&groups.of_unit) {
+        let shard = settings.runner_split[input as usize];
+        let at = &mut shard_of_group[g as usize];
+        if *at != u32::MAX && *at != shard {
+            return None;
+        }
+        *at = shard;
+    }
+    Some(shard_of_group)
+}
+
+/// The predicted wall time of an assignment's slowest non-empty shard, with what each pays
+/// before its groups.
+fn slowest(a: &assign::Assignment, settings: &Settings) -> u64 {
+    let mut used = vec![false; a.costs.len()];
+    for &s in &a.shard_of_group {
+        used[s as usize] = true;
+    }
+    let fixed = fixed_ms(settings);
+    a.costs.iter().zip(used).filter(|(_, used)| *used).map(|(&c, _)| fixed.saturating_add(c)).max().unwrap_or(0)
 }
 
 /// What every non-empty shard pays before its groups: its start and its workers' (cost.rs).
@@ -277,17 +357,11 @@ fn fixed_ms(settings: &Settings) -> u64 {
 /// units again and again under other costs (the cost model's calibration): no listing of the
 /// shards, no fingerprint.
 fn makespan_of(canon: &units::Canon, settings: &Settings) -> u64 {
-    let Assigned { assignment, .. } = assign_core(canon, settings);
-    let mut used = vec![false; assignment.costs.len()];
-    for &s in &assignment.shard_of_group {
-        used[s as usize] = true;
-    }
-    let fixed = fixed_ms(settings);
-    assignment.costs.iter().zip(used).filter(|(_, used)| *used).map(|(&c, _)| fixed.saturating_add(c)).max().unwrap_or(0)
+    slowest(&assign_core(canon, settings).assignment, settings)
 }
 
 fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
-    let Assigned { estimated, groups, unit_masks, assignment } = assign_core(&canon, settings);
+    let Assigned { estimated, groups, unit_masks, assignment, runner_split_ms, kept_runner_split } = assign_core(&canon, settings);
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u
@@ -336,6 +410,8 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         unit_ends,
         file_list,
         file_ends,
+        runner_split_ms,
+        kept_runner_split,
     }
 }
 

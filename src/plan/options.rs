@@ -29,6 +29,9 @@ pub struct PlanInput<'a> {
     pub costs: Option<CostsInput>,
     /// Setup and teardown projects run on each shard that holds a unit needing them ([`super::setups`]).
     pub setups: Option<Vec<SetupInput>>,
+    /// Per unit of `units` (in their order), its shard (1-based) in the runner's own split: kept
+    /// when the balanced plan is not predicted [`super::RUNNER_SPLIT_MARGIN`] sooner.
+    pub runner_split: Option<Vec<f64>>,
 }
 
 /// `opts.environment`: an environment's `name` or its index in `environments`.
@@ -64,6 +67,8 @@ pub struct Settings {
     pub costs: Costs,
     /// Setup and teardown projects, sorted by id ([`super::setups`]); none by default.
     pub setups: Vec<Setup>,
+    /// Per input unit, its shard (0-based) in the runner's own split; empty: none given.
+    pub runner_split: Vec<u32>,
 }
 
 impl Settings {
@@ -77,6 +82,7 @@ impl Settings {
             workers: 1,
             costs: Costs::default(),
             setups: Vec::new(),
+            runner_split: Vec::new(),
         }
     }
 }
@@ -96,8 +102,8 @@ pub(super) fn whole(value: Option<f64>, name: &str, default: u64, min: u64, max:
 }
 
 /// The options `planShards` declares, in the order of `PlanOptions` (pkg-template/types/plan.d.ts).
-const OPTIONS: [&str; 10] =
-    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs", "setups"];
+const OPTIONS: [&str; 11] =
+    ["report", "units", "shardCount", "environment", "unit", "defaultDurationMs", "perShardOverheadMs", "workers", "costs", "setups", "runnerSplit"];
 
 /// The first problem in `value` as the option it concerns, e.g. `units[3].durationMs: invalid
 /// type: string "5", expected f64`.
@@ -133,6 +139,7 @@ fn explain(value: &serde_json::Value) -> Option<String> {
             "unit" => check::<Option<UnitKind>>(&text(v), "unit"),
             "costs" => check::<Option<CostsInput>>(&text(v), "costs"),
             "setups" => check::<Option<Vec<SetupInput>>>(&text(v), "setups"),
+            "runnerSplit" => check::<Option<Vec<f64>>>(&text(v), "runnerSplit"),
             _ => check::<Option<f64>>(&text(v), key),
         };
         if problem.is_some() {
@@ -169,6 +176,14 @@ impl<'a> PlanInput<'a> {
             workers: whole(self.workers, "workers", 1, 1, MAX_WORKERS as u64)? as u32,
             costs: self.costs.as_ref().map(CostsInput::check).transpose()?.unwrap_or_default(),
             setups: super::setups::check(self.setups.unwrap_or_default())?,
+            runner_split: match &self.runner_split {
+                None => Vec::new(),
+                Some(split) => split
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| whole(Some(v), &format!("runnerSplit[{i}]"), 1, 1, shard_count as u64).map(|s| s as u32 - 1))
+                    .collect::<Result<_>>()?,
+            },
         };
         let (setups, starts) = (settings.setups.len(), settings.costs.starts.len());
         if setups + starts > super::setups::MAX_SETUPS {
@@ -183,6 +198,9 @@ impl<'a> PlanInput<'a> {
                 return Err(Error::invalid_input(
                     "opts.report (an annotated report) or opts.units (an array of {id, file?, group?, durationMs?}) is required",
                 ))
+            }
+            (Some(_), None) if self.runner_split.is_some() => {
+                return Err(Error::invalid_input("opts.runnerSplit applies to opts.units only (each unit's shard in the runner's own split)"))
             }
             (Some(report), None) => Source::Report(report, self.environment),
             (None, Some(units)) => {

@@ -110,6 +110,7 @@ fn arb_settings() -> impl Strategy<Value = Settings> {
             workers,
             costs: Default::default(),
             setups: Vec::new(),
+            runner_split: Vec::new(),
         })
 }
 
@@ -1074,4 +1075,61 @@ fn a_long_file_named_last_among_thousands_is_planned_to_start_in_time() {
     let longest = plan_units(&units, &settings(cost::Order::Longest)).unwrap();
     let named = plan_units(&units, &settings(cost::Order::Name)).unwrap();
     assert!(named.makespan_ms * 100 <= longest.makespan_ms * 103, "{} against {}", named.makespan_ms, longest.makespan_ms);
+}
+
+#[test]
+fn the_runners_own_split_is_kept_unless_the_plan_is_predicted_10_percent_sooner() {
+    // Jest-like: 12 files of 1 s each with 300 ms to load, 2 workers, 3 shards; the runner's
+    // split gives each shard 4 files: balanced can do no better, so the runner's split stays
+    let files: Vec<String> = (0..12).map(|f| format!("f{f:02}.test.js")).collect();
+    let units: Vec<Unit> = files.iter().map(|f| unit(f, Some(f), None, Some(1000.0))).collect();
+    let mut s = Settings { workers: 2, unit: UnitKind::File, ..Settings::new(3) };
+    s.costs.per_file_ms = 300;
+    s.runner_split = (0..12).map(|i| (i % 3) as u32).collect();
+    let p = plan_units(&units, &s).unwrap();
+    assert!(p.kept_runner_split);
+    assert_eq!(p.runner_split_ms, Some(p.makespan_ms));
+    for (k, sh) in p.shards.iter().enumerate() {
+        let want: Vec<String> = (0..12).filter(|i| i % 3 == k).map(|i| files[i].clone()).collect();
+        assert_eq!(sh.units, want, "shard {}", sh.index);
+    }
+    let without = plan_units(&units, &Settings { runner_split: Vec::new(), ..s.clone() }).unwrap();
+    assert!(!without.kept_runner_split && without.runner_split_ms.is_none());
+    assert_ne!(p.fingerprint, without.fingerprint, "the fingerprint is the plan's: another split, another fingerprint");
+
+    // one slow file (4 s) beside three others on the runner's first shard, one worker: the plan
+    // is predicted far sooner (6.5 s against 8.2 s), so it is the plan
+    let mut slow = units.clone();
+    slow[0].duration_ms = Some(4000.0);
+    let one = Settings { workers: 1, ..s.clone() };
+    let p = plan_units(&slow, &one).unwrap();
+    assert!(!p.kept_runner_split);
+    assert_eq!(p.runner_split_ms, Some(8200));
+    assert!((p.makespan_ms as f64) <= 8200.0 * 0.9, "{} against the runner's 8200", p.makespan_ms);
+    assert_eq!(p.shards.iter().find(|sh| sh.units.contains(&files[0])).unwrap().units.len(), 2, "the slow file beside one other");
+
+    // a runner's split that parts a group is no rival: the plan, and no runner figure
+    let grouped: Vec<Unit> = (0..6).map(|i| unit(&format!("t{i}"), Some("a.spec.js"), Some(if i < 3 { "g" } else { "h" }), Some(500.0))).collect();
+    let parted = Settings { runner_split: vec![0, 1, 0, 1, 0, 1], ..Settings::new(2) };
+    let p = plan_units(&grouped, &parted).unwrap();
+    assert!(!p.kept_runner_split && p.runner_split_ms.is_none());
+}
+
+#[test]
+fn a_runner_split_is_checked() {
+    let units = json!([{"id": "a", "durationMs": 5}, {"id": "b", "durationMs": 5}]);
+    assert!(invalid(json!({"units": units, "shardCount": 2, "runnerSplit": [1]})).contains("runnerSplit has 1 shards for 2 units"));
+    assert!(invalid(json!({"units": units, "shardCount": 2, "runnerSplit": [1, 3]})).contains("runnerSplit[1] must be an integer from 1 to 2, got 3"));
+    assert!(invalid(json!({"units": units, "shardCount": 2, "runnerSplit": [1, 0.5]})).contains("runnerSplit[1]"));
+    assert!(invalid(json!({"units": units, "shardCount": 2, "runnerSplit": "1,2"})).contains("runnerSplit"));
+    let report = invalid(json!({"report": {"environments": []}, "shardCount": 2, "runnerSplit": []}));
+    assert!(report.contains("runnerSplit applies to opts.units only"), "{report}");
+    let p = plan_json(json!({"units": units, "shardCount": 2, "runnerSplit": [2, 1]})).unwrap();
+    assert!(p.kept_runner_split);
+    assert_eq!((p.shards[0].units.clone(), p.shards[1].units.clone()), (vec!["b".to_string()], vec!["a".to_string()]));
+    // as JSON: the two fields only with a runner's split
+    let text = serde_json::to_string(&p).unwrap();
+    assert!(text.contains("\"runnerSplitMs\":5") && text.contains("\"keptRunnerSplit\":true"), "{text}");
+    let plain = serde_json::to_string(&plan_json(json!({"units": units, "shardCount": 2})).unwrap()).unwrap();
+    assert!(!plain.contains("runnerSplit") && !plain.contains("keptRunnerSplit"), "{plain}");
 }

@@ -79,6 +79,23 @@ export function inPlanOrder(items, order, pathOf) {
 }
 
 /**
+ * Per unit, its shard (1-based) in the runner's own split, from the runner (`runnerShard(paths,
+ * index)` for each shard); undefined when the runner's shards do not hold every unit exactly once.
+ */
+export async function runnerSplitOf(units, shardCount, runnerShard) {
+  const paths = units.map((u) => u.path);
+  const shardOf = new Map();
+  for (let index = 1; index <= shardCount; index++) {
+    for (const p of await runnerShard(paths, index)) {
+      if (shardOf.has(p)) return undefined;
+      shardOf.set(p, index);
+    }
+  }
+  const split = units.map((u) => shardOf.get(u.path));
+  return split.every((s) => s !== undefined) && shardOf.size === units.length ? split : undefined;
+}
+
+/**
  * Plans the files of one shard. When planning itself fails (for example an old build without
  * `planShards`: the same on every shard) it says so and returns `undefined`, and the caller shards
  * natively. A shard that must not run (durations only it could not have, nothing to run) says its
@@ -87,11 +104,14 @@ export function inPlanOrder(items, order, pathOf) {
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @param {number} [p.workers] the runner's parallel workers (files run side by side)
+ * @param {(paths: string[], index: number) => Promise<string[]>} [p.runnerShard] the paths the
+ *   runner's own split (`--shard`) gives shard `index` of `shardCount`: kept unless the balanced
+ *   plan is predicted enough sooner (see planThisShard)
  * @returns {Promise<{paths: Set<string>, order: string[], predictedMs: number, expected: object, record: object, root: string} | undefined>}
  *   `order`: the shard's paths longest first (see `longestFirst`), for the sequencer's `sort`
  * @throws {ShardStop}
  */
-export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log }) {
+export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log, runnerShard }) {
   try {
     const { root, commitId } = gitInfo(cwd, options.commitId);
     const units = unitsFromFiles(files, root);
@@ -121,7 +141,8 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       }
       return d;
     };
-    const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner });
+    const runnerSplit = runnerShard ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
+    const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
     const pathOf = new Map(units.map((u) => [u.id, u.path]));

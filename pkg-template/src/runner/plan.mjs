@@ -73,11 +73,13 @@ export class SharedReason extends Error {}
  *   projects the runner runs on each shard that runs a unit needing them, beside the plan
  *   (Playwright's setup and teardown projects): their `tests` looked up like units, their time
  *   planned as the cost of each shard that runs one of their `dependents` (Rust `plan::setups`)
+ * @param {number[]} [p.runnerSplit] per unit, its shard (1-based) in the runner's own split: the
+ *   plan keeps it unless balancing is predicted `__runnerSplitMargin()` sooner (not on a re-run)
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
-export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, setups = [] }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, setups = [], runnerSplit }) {
   workers = workerCount(workers);
   let source;
   let costs;
@@ -118,6 +120,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     const all = units.length;
     units = units.filter(picked);
     withDurations = withDurations.filter(picked);
+    runnerSplit = undefined; // the runner's split is of the whole suite
     rerunLine = `\n[shardwise] re-running ${units.length} of ${all} ${unitLabel}: those that failed${kinds.flaky ? ' or were flaky' : ''} in the run the timings file holds`
       + (units.length === 0 ? ' (none did: every shard runs nothing)' : '');
   }
@@ -161,6 +164,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     ...(setups.length ? {
       setups: setups.map((st) => ({ id: st.id, durationMs: setupTime.get(st.id).ms + workerMs, units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
     } : {}),
+    ...(runnerSplit?.length === coreUnits.length ? { runnerSplit } : {}),
   });
   // the setups a shard runs: those with a dependent among its units
   const runs = (s) => {
@@ -176,6 +180,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     line += `\n[shardwise] ${sharedCount} setup or teardown ${sharedCount === 1 ? 'test runs' : 'tests run'} on each shard that needs them`
       + (sharedKnown ? `: ${fmtMs(sharedMs)}, planned as the cost of the ${charged} of ${shardCount} shards that run a test needing them${sharedKnown < sharedCount ? ` (${sharedCount - sharedKnown} with no duration not counted)` : ''}` : ', with no duration: not counted in the plan');
   }
+  if (plan.runnerSplitMs !== undefined) line += `\n${runnerSplitLine(plan, runner, api.__runnerSplitMargin?.())}`;
   if (units.length > 0 && plan.estimated > ESTIMATED_SHARE * units.length) {
     line += `\n[shardwise] ${plan.estimated} of ${units.length} ${unitLabel} (${Math.round((100 * plan.estimated) / units.length)}%) had no duration and were estimated: `
       + 'the split is a guess for them. A timings file from a recent full run, or a service that has seen one, gives them durations';
@@ -209,6 +214,20 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
     units,
   };
+}
+
+/**
+ * What a plan given the runner's own split did with it: kept it (balancing was not predicted
+ * `margin` sooner, the model's error on a shard), or balanced, and by how much.
+ */
+export function runnerSplitLine(plan, runner = 'the runner', margin = 0.1) {
+  const theirs = `${runner}'s own split (--shard)`;
+  const pct = Math.round(margin * 100);
+  if (plan.keptRunnerSplit) {
+    return `[shardwise] kept ${theirs}, predicted ${fmtMs(plan.runnerSplitMs)}: a balanced plan replaces it only when predicted ${pct}% sooner`;
+  }
+  const sooner = Math.round((100 * (plan.runnerSplitMs - plan.makespanMs)) / plan.runnerSplitMs);
+  return `[shardwise] balanced: predicted ${sooner}% sooner than ${theirs}, ${fmtMs(plan.runnerSplitMs)}`;
 }
 
 /**

@@ -284,7 +284,9 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     let groups = groups::build(canon, &durations.ms, settings.unit);
     // with setups or start costs, each unit's (and group's): they decide where the groups go
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
-    let assignment = if unit_masks.is_empty() {
+    // the runner's own split, when given: the plan's rival, predicted by the same model
+    let runner = runner_split(canon, &groups, settings);
+    let (balanced, runner) = if unit_masks.is_empty() {
         // each group's first file: LPT keeps a file's groups together when the file has a cost,
         // and a runner that hands a shard's files to its workers by name (node:test) has each
         // group ranked by it (canonical file indices are in name order). With setups or start
@@ -296,26 +298,32 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         let in_order = (settings.costs.order == cost::Order::Name && settings.workers > 1).then(|| assign::InOrder::by_first_file(&first_file));
         let fixed = if settings.costs.is_zero() { vec![0; canon.files.len()] } else { settings.costs.file_fixed(canon) };
         let files = assign::Files::new(first_file, canon.units.iter().map(|u| u.file).zip(groups.of_unit.iter().copied()), fixed);
-        let balanced = assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&files));
-        match runner_split(canon, &groups, settings) {
-            Some(shard_of_group) => {
-                let costs = assign::costs_of(&groups.weights, &shard_of_group, settings, in_order.as_ref(), Some(&files));
-                let runner = assign::Assignment { shard_of_group, costs };
-                let (b, r) = (slowest(&balanced, settings), slowest(&runner, settings));
-                let keep = b as f64 > r as f64 * (1.0 - RUNNER_SPLIT_MARGIN);
-                let assignment = if keep { runner } else { balanced };
-                return Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms: Some(r), kept_runner_split: keep };
-            }
-            None => balanced,
-        }
+        let runner = runner.map(|shard_of_group| {
+            let costs = assign::costs_of(&groups.weights, &shard_of_group, settings, in_order.as_ref(), Some(&files));
+            assign::Assignment { shard_of_group, costs }
+        });
+        (assign::assign(&groups.weights, settings, in_order.as_ref(), Some(&files)), runner)
     } else {
         let mut group_masks = vec![0u64; groups.weights.len()];
         for (&g, &m) in groups.of_unit.iter().zip(&unit_masks) {
             group_masks[g as usize] |= m;
         }
-        setups::assign(&groups.weights, group_masks, &settings.setups, &settings.costs.starts, settings)
+        let (setups, starts) = (&settings.setups, &settings.costs.starts);
+        let runner = runner.map(|shard_of_group| {
+            let costs = setups::costs_of(&groups.weights, group_masks.clone(), setups, starts, settings, &shard_of_group);
+            assign::Assignment { shard_of_group, costs }
+        });
+        (setups::assign(&groups.weights, group_masks, setups, starts, settings), runner)
     };
-    Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms: None, kept_runner_split: false }
+    let (assignment, runner_split_ms, kept_runner_split) = match runner {
+        None => (balanced, None, false),
+        Some(runner) => {
+            let (b, r) = (slowest(&balanced, settings), slowest(&runner, settings));
+            let keep = b as f64 > r as f64 * (1.0 - RUNNER_SPLIT_MARGIN);
+            (if keep { runner } else { balanced }, Some(r), keep)
+        }
+    };
+    Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms, kept_runner_split }
 }
 
 /// Per group, its shard in the runner's own split (`settings.runner_split`, per input unit), when

@@ -367,6 +367,17 @@ pub(super) fn assign(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], s
     Assignment { shard_of_group, costs }
 }
 
+/// Per shard, the predicted time of a given assignment of the groups (`shard_of_group`, 0-based)
+/// by the phases model: a runner's own split, to set beside the plan.
+pub(super) fn costs_of(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings, shard_of_group: &[u32]) -> Vec<u64> {
+    let m = Model::new(group_masks, setups, starts, s);
+    let mut bins: Vec<SBin> = (0..s.shard_count).map(|_| m.empty()).collect();
+    for (w, g) in lpt_order(weights) {
+        m.apply(&mut bins[shard_of_group[g] as usize], Delta::Add(w, g));
+    }
+    bins.iter().map(|b| m.predicted(b)).collect()
+}
+
 /// A start that keeps the groups of each kind together: the groups by their setups and start
 /// costs (their mask), heaviest first within each, cut into consecutive runs, each the longest
 /// whose cost stays within `t`, with the least `t` (by bisection) that fits the shards. LPT

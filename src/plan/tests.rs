@@ -1108,6 +1108,16 @@ fn the_runners_own_split_is_kept_unless_the_plan_is_predicted_10_percent_sooner(
     assert!((p.makespan_ms as f64) <= 8200.0 * 0.9, "{} against the runner's 8200", p.makespan_ms);
     assert_eq!(p.shards.iter().find(|sh| sh.units.contains(&files[0])).unwrap().units.len(), 2, "the slow file beside one other");
 
+    // Jest with jsdom in some files (a start cost of the shards that run one: the phases model):
+    // the runner's split is set beside that plan too
+    let mut jsdom = s.clone();
+    jsdom.costs.starts = vec![cost::Start { id: "environment jsdom".into(), duration_ms: 500, files: vec![files[1].clone(), files[4].clone()], units: Vec::new() }];
+    let p = plan_units(&units, &jsdom).unwrap();
+    assert!(p.kept_runner_split, "even files: the runner's split kept, with start costs too");
+    assert_eq!(p.runner_split_ms, Some(p.makespan_ms));
+    let p = plan_units(&slow, &Settings { workers: 1, ..jsdom.clone() }).unwrap();
+    assert!(!p.kept_runner_split && p.runner_split_ms.is_some_and(|r| p.makespan_ms as f64 <= r as f64 * 0.9), "{:?} {}", p.runner_split_ms, p.makespan_ms);
+
     // a runner's split that parts a group is no rival: the plan, and no runner figure
     let grouped: Vec<Unit> = (0..6).map(|i| unit(&format!("t{i}"), Some("a.spec.js"), Some(if i < 3 { "g" } else { "h" }), Some(500.0))).collect();
     let parted = Settings { runner_split: vec![0, 1, 0, 1, 0, 1], ..Settings::new(2) };

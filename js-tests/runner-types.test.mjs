@@ -26,7 +26,7 @@ import type { ShardwiseVitestOptions } from 'shardwise/vitest';
 import type JestSequencer from 'shardwise/jest/sequencer';
 import type VitestSequencer from 'shardwise/vitest/sequencer';
 export const playwright: ShardwisePlaywrightOptions = { outputFolder: 'shardwise-report', durationsTimeoutMs: 60000 };
-export const jest: ShardwiseJestOptions = { timingsFile: 't.json', allowEmptyShards: true, rerun: 'failed,flaky' };
+export const jest: ShardwiseJestOptions = { timingsFile: 't.json', allowEmptyShards: true, rerun: 'failed,flaky', alwaysBalance: true };
 export const vitest: ShardwiseVitestOptions = { upload: false };
 export type Sequencers = [JestSequencer, VitestSequencer];
 `;

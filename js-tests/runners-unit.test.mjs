@@ -16,7 +16,7 @@ import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
 import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts, runnerSplitLine } from '../pkg/src/runner/plan.mjs';
 import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
-import { unitsFromFiles, testListFromSources, runnerSplitOf } from '../pkg/src/runner/files.mjs';
+import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
@@ -554,6 +554,22 @@ describe("the runner's own split: kept unless balancing is predicted 10% sooner"
     const s = await planThisShard({ api: shardwise, units, shardIndex: 1, shardCount: 3, unitLabel: 'files', runner: 'jest', options: { rerun: 'failed' }, runnerSplit: await runnerSplitOf(units, 3, runnerShard), getDurations: async () => failed });
     assert.equal(s.plan.runnerSplitMs, undefined);
     assert.doesNotMatch(s.line, /own split/);
+  });
+
+  test('alwaysBalance (SHARDWISE_ALWAYS_BALANCE=1): planFiles asks the runner for no split', async () => {
+    assert.equal(resolveOptions({}, { SHARDWISE_ALWAYS_BALANCE: '1' }).alwaysBalance, true);
+    assert.equal(resolveOptions({}, {}).alwaysBalance, false);
+    assert.equal(resolveOptions({ alwaysBalance: true }, {}).alwaysBalance, true);
+    const dir = mkdtempSync(path.join(tmpdir(), 'sw-always-'));
+    const files = ['a', 'b', 'c', 'd'].map((n) => path.join(dir, `${n}.test.js`));
+    for (const f of files) writeFileSync(f, "test('x', () => {});\n");
+    let asked = 0;
+    const runnerShard = async (paths, index) => { asked += 1; return paths.filter((_, i) => i % 2 === index - 1); };
+    const plan = (options) => planFiles({ api: shardwise, files, shardIndex: 1, shardCount: 2, options: { commitId: 'c'.repeat(40), ...options }, cwd: dir, testRunner: 'jest', log: () => {}, runnerShard });
+    await plan(resolveOptions({}, {}));
+    assert.equal(asked, 2, 'the runner\'s split, shard by shard');
+    await plan(resolveOptions({}, { SHARDWISE_ALWAYS_BALANCE: '1' }));
+    assert.equal(asked, 2, 'not asked again');
   });
 
   test('runnerSplitLine: the runner named, the margin the planner uses', () => {

@@ -32,6 +32,11 @@ export type ShardwiseRunnerOptions = {
    */
   allowEmptyShards?: boolean;
   /**
+   * Jest and Vitest: always run the balanced plan, also where it is not predicted 10% sooner than
+   * the runner's own `--shard` split (which a shard keeps otherwise). Env: SHARDWISE_ALWAYS_BALANCE=1.
+   */
+  alwaysBalance?: boolean;
+  /**
    * Re-run only what failed in the run the timings file holds (its saved report, or the folder of
    * its shards' reports): `'failed'`, or `'failed,flaky'` to add the tests that passed only on a
    * retry. Every shard picks the same tests (Jest and Vitest: their files) and plans them alone,

@@ -141,7 +141,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       }
       return d;
     };
-    const runnerSplit = runnerShard ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
+    const runnerSplit = runnerShard && !options.alwaysBalance ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
     const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));

@@ -28,6 +28,8 @@ export function resolveOptions(options = {}, env = process.env) {
     rerun: options.rerun ?? (env.SHARDWISE_RERUN || undefined),
     // a shard with nothing to run fails unless this is set (planThisShard)
     allowEmptyShards: options.allowEmptyShards ?? (env.SHARDWISE_ALLOW_EMPTY_SHARDS === '1' || env.SHARDWISE_ALLOW_EMPTY_SHARDS === 'true'),
+    // Jest and Vitest: the balanced plan even where the runner's own split is as good (planFiles)
+    alwaysBalance: options.alwaysBalance ?? (env.SHARDWISE_ALWAYS_BALANCE === '1' || env.SHARDWISE_ALWAYS_BALANCE === 'true'),
     // the durations exchange's whole budget, retries included (default: fetchDurations' 120 s)
     durationsTimeoutMs: options.durationsTimeoutMs ?? (env.SHARDWISE_DURATIONS_TIMEOUT_MS ? Number(env.SHARDWISE_DURATIONS_TIMEOUT_MS) : undefined),
   };

@@ -512,7 +512,8 @@ describe('planThisShard: the shared flow and its one line', () => {
 describe("the runner's own split: kept unless balancing is predicted 10% sooner", () => {
   // Jest-like: 12 files, 2 workers, 3 shards; the runner's split deals them out in turn
   const units = Array.from({ length: 12 }, (_, i) => ({ id: `f${String(i).padStart(2, '0')}.test.js`, file: `f${String(i).padStart(2, '0')}.test.js`, path: `/r/f${String(i).padStart(2, '0')}.test.js` }));
-  const runnerShard = async (paths, index) => paths.filter((_, i) => i % 3 === index - 1);
+  const paths = units.map((u) => u.path);
+  const runnerShard = async (index) => paths.filter((_, i) => i % 3 === index - 1);
   const plan = async (ms, shardIndex, workers = 2) => planThisShard({
     api: shardwise, units, shardIndex, shardCount: 3, workers, unitLabel: 'files', runner: 'jest',
     runnerSplit: await runnerSplitOf(units, 3, runnerShard),
@@ -521,9 +522,9 @@ describe("the runner's own split: kept unless balancing is predicted 10% sooner"
 
   test('runnerSplitOf: per unit its shard; undefined when the runner\'s shards miss a unit or hold one twice', async () => {
     assert.deepEqual(await runnerSplitOf(units, 3, runnerShard), units.map((_, i) => (i % 3) + 1));
-    assert.equal(await runnerSplitOf(units, 3, async (paths, index) => paths.filter((_, i) => i % 3 === index - 1 && i !== 5)), undefined, 'a unit on no shard');
-    assert.deepEqual(await runnerSplitOf(units, 3, async (paths, index) => (index === 3 ? [] : paths.filter((_, i) => i % 2 === index - 1))), units.map((_, i) => (i % 2) + 1), 'an empty shard is a split');
-    assert.equal(await runnerSplitOf(units, 3, async (paths) => paths.slice(0, 4)), undefined, 'a unit on every shard');
+    assert.equal(await runnerSplitOf(units, 3, async (index) => paths.filter((_, i) => i % 3 === index - 1 && i !== 5)), undefined, 'a unit on no shard');
+    assert.deepEqual(await runnerSplitOf(units, 3, async (index) => (index === 3 ? [] : paths.filter((_, i) => i % 2 === index - 1))), units.map((_, i) => (i % 2) + 1), 'an empty shard is a split');
+    assert.equal(await runnerSplitOf(units, 3, async () => paths.slice(0, 4)), undefined, 'a unit on every shard');
   });
 
   test('even files: every shard keeps the runner\'s split, says so, and records it as its plan', async () => {
@@ -564,7 +565,7 @@ describe("the runner's own split: kept unless balancing is predicted 10% sooner"
     const files = ['a', 'b', 'c', 'd'].map((n) => path.join(dir, `${n}.test.js`));
     for (const f of files) writeFileSync(f, "test('x', () => {});\n");
     let asked = 0;
-    const runnerShard = async (paths, index) => { asked += 1; return paths.filter((_, i) => i % 2 === index - 1); };
+    const runnerShard = async (index) => { asked += 1; return files.filter((_, i) => i % 2 === index - 1); };
     const plan = (options) => planFiles({ api: shardwise, files, shardIndex: 1, shardCount: 2, options: { commitId: 'c'.repeat(40), ...options }, cwd: dir, testRunner: 'jest', log: () => {}, runnerShard });
     await plan(resolveOptions({}, {}));
     assert.equal(asked, 2, 'the runner\'s split, shard by shard');

@@ -62,7 +62,7 @@ export default class ShardwiseSequencer extends baseSequencer() {
         // Jest's own split of the same files, shard by shard: the plan keeps it unless balancing
         // is predicted enough sooner
         runnerShard: typeof super.shard === 'function'
-          ? async (_paths, index) => (await super.shard(tests, { shardIndex: index, shardCount })).map((t) => t.path)
+          ? async (index) => (await super.shard(tests, { shardIndex: index, shardCount })).map((t) => t.path)
           : undefined,
       });
     } catch (e) {

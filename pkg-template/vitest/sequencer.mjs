@@ -50,7 +50,7 @@ export default class ShardwiseSequencer {
   async runnerShard(files, count) {
     const Base = await vitestBaseSequencer(this.ctx.config?.root);
     if (!Base || typeof Base.prototype.shard !== 'function') return undefined;
-    return async (_paths, index) => {
+    return async (index) => {
       const config = { ...this.ctx.config, shard: { index, count } };
       const ctx = Object.create(this.ctx, { config: { value: config } });
       return (await new Base(ctx).shard(files)).map((f) => f.moduleId);

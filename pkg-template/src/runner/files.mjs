@@ -79,14 +79,13 @@ export function inPlanOrder(items, order, pathOf) {
 }
 
 /**
- * Per unit, its shard (1-based) in the runner's own split, from the runner (`runnerShard(paths,
- * index)` for each shard); undefined when the runner's shards do not hold every unit exactly once.
+ * Per unit, its shard (1-based) in the runner's own split, from the runner (`runnerShard(index)`
+ * for each shard); undefined when the runner's shards do not hold every unit exactly once.
  */
 export async function runnerSplitOf(units, shardCount, runnerShard) {
-  const paths = units.map((u) => u.path);
   const shardOf = new Map();
   for (let index = 1; index <= shardCount; index++) {
-    for (const p of await runnerShard(paths, index)) {
+    for (const p of await runnerShard(index)) {
       if (shardOf.has(p)) return undefined;
       shardOf.set(p, index);
     }
@@ -104,7 +103,7 @@ export async function runnerSplitOf(units, shardCount, runnerShard) {
  * @param {object} p.api the package namespace
  * @param {Array<string | {path: string, environment?: string}>} p.files see `unitsFromFiles`
  * @param {number} [p.workers] the runner's parallel workers (files run side by side)
- * @param {(paths: string[], index: number) => Promise<string[]>} [p.runnerShard] the paths the
+ * @param {(index: number) => Promise<string[]>} [p.runnerShard] the paths the
  *   runner's own split (`--shard`) gives shard `index` of `shardCount`: kept unless the balanced
  *   plan is predicted enough sooner (see planThisShard)
  * @returns {Promise<{paths: Set<string>, order: string[], predictedMs: number, expected: object, record: object, root: string} | undefined>}

@@ -164,7 +164,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     ...(setups.length ? {
       setups: setups.map((st) => ({ id: st.id, durationMs: setupTime.get(st.id).ms + workerMs, units: st.dependents, level: st.level ?? 0, teardown: !!st.teardown })),
     } : {}),
-    ...(runnerSplit?.length === coreUnits.length ? { runnerSplit } : {}),
+    ...(runnerSplit ? { runnerSplit } : {}),
   });
   // the setups a shard runs: those with a dependent among its units
   const runs = (s) => {

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,358,500 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,361,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -269,12 +269,15 @@ test('the .wasm stays within its size budget (1,358,500 bytes after wasm-opt -Oz
   // LPT by test improved the same way (a split file cost nothing more before, so LPT by file was
   // kept also where it left shards uneven; the fully parallel suite's shards hold 8 files, not
   // 10-13, each predicted within 1.5% of its files planned alone): 1,341,243 ->
-  // 1,347,979 bytes (a first version with a hash map a shard cost 3.5 KB more). 1,358,500 since
+  // 1,347,979 bytes (a first version with a hash map a shard cost 3.5 KB more). 1,361,000 since
   // `runnerSplit` (Jest's and Vitest's own split set beside the plan, predicted with the same
   // costs, and kept unless the plan is predicted 10% sooner: the option read and checked per
   // unit, the split's costs by either model, `runnerSplitMs` and `keptRunnerSplit` on both result paths):
-  // 1,347,979 -> 1,358,327 bytes. Every byte over it needs the same account.
+  // 1,347,979 -> 1,358,327 bytes. 1,361,000 since a timings file is read once for a shard's plan
+  // (`__readTimings`: the report, its durations and its cost model from one decoding, where three
+  // calls carried the whole report across three times; 130 -> 118 ms of a Vitest shard's start):
+  // 1,358,327 -> 1,360,724 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_358_500, `shardwise_bg.wasm is ${size} bytes, over the 1,358,500-byte budget`);
+  assert.ok(size <= 1_361_000, `shardwise_bg.wasm is ${size} bytes, over the 1,361,000-byte budget`);
 });

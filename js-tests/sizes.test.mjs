@@ -17,6 +17,7 @@ import { Schema } from '@flakiness/flakiness-report';
 import { createServer } from '../pkg/server/index.mjs';
 import { readTimingsFile } from '../pkg/src/runner/durations.mjs';
 import { durationsSource } from '../pkg/src/runner/durations.mjs';
+import { durationsFromReport, costsFromReport } from '../pkg/src/runner/timings.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
 import { rng } from './helpers/data.mjs';
 
@@ -80,7 +81,13 @@ test('reports of 0 to 20,000 tests, at every quality and window, plain or Brotli
       assert.deepEqual(decodeReport(bytes), report, what);
       const file = path.join(dir, `t${cases}.json${form === 'plain JSON' ? '' : '.br'}`);
       writeFileSync(file, bytes);
-      assert.deepEqual(readTimingsFile(file, decodeReport), report, `timings file: ${what}`);
+      const read = readTimingsFile(file, shardwise);
+      assert.deepEqual(read, report, `timings file: ${what}`);
+      if (form === 'encodeReport') {
+        // read once for a shard's plan (__readTimings): the durations and costs of the report apart
+        assert.deepEqual(durationsFromReport(read, shardwise), shardwise.__testDurations(report), `timings file's durations: ${what}`);
+        assert.deepEqual(costsFromReport(read, shardwise), shardwise.shardCosts(report), `timings file's costs: ${what}`);
+      }
       cases += 1;
     }
   }

@@ -27,6 +27,40 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
     to_js(&test_durations(&view))
 }
 
+/// `__readTimings(bytes)` -> `{ report, durations, costs }`: a timings file read once: the report
+/// as `decodeReport` gives it, its tests' durations as `__testDurations` gives them and its cost
+/// model as `shardCosts` gives it, from one decoding (a shard's plan reads all three, and each
+/// call apart would carry the whole report across again).
+#[wasm_bindgen(js_name = "__readTimings")]
+pub fn read_timings(bytes: JsValue) -> JsResult<JsValue> {
+    let bytes = super::bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
+    let json = crate::report::decode_json(&bytes)?;
+    let out = timings(&json)?;
+    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &parse(std::str::from_utf8(&json).unwrap_or_default())?)?;
+    Ok(out)
+}
+
+/// `__timingsOf(report)` -> `{ durations, costs }`: `__testDurations` and `shardCosts` of one
+/// report object (the durations exchange's answer) from one reading of it.
+#[wasm_bindgen(js_name = "__timingsOf")]
+pub fn timings_of(report: JsValue) -> JsResult<JsValue> {
+    timings(stringify(&report, "the timings report")?.as_bytes())
+}
+
+/// A report's tests' durations and cost model, as one object; its JSON text crosses (one
+/// serializer the crate has).
+fn timings(json: &[u8]) -> JsResult<JsValue> {
+    #[derive(serde::Serialize)]
+    struct Timings {
+        durations: Vec<crate::plan::from_report::TestDuration>,
+        costs: crate::plan::cost::Learned,
+    }
+    let view: ReportView =
+        crate::from_json(json).map_err(|e| Error::invalid_input(format!("the timings report is not a report document: {e}")))?;
+    let timings = Timings { durations: test_durations(&view), costs: crate::plan::cost::learn(&view) };
+    parse(&serde_json::to_string(&timings).map_err(|e| Error::invalid_input(format!("cannot convert a result: {e}")))?)
+}
+
 /// `__importJunit(xml, name, paths, sources)` -> `{ tests, suites, otherOutput? }`: the tests of
 /// a JUnit XML file ([`crate::report::junit`]); `name` names the file in errors; `paths` (relative
 /// to the working directory) are the command's test files for the file rule, and `sources` their

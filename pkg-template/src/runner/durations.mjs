@@ -9,10 +9,11 @@ import { canReachService } from './options.mjs';
 import { savedReports } from './report.mjs';
 import { plural } from './words.mjs';
 import { SharedReason } from './plan.mjs';
+import { readTimingsBytes, timingsOf, costsFromReport } from './timings.mjs';
 
-/** Reads a timings file (JSON or Brotli JSON) with the package's `decodeReport`. */
-export function readTimingsFile(file, decodeReport) {
-  return decodeReport(new Uint8Array(readFileSync(file)));
+/** Reads a timings file (JSON or Brotli JSON) as the package's `decodeReport` does (with its durations and costs: `readTimingsBytes`). */
+export function readTimingsFile(file, api) {
+  return readTimingsBytes(new Uint8Array(readFileSync(file)), api);
 }
 
 /**
@@ -22,8 +23,10 @@ export function readTimingsFile(file, decodeReport) {
  * @returns {{report: object, runs: number}}
  */
 export function readTimings(target, api) {
-  const reports = savedReports(target).map((t) => readTimingsFile(statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t, api.decodeReport));
-  return { report: reports.length === 1 ? reports[0] : api.__mergeRuns(reports), runs: reports.length };
+  const files = savedReports(target).map((t) => (statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t));
+  if (files.length === 1) return { report: readTimingsFile(files[0], api), runs: 1 };
+  const reports = files.map((f) => api.decodeReport(new Uint8Array(readFileSync(f))));
+  return { report: timingsOf(api.__mergeRuns(reports), api), runs: reports.length };
 }
 
 /**
@@ -46,7 +49,7 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
       const { report, runs } = readTimings(file, api);
       const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${plural(runs, 'shard report')}, read as one run)` : ''}`;
       const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
-      return { durationOf: lookup(report), source, costs: api.shardCosts(report), rerun };
+      return { durationOf: lookup(report), source, costs: costsFromReport(report, api), rerun };
     }
     if (!canReachService(options))
       throw new SharedReason('no timingsFile and no SHARDWISE_BASE_URL / SHARDWISE_ACCESS_TOKEN');
@@ -60,7 +63,8 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
       report: list,
       ...(options.durationsTimeoutMs !== undefined ? { timeoutMs: options.durationsTimeoutMs } : {}),
     });
-    return { durationOf: lookup(report), source: 'service', costs: api.shardCosts(report) };
+    timingsOf(report, api);
+    return { durationOf: lookup(report), source: 'service', costs: costsFromReport(report, api) };
   };
 }
 

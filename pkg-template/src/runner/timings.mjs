@@ -17,7 +17,34 @@
  * @param {{__testDurations: Function}} api the package namespace
  * @returns {Array<{environment: string, file?: string, titlePath: string[], durationMs: number}>}
  */
-export const durationsFromReport = (report, api) => api.__testDurations(report);
+export const durationsFromReport = (report, api) => worked.get(report)?.durations ?? api.__testDurations(report);
+
+/**
+ * A report's cost model (`shardCosts`), as `planShards` takes it in `costs`; worked out once with
+ * its durations where the report was read as timings (`readTimingsBytes`, `timingsOf`).
+ */
+export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api.shardCosts(report);
+
+/**
+ * Per timings report object, its durations and cost model read together in one pass (Rust
+ * `__readTimings`, `__timingsOf`): a shard's plan needs both, and each call apart carries the
+ * whole report into the wasm again. A timings report is read, never changed.
+ */
+const worked = new WeakMap();
+
+/** A timings file's bytes as a report (`decodeReport`), its durations and costs worked out with it. */
+export function readTimingsBytes(bytes, api) {
+  if (!api.__readTimings) return api.decodeReport(bytes);
+  const { report, durations, costs } = api.__readTimings(bytes);
+  worked.set(report, { durations, costs });
+  return report;
+}
+
+/** A report object as timings (the durations exchange's answer, several shards' reports merged): its durations and costs worked out together. */
+export function timingsOf(report, api) {
+  if (api.__timingsOf && !worked.has(report)) worked.set(report, api.__timingsOf(report));
+  return report;
+}
 
 /** The lookup key of one test in one environment. */
 export const testKey = (environment, file, titlePath) => JSON.stringify([environment, file ?? '', ...titlePath]);
@@ -81,7 +108,7 @@ export function fileUnitsFromReport(report, api) {
  * @returns {{learned: object, costs: object, perShardOverheadMs: number, workers?: number, fileUnits?: () => Array<object>, options: () => object}}
  */
 export function planAsRun(report, api, { environment } = {}) {
-  const learned = api.shardCosts(report);
+  const learned = costsFromReport(report, api);
   const run = {
     learned,
     costs: learned.costs,

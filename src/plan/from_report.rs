@@ -227,7 +227,8 @@ fn environment_index(report: &ReportView, selector: &EnvironmentSelector) -> Res
 
 struct Walk<'a> {
     env: Option<usize>,
-    /// id -> (file, summed prediction; none when no attempt says a duration)
+    /// id -> (file, summed prediction; none when no attempt says a duration); not filled while
+    /// listing
     out: BTreeMap<String, (Option<String>, Option<f64>)>,
     /// Non-empty titles of the enclosing non-file suites.
     path: Vec<&'a str>,
@@ -270,12 +271,14 @@ impl<'a> Walk<'a> {
             id.push_str(part);
         }
         if let Some(listed) = &mut self.listed {
-            listed.ids.push(id.clone());
+            // a listing is all its reader takes (`listed_tests`): no map by id to fill
+            listed.ids.push(id);
             listed.files.push(file);
             listed.titles.push(title);
             listed.places.push(self.suites.len() as u32 + 1);
             listed.places.extend_from_slice(&self.suites);
             listed.places.push(i as u32);
+            return;
         }
         let (mut ms, mut known) = (0.0, false);
         let here = |a: &&AttemptView| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64);

@@ -214,14 +214,24 @@ pub fn encode_report(report: JsValue) -> JsResult<Vec<u8>> {
     Ok(report::encode_valid_json(json.as_bytes(), doc)?)
 }
 
+/// A report's bytes given from JS (Brotli-compressed or plain JSON) as its JSON text, once it
+/// passes the published schema's rules (`report::decode_json`): what every reader of report bytes
+/// here starts from.
+pub(super) fn report_json_from_js(bytes: &JsValue) -> JsResult<Vec<u8>> {
+    let bytes = bytes_from_js(bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
+    Ok(report::decode_json(&bytes)?)
+}
+
+/// The JS object of [`report_json_from_js`]'s text (which `decode_json` parsed: it is UTF-8).
+pub(super) fn report_object(json: &[u8]) -> JsResult<JsValue> {
+    parse(std::str::from_utf8(json).unwrap_or_default())
+}
+
 /// Reads a report from Brotli-compressed or plain JSON bytes: the document as stored, once it
 /// passes the published schema's rules.
 #[wasm_bindgen(js_name = decodeReport)]
 pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
-    let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
-    let json = report::decode_json(&bytes)?;
-    // decode_json parsed the text, so it is UTF-8
-    parse(std::str::from_utf8(&json).unwrap_or_default())
+    report_object(&report_json_from_js(&bytes)?)
 }
 
 /// `__decodeReportTests(bytes)`: [`decode_report`], and every test's planner unit id, file, own
@@ -233,8 +243,7 @@ pub fn decode_report(bytes: JsValue) -> JsResult<JsValue> {
 /// `report` by its place, checking its title. Not public.
 #[wasm_bindgen(js_name = "__decodeReportTests")]
 pub fn decode_report_tests(bytes: JsValue) -> JsResult<JsValue> {
-    let bytes = bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
-    let json = report::decode_json(&bytes)?;
+    let json = report_json_from_js(&bytes)?;
     let view: crate::plan::from_report::ReportView =
         crate::from_json(&json).map_err(|e| Error::invalid_input(format!("report: {e}")))?;
     let listed = crate::plan::from_report::listed_tests(&view);
@@ -249,7 +258,7 @@ pub fn decode_report_tests(bytes: JsValue) -> JsResult<JsValue> {
     drop(view);
     let out = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
-    let _ = set("report", &parse(std::str::from_utf8(&json).unwrap_or_default())?);
+    let _ = set("report", &report_object(&json)?);
     let _ = set("ids", &ids);
     let _ = set("files", &files);
     let _ = set("titles", &titles);

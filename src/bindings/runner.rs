@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::report::{parse, stringify};
+use super::report::{parse, report_json_from_js, report_object, stringify};
 use super::{to_js, JsResult};
 use crate::error::Error;
 use crate::plan::from_report::{test_durations, ReportView};
@@ -33,10 +33,9 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
 /// call apart would carry the whole report across again).
 #[wasm_bindgen(js_name = "__readTimings")]
 pub fn read_timings(bytes: JsValue) -> JsResult<JsValue> {
-    let bytes = super::bytes_from_js(&bytes, "decodeReport takes the report's bytes (a Uint8Array)")?;
-    let json = crate::report::decode_json(&bytes)?;
+    let json = report_json_from_js(&bytes)?;
     let out = timings(&json)?;
-    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &parse(std::str::from_utf8(&json).unwrap_or_default())?)?;
+    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&json)?)?;
     Ok(out)
 }
 

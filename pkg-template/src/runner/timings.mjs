@@ -11,6 +11,13 @@
 // the runners: `api.__testDurations`. No Node module here: the preview's worker plans with it too.
 
 /**
+ * Per timings report object, its durations and cost model read together in one pass (Rust
+ * `__readTimings`, `__timingsOf`): a shard's plan needs both, and each call apart carries the
+ * whole report into the wasm again. A timings report is read, never changed.
+ */
+const worked = new WeakMap();
+
+/**
  * Every (environment, file, titlePath) of a report with its duration in ms (Rust
  * `plan::from_report::test_durations`: the file and title rules are the planner's).
  * @param {any} report a decoded report document
@@ -24,13 +31,6 @@ export const durationsFromReport = (report, api) => worked.get(report)?.duration
  * its durations where the report was read as timings (`readTimingsBytes`, `timingsOf`).
  */
 export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api.shardCosts(report);
-
-/**
- * Per timings report object, its durations and cost model read together in one pass (Rust
- * `__readTimings`, `__timingsOf`): a shard's plan needs both, and each call apart carries the
- * whole report into the wasm again. A timings report is read, never changed.
- */
-const worked = new WeakMap();
 
 /** A timings file's bytes as a report (`decodeReport`), its durations and costs worked out with it. */
 export function readTimingsBytes(bytes, api) {

@@ -15,7 +15,7 @@ import { decodeReport, encodeReport, compress, uploadReport, fetchDurations, pla
 import * as shardwise from 'shardwise';
 import { Schema } from '@flakiness/flakiness-report';
 import { createServer } from '../pkg/server/index.mjs';
-import { readTimingsFile } from '../pkg/src/runner/durations.mjs';
+import { readTimingsFile, readTimings } from '../pkg/src/runner/durations.mjs';
 import { durationsSource } from '../pkg/src/runner/durations.mjs';
 import { durationsFromReport, costsFromReport } from '../pkg/src/runner/timings.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
@@ -184,4 +184,55 @@ test('a saved report of 20,000 tests is valid by both rule sets once read back',
   const back = decodeReport(encodeReport(report));
   assert.deepEqual(validateReport(back), []);
   assert.ok(Schema.Report.safeParse(back).success);
+});
+
+test('a timings folder of several sharded runs of 6,000 tests: each test at its mean over the runs, once; plan reads it so', async () => {
+  const dir = tmp();
+  const rows = runRows(6000, 9);
+  // the second run took each test 1x to 3x as long as the first (one run's noise), the third
+  // ran only the first half of the files (a test one run lacked counts over the runs that had it)
+  const scale = (i) => 1 + (i % 3);
+  const runs = [
+    rows,
+    rows.map((row, i) => ({ ...row, attempts: row.attempts.map((a) => ({ ...a, duration: a.duration * scale(i) })) })),
+    rows.filter((row) => row.file < 'tests/m'),
+  ];
+  runs.forEach((run, r) => {
+    const files = [...new Set(run.map((row) => row.file))].sort();
+    [0, 1].forEach((s) => {
+      const mine = new Set(files.filter((_, i) => i % 2 === s));
+      const folder = path.join(dir, `run-${r + 1}`, `shard-${s + 1}-of-2`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'report.json.br'), encodeReport(reportDocument(run.filter((row) => mine.has(row.file)), `run ${r + 1} shard ${s + 1}`)));
+    });
+  });
+  const { report, runs: read } = readTimings(dir, shardwise);
+  assert.equal(read, 6);
+  // each test (per environment) once, at the mean of its sums in the runs that had it
+  const sums = new Map();
+  runs.forEach((run) => run.forEach((row) => {
+    for (const a of row.attempts) {
+      const k = `${row.file} ${row.titlePath.join(' ')} ${a.environmentIdx ?? 0}`;
+      const runsOf = sums.get(k) ?? new Map();
+      runsOf.set(run, (runsOf.get(run) ?? 0) + a.duration);
+      sums.set(k, runsOf);
+    }
+  }));
+  const got = new Map();
+  for (const file of report.suites) for (const d of file.suites) for (const t of d.tests) {
+    for (const a of t.attempts) {
+      const k = `${file.title} ${d.title} ${t.title} ${a.environmentIdx ?? 0}`;
+      got.set(k, [...(got.get(k) ?? []), a.duration]);
+    }
+  }
+  assert.equal(got.size, sums.size);
+  for (const [k, runsOf] of sums) {
+    const mean = [...runsOf.values()].reduce((s, x) => s + x, 0) / runsOf.size;
+    const total = got.get(k).reduce((s, x) => s + x, 0);
+    assert.ok(Math.abs(total - mean) <= got.get(k).length, `${k}: ${total} against the mean ${mean}`);
+  }
+  // the CLI's plan of the folder: every test once
+  const plan = await cli(['plan', dir, '--shards', '4', '--json']);
+  assert.equal(plan.status, 0, plan.stderr);
+  assert.equal(units(JSON.parse(plan.stdout)), 6000);
 });

@@ -1,6 +1,8 @@
 //! Several runs' reports as one timings document: a sharded run's shard reports (the folders its
-//! shards saved), or runs of one suite. Every test of every report, with its attempts; and one
-//! costs record learned from them all ([`super::cost::learn_runs`]: files' costs from every shard,
+//! shards saved), or runs of one suite. Every test of every report, with the attempts of the first
+//! report that ran it (in that environment), their durations scaled to the test's mean over the
+//! reports that ran it (one run's durations carry its machine's noise: several average it; a
+//! setup project every shard ran counts at its mean too); and one costs record learned from them all ([`super::cost::learn_runs`]: files' costs from every shard,
 //! fixed costs as their median) in place of each report's own, so the planner, `shardCosts` and
 //! the durations lookups read the result as they read one run's report.
 
@@ -30,13 +32,20 @@ pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
     let env_key = |r: &Report, idx: Option<u32>| r.environments.get(idx.unwrap_or(0) as usize).map(|e| serde_json::to_string(e).unwrap_or_default()).unwrap_or_default();
     // a test an earlier report ran too in the same environment (Playwright runs a setup project
     // on every shard that needs it): its attempts there are no retries, the first report's stay
-    let mut seen: Seen = HashMap::new();
-    let keep_new = |r: &mut Report, seen: &mut Seen| {
+    // and each test's time in each report, summed over its attempts there, for its mean
+    let mut seen = Seen::default();
+    let mut run = 0u32;
+    let mut keep_new = |r: &mut Report, seen: &mut Seen| {
         let envs: Vec<String> = (0..r.environments.len()).map(|i| env_key(r, Some(i as u32))).collect();
         let (mut suites, mut tests) = (r.suites.take().unwrap_or_default(), r.tests.take().unwrap_or_default());
-        let mut added = Seen::new();
-        drop_seen(&mut suites, &mut tests, seen, &mut added, &envs, &mut Vec::new(), None);
-        seen.extend(added);
+        let mut added = Seen::default();
+        run += 1;
+        drop_seen(&mut suites, &mut tests, seen, &mut added, &envs, &mut Vec::new(), None, run);
+        for (k, i) in added.at {
+            let t = added.tallies[i as usize];
+            seen.at.insert(k, seen.tallies.len() as u32);
+            seen.tallies.push(t);
+        }
         r.suites = (!suites.is_empty()).then_some(suites);
         r.tests = (!tests.is_empty()).then_some(tests);
     };
@@ -56,6 +65,9 @@ pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
         out.sources.get_or_insert_with(Vec::new).extend(r.sources.unwrap_or_default().into_iter().filter(|s| !have.contains(&s.file_path)));
     }
     out.duration = 0;
+    let envs: Vec<String> = (0..out.environments.len()).map(|i| env_key(&out, Some(i as u32))).collect();
+    let (suites, tests) = (out.suites.as_deref_mut().unwrap_or_default(), out.tests.as_deref_mut().unwrap_or_default());
+    to_means(suites, tests, &mut seen, &envs, &mut Vec::new(), None);
     let c = &learned.costs;
     let record = Record {
         runner: learned.runner.as_deref(),
@@ -102,8 +114,60 @@ fn is_zero(v: &u64) -> bool {
     *v == 0
 }
 
-/// Tests in one environment seen so far, by [`key`] (a map of a type the .wasm already has).
-type Seen = HashMap<String, u32>;
+/// Tests in one environment seen so far: by [`key`] (a map of a type the .wasm already has), the
+/// index of their time in the reports that ran them.
+#[derive(Default)]
+struct Seen {
+    at: HashMap<String, u32>,
+    tallies: Vec<Tally>,
+}
+
+impl Seen {
+    /// Counts `ms` of the `run`-th report to the test `k`, if seen; whether it was.
+    fn add_seen(&mut self, k: &str, ms: u64, run: u32) -> bool {
+        match self.at.get(k) {
+            Some(&i) => {
+                self.tallies[i as usize].add(ms, run);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Counts `ms` of the `run`-th report to the test `k`, seen or not.
+    fn add(&mut self, k: String, ms: u64, run: u32) {
+        if !self.add_seen(&k, ms, run) {
+            self.at.insert(k, self.tallies.len() as u32);
+            let mut t = Tally::default();
+            t.add(ms, run);
+            self.tallies.push(t);
+        }
+    }
+}
+
+/// A test's time in one environment over the reports that ran it: the sum of each report's
+/// attempts, how many reports, the last one counted, and the first one's sum (the attempts kept).
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    ms: u64,
+    runs: u32,
+    last: u32,
+    kept: u64,
+}
+
+impl Tally {
+    fn add(&mut self, ms: u64, run: u32) {
+        self.ms += ms;
+        // the first report's attempts (the ones the merged document keeps)
+        if self.runs == 0 || (self.runs == 1 && self.last == run) {
+            self.kept += ms;
+        }
+        if self.last != run {
+            self.runs += 1;
+            self.last = run;
+        }
+    }
+}
 
 /// A test in one environment: its file, its suites' titles, its title, the environment's JSON.
 fn key<S: AsRef<str>>(file: Option<&str>, suites: &[S], title: &str, env: &str) -> String {
@@ -119,19 +183,21 @@ fn key<S: AsRef<str>>(file: Option<&str>, suites: &[S], title: &str, env: &str) 
     k
 }
 
-/// Drops the attempts whose test and environment earlier reports had (`seen`), and the tests and
-/// suites left empty; the others' keys go to `added`. `path` and `file` as
-/// [`Report::tests_with_paths`] reads them.
-fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &Seen, added: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>) {
+/// Drops the attempts whose test and environment earlier reports had (`seen`, where their time in
+/// this report, the `run`-th, is counted), and the tests and suites left empty; the others go to
+/// `added`, with their time. `path` and `file` as [`Report::tests_with_paths`] reads them.
+#[allow(clippy::too_many_arguments)]
+fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &mut Seen, added: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>, run: u32) {
     tests.retain_mut(|t| {
         let f = t.location.as_ref().map(|l| l.file.as_str()).or(file);
         t.attempts.retain(|a| {
             let env = envs.get(a.environment_idx.unwrap_or(0) as usize).map_or("", String::as_str);
             let k = key(f, path, &t.title, env);
-            if seen.contains_key(&k) {
+            let ms = a.duration.unwrap_or(0);
+            if seen.add_seen(&k, ms, run) {
                 return false;
             }
-            added.entry(k).or_insert(0);
+            added.add(k, ms, run);
             true
         });
         !t.attempts.is_empty()
@@ -144,7 +210,7 @@ fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &Seen, added:
         let mut inner_suites = s.suites.take().unwrap_or_default();
         let mut inner_tests = s.tests.take().unwrap_or_default();
         let had = !inner_suites.is_empty() || !inner_tests.is_empty();
-        drop_seen(&mut inner_suites, &mut inner_tests, seen, added, envs, path, if is_file { Some(title.as_str()) } else { file });
+        drop_seen(&mut inner_suites, &mut inner_tests, seen, added, envs, path, if is_file { Some(title.as_str()) } else { file }, run);
         if !is_file {
             path.pop();
         }
@@ -153,6 +219,39 @@ fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &Seen, added:
         s.tests = (!inner_tests.is_empty()).then_some(inner_tests);
         keep
     });
+}
+
+/// Each test's attempts in an environment (the first report's that ran it there) scaled to the
+/// test's mean over the reports (`seen`): their sum becomes the mean, each keeping its share (a
+/// first report's 0 ms: the first attempt takes the mean).
+fn to_means(suites: &mut [Suite], tests: &mut [Test], seen: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>) {
+    for t in tests {
+        let f = t.location.as_ref().map(|l| l.file.as_str()).or(file);
+        for a in &mut t.attempts {
+            let env = envs.get(a.environment_idx.unwrap_or(0) as usize).map_or("", String::as_str);
+            let Some(&i) = seen.at.get(&key(f, path, &t.title, env)) else { continue };
+            let tally = &mut seen.tallies[i as usize];
+            if tally.runs < 2 || tally.kept == u64::MAX {
+                continue;
+            }
+            let mean = (tally.ms as f64 / f64::from(tally.runs)).round();
+            a.duration = Some(if tally.kept == 0 { mean } else { (a.duration.unwrap_or(0) as f64 * mean / tally.kept as f64).round() } as u64);
+            if tally.kept == 0 {
+                tally.kept = u64::MAX;
+            }
+        }
+    }
+    for s in suites {
+        let is_file = s.kind == SuiteType::File;
+        if !is_file {
+            path.push(s.title.clone());
+        }
+        let inner_file = if is_file { Some(s.title.clone()) } else { file.map(str::to_owned) };
+        to_means(s.suites.as_deref_mut().unwrap_or_default(), s.tests.as_deref_mut().unwrap_or_default(), seen, envs, path, inner_file.as_deref());
+        if !is_file {
+            path.pop();
+        }
+    }
 }
 
 /// Every attempt's environment moved by `offset` (its report's environments follow the others').
@@ -232,14 +331,15 @@ mod tests {
         assert_eq!((together.per_shard_overhead_ms, together.costs.per_worker_ms), (typical.per_shard_overhead_ms, typical.costs.per_worker_ms));
         assert_eq!((together.workers, together.runner.as_deref()), (Some(2), Some("jest")));
 
-        // a test both shards ran (a setup project's) keeps the first shard's attempt only
+        // a test both shards ran (a setup project's) keeps the first shard's attempt only, at its
+        // mean over the two (each shard pays it once)
         let setup = shard("jest", &[("setup.js", 700, 100), ("k.test.js", 100, 100)], 1500);
         let again = shard("jest", &[("setup.js", 650, 100), ("l.test.js", 100, 100)], 1500);
         let m = merge_runs(vec![setup, again]).unwrap();
         let tests = m.tests_with_paths();
         assert_eq!(tests.len(), 3);
         let s = tests.iter().find(|t| t.file == Some("setup.js")).unwrap();
-        assert_eq!(s.test.attempts.iter().map(|a| a.duration).collect::<Vec<_>>(), [Some(700)]);
+        assert_eq!(s.test.attempts.iter().map(|a| a.duration).collect::<Vec<_>>(), [Some(675)]);
 
         // different environments stay apart, each attempt pointing at its own
         let other = shard("jest-node18", &[("k.test.js", 100, 100)], 900);
@@ -248,5 +348,87 @@ mod tests {
         let k = m.tests_with_paths().into_iter().find(|t| t.file == Some("k.test.js")).unwrap();
         assert_eq!(k.test.attempts[0].environment_idx, Some(1));
         assert!(merge_runs(vec![]).is_none());
+    }
+
+    /// A report of one run: each test `(file, title, attempts' durations)`, in one environment.
+    fn run_of(tests: &[(&str, &str, Vec<u64>)]) -> Report {
+        let suites: Vec<String> = tests
+            .iter()
+            .map(|(f, title, attempts)| {
+                let attempts: Vec<String> = attempts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, ms)| format!(r#"{{"environmentIdx":0,"status":"{}","startTimestamp":1700000000000,"duration":{ms}}}"#, if i + 1 < attempts.len() { "failed" } else { "passed" }))
+                    .collect();
+                format!(r#"{{"type":"file","title":"{f}","tests":[{{"title":"{title}","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{}]}}]}}"#, attempts.join(","))
+            })
+            .collect();
+        let json = format!(
+            r#"{{"category":"playwright","version":1,"commitId":"{}","startTimestamp":1700000000000,"duration":5000,"environments":[{{"name":"chromium"}}],"suites":[{}]}}"#,
+            "b".repeat(40),
+            suites.join(",")
+        );
+        crate::from_json(json.as_bytes()).expect("a report")
+    }
+
+    /// Each test of a merged document: its attempts' durations, by `file title`.
+    fn durations(r: &Report) -> BTreeMap<String, Vec<u64>> {
+        r.tests_with_paths()
+            .into_iter()
+            .map(|t| (format!("{} {}", t.file.unwrap_or(""), t.test.title), t.test.attempts.iter().map(|a| a.duration.unwrap_or(0)).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn several_runs_of_a_suite_give_each_test_its_mean() {
+        // one run's durations carry its noise: three runs of the same tests, each test at its
+        // mean; a test with a retry counts both attempts in its run (a retry costs its time),
+        // its attempts keeping their shares; a test one run alone had keeps that run's time
+        let a = run_of(&[("a.spec.js", "x", vec![900]), ("b.spec.js", "y", vec![300, 300]), ("c.spec.js", "z", vec![0])]);
+        let b = run_of(&[("a.spec.js", "x", vec![600]), ("b.spec.js", "y", vec![200]), ("c.spec.js", "z", vec![90])]);
+        let c = run_of(&[("a.spec.js", "x", vec![600]), ("b.spec.js", "y", vec![250]), ("d.spec.js", "w", vec![40])]);
+        let m = merge_runs(vec![a, b, c]).unwrap();
+        let d = durations(&m);
+        assert_eq!(d["a.spec.js x"], [700]);
+        assert_eq!(d["b.spec.js y"], [175, 175], "(600 + 200 + 250) / 3 = 350, two attempts keeping their halves");
+        assert_eq!(d["c.spec.js z"], [45], "a first run's 0 ms: the mean goes to its attempt");
+        assert_eq!(d["d.spec.js w"], [40]);
+        // the statuses are the first run's (a re-run of what failed reads them)
+        let y = m.tests_with_paths().into_iter().find(|t| t.test.title == "y").unwrap();
+        assert_eq!(y.test.attempts.len(), 2);
+        // one run: its durations as they were
+        let one = run_of(&[("a.spec.js", "x", vec![900])]);
+        assert_eq!(durations(&merge_runs(vec![one]).unwrap())["a.spec.js x"], [900]);
+    }
+
+    proptest::proptest! {
+        /// Whatever the runs and their sizes, each test's merged time is its mean over the runs
+        /// that had it (within a millisecond an attempt, from rounding), every test is there once.
+        #[test]
+        fn merged_time_is_each_tests_mean(runs in proptest::collection::vec(proptest::collection::vec(proptest::option::of(proptest::collection::vec(0u64..5_000, 1..4)), 12), 1..6)) {
+            let names: Vec<String> = (0..12).map(|i| format!("f{i}.spec.js")).collect();
+            let reports: Vec<Report> = runs
+                .iter()
+                .filter_map(|run| {
+                    let tests: Vec<(&str, &str, Vec<u64>)> = run.iter().enumerate().filter_map(|(i, t)| t.clone().map(|a| (names[i].as_str(), "t", a))).collect();
+                    (!tests.is_empty()).then(|| run_of(&tests))
+                })
+                .collect();
+            proptest::prop_assume!(!reports.is_empty());
+            let m = merge_runs(reports).unwrap();
+            let d = durations(&m);
+            for (i, name) in names.iter().enumerate() {
+                let sums: Vec<u64> = runs.iter().filter_map(|r| r[i].as_ref().map(|a| a.iter().sum())).collect();
+                let got = d.get(&format!("{name} t"));
+                if sums.is_empty() {
+                    proptest::prop_assert!(got.is_none());
+                    continue;
+                }
+                let mean = sums.iter().sum::<u64>() as f64 / sums.len() as f64;
+                let got = got.unwrap();
+                let total: u64 = got.iter().sum();
+                proptest::prop_assert!((total as f64 - mean).abs() <= got.len() as f64, "{name}: {total} against mean {mean} ({sums:?})");
+            }
+        }
     }
 }

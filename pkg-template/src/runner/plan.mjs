@@ -209,7 +209,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     shard,
     mine,
     order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
-    expected: { bodiesMs, knownCount, estimated, costs: costs.source },
+    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
     units,
@@ -290,40 +290,48 @@ export const STALE_MIN_MS = 1000;
 export const ESTIMATED_SHARE = 0.2;
 
 /**
- * The lines at the end of a balanced shard: what it took against its predicted wall time, and
- * what its tests' own time was against theirs; then, when its wall was off by more than
- * STALE_SHARE (and STALE_MIN_MS), one line with the cause the figures show: durations that moved
- * (its tests took more or less than predicted, by as much), or costs that were off (its tests
- * took what was predicted, the rest did not), or no durations at all.
+ * The lines at the end of a balanced shard: what it took against its predicted wall time, what its
+ * tests' own time was against theirs, and the rest (its wall less its tests' own time shared over
+ * its workers: start-up, files and workers) against theirs; then, when its wall was off by more
+ * than STALE_SHARE (and STALE_MIN_MS), one line with the cause the figures show: durations that
+ * moved (its tests took more or less than predicted, by as much), the noise of the durations
+ * (its tests made most of the miss, by less than that), costs that were off (the rest made most
+ * of it), or no durations at all. Whatever the wall did, tests that moved by as much are stale.
  * @param {object} p
  * @param {number} p.shardIndex
  * @param {number} p.shardCount
  * @param {number} p.predictedMs the plan's prediction of the shard's wall time
  * @param {number} p.actualMs the shard's wall time
  * @param {number} [p.testsMs] its tests' attempts' durations, summed (undefined: not reported)
- * @param {{bodiesMs: number, knownCount?: number, estimated: number, costs?: string}} [p.expected]
+ * @param {{bodiesMs: number, knownCount?: number, estimated: number, costs?: string, workers?: number}} [p.expected]
  *   what planThisShard expected of its tests (known durations summed, how many known, how many
- *   estimated) and where its costs came from
+ *   estimated), where its costs came from and its workers
  */
 export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, testsMs, expected }) {
   const pct = (off, of) => (of > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / of)}%` : 'no prediction');
   const far = (off, of) => Math.abs(off) >= STALE_MIN_MS && Math.abs(off) > STALE_SHARE * of;
   const who = `[shardwise] shard ${shardIndex}/${shardCount}`;
+  const workers = workerCount(expected?.workers);
   let head = `${who} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)}, ${pct(actualMs - predictedMs, predictedMs)})`;
   // the tests' predicted time: the known durations, and each estimated test at their mean (as
   // the planner estimates, near enough to tell a moved suite from a noisy one)
   const known = expected && expected.bodiesMs > 0;
   const knownCount = known ? expected.knownCount ?? 1 : 0;
   const testsPredicted = known ? Math.round(expected.bodiesMs + (expected.estimated * expected.bodiesMs) / Math.max(1, knownCount)) : undefined;
+  // the rest: the wall less the tests' own time shared over the workers (an even share: what
+  // the tests held of the wall, near enough to tell which part missed)
+  const rest = (wall, tests) => Math.max(0, Math.round(wall - tests / workers));
+  const restMs = testsMs === undefined ? undefined : rest(actualMs, testsMs);
+  const restPredicted = known ? rest(predictedMs, testsPredicted) : undefined;
   if (testsMs !== undefined) {
-    head += `: its tests' own time ${fmtMs(testsMs)}${known ? ` (predicted ${fmtMs(testsPredicted)})` : ''}, `
-      + `the rest ${fmtMs(Math.max(0, actualMs - testsMs))} start-up, files and workers`;
+    head += `: its tests' own time ${fmtMs(testsMs)}${workers > 1 ? ` over ${workers} workers` : ''}${known ? ` (predicted ${fmtMs(testsPredicted)})` : ''}, `
+      + `the rest ${fmtMs(restMs)} start-up, files and workers${known ? ` (predicted ${fmtMs(restPredicted)})` : ''}`;
   }
   const lines = [head];
   // The durations are stale when the tests' own time moved beyond a busy machine's noise (a
   // quarter and a second), whatever the wall did: costs predicted too high can hide tests that
   // became 3x slower, and the split is then balanced on the wrong figures. The other lines only
-  // when the shard's wall was off by as much.
+  // when the shard's wall was off by as much, and name the part that made most of the miss.
   const stale = known && testsMs !== undefined && far(testsMs - testsPredicted, testsPredicted);
   const wallOff = far(actualMs - predictedMs, predictedMs);
   if (stale) {
@@ -333,10 +341,15 @@ export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, tes
   } else if (wallOff && expected && expected.bodiesMs === 0 && expected.estimated > 0) {
     lines.push(`${who}: none of its tests had a duration, so its prediction was an estimate; `
       + 'a timings file from a full run (its saved report.json.br), or a service that has seen one, gives durations and costs');
-  } else if (wallOff) {
+  } else if (wallOff && known && testsMs !== undefined && Math.abs(testsMs - testsPredicted) / workers > Math.abs(restMs - restPredicted)) {
+    lines.push(`${who}: most of the miss was its tests: they took ${fmtMs(testsMs)} against ${fmtMs(testsPredicted)} predicted `
+      + `(${pct(testsMs - testsPredicted, testsPredicted)}), within what one run's durations vary by (under ${Math.round(STALE_SHARE * 100)}%: not stale). `
+      + 'One run\'s durations carry its noise (a busy machine, shared cores): a timings folder of several runs (each test at its mean), '
+      + 'or a service that has seen several, averages it');
+  } else if (wallOff && testsMs !== undefined) {
     const defaults = /defaults/.test(expected?.costs ?? '');
-    lines.push(`${who}: its tests took what was predicted, the rest did not: the costs of start-up, files and workers `
-      + `(${expected?.costs ?? 'none'}) were off by ${pct(actualMs - predictedMs, predictedMs)}. `
+    lines.push(`${who}: its tests took about what was predicted, the rest did not: the costs of start-up, files and workers `
+      + `(${expected?.costs ?? 'none'}) took ${fmtMs(restMs)}${restPredicted !== undefined ? ` against ${fmtMs(restPredicted)} predicted` : ''}. `
       + (defaults
         ? 'A timings file that is a saved report of a full run on this kind of machine (report.json.br) teaches them'
         : 'They were learned on a run of another size or machine; a timings file from a recent full run on this kind of machine teaches them again'));

@@ -204,6 +204,20 @@ for (const [name, project] of Object.entries(PROJECTS)) {
       const plan = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', previous, '--shards', '2', '--json'], { encoding: 'utf8' });
       assert.equal(plan.status, 0, plan.stderr);
       if (name !== 'playwright') assert.equal(JSON.parse(plan.stdout).fingerprint, lines[0][3]);
+
+      // several runs side by side (the previous run's shards and these): a shard reads them as
+      // one, each test at its mean, and says so; plan reads them the same way
+      const history = path.join(dir, 'out', 'history');
+      rmSync(history, { recursive: true, force: true });
+      cpSync(previous, path.join(history, 'run-1'), { recursive: true });
+      for (const i of [1, 2]) cpSync(path.join(dir, 'out', `next-${i}`, `shard-${i}-of-2`), path.join(history, 'run-2', `shard-${i}-of-2`), { recursive: true });
+      const third = await run('third-1', '1/2', { SHARDWISE_TIMINGS_FILE: history, SHARDWISE_ALWAYS_BALANCE: '1' });
+      assert.equal(third.code, 0, third.text);
+      assert.match(third.text, /^\[shardwise\] shard 1\/2: predicted .*\(durations: timings file \S+ \(4 reports of 2 runs, each test at its mean\);/m, third.text);
+      assert.doesNotMatch(third.text, /were estimated/);
+      const both = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', history, '--shards', '2', '--json'], { encoding: 'utf8' });
+      assert.equal(both.status, 0, both.stderr);
+      assert.equal(JSON.parse(both.stdout).estimated, 0);
     });
 
     test('with stale durations each shard says so in one line, with what to do, and that a third was estimated', { skip: name === 'vitest' && 'ends through the same code as Jest' }, () => {

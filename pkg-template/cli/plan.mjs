@@ -24,8 +24,9 @@ shard of a run can print to show they computed the same plan.
   - a report or timings file, JSON or Brotli JSON (report.json, report.json.br, the output of
     'shardwise durations'), or a reporter's saved report folder: each test's predicted duration
     is the sum of its attempts' durations (in one environment with --environment); or a sharded
-    run's folder (shard-1-of-3/, ...): its shards' reports read as one run, every shard's tests,
-    and the costs learned from every shard;
+    run's folder (shard-1-of-3/, ...), or several runs' folders side by side: their reports read
+    as one, every test at its mean over the reports that ran it, and the costs learned from
+    every report;
   - a JSON array of units [{"id": "...", "file"?: "...", "group"?: "...", "durationMs"?: n}].
 
 A report plans as its runner does (what 'shardwise plan' reads of it is printed under the table):
@@ -88,7 +89,7 @@ function readInput(target) {
   }
 }
 
-/** A sharded run's folder: its shards' reports, which plan as one run (`__mergeRuns`: every test, the costs learned from every shard). */
+/** A sharded run's folder, or several runs': their reports, which plan as one (`__mergeRuns`: every test at its mean, the costs learned from every report). */
 function shardReports(targets) {
   return targets.map((t) => {
     const { reportFile, bytes } = readSaved(t);

@@ -3,7 +3,7 @@
 // durations cannot be had: a `SharedReason` when every shard shares it (nothing configured),
 // and the shards then plan from estimates alike; any other error stops the shard (see planThisShard).
 import { readFileSync, statSync } from 'node:fs';
-import { REPORT_FILE } from '../layout.js';
+import { REPORT_FILE, shardOfFolder } from '../layout.js';
 import path from 'node:path';
 import { canReachService } from './options.mjs';
 import { savedReports } from './report.mjs';
@@ -17,16 +17,32 @@ export function readTimingsFile(file, api) {
 }
 
 /**
- * The timings `target` names: a file; a folder a reporter saved; or a sharded run's folder, whose
- * shards' reports are read as one (`api.__mergeRuns`: every test, and the costs learned from
- * every shard). `runs`: how many reports it read.
- * @returns {{report: object, runs: number}}
+ * The timings `target` names: a file; a folder a reporter saved; or a folder of saved folders (a
+ * sharded run's shards, or several runs' side by side), whose reports are read as one
+ * (`api.__mergeRuns`: every test, at its mean over the reports that ran it, and the costs learned
+ * from every report). `reports`: how many reports it read; `runs`: how many runs saved them.
+ * @returns {{report: object, reports: number, runs: number}}
  */
 export function readTimings(target, api) {
   const files = savedReports(target).map((t) => (statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t));
-  if (files.length === 1) return { report: readTimingsFile(files[0], api), runs: 1 };
+  if (files.length === 1) return { report: readTimingsFile(files[0], api), reports: 1, runs: 1 };
   const reports = files.map((f) => api.decodeReport(new Uint8Array(readFileSync(f))));
-  return { report: timingsOf(api.__mergeRuns(reports), api), runs: reports.length };
+  return { report: timingsOf(api.__mergeRuns(reports), api), reports: reports.length, runs: runsOf(files) };
+}
+
+/**
+ * How many runs saved these report files: a sharded run's shards each saved `shard-i-of-N/` (one
+ * run per repeat of a shard's folder name, wherever CI put them), another folder is a run of its own.
+ */
+function runsOf(files) {
+  const shards = new Map();
+  let whole = 0;
+  for (const f of files) {
+    const name = path.basename(path.dirname(f));
+    if (shardOfFolder(name)) shards.set(name, (shards.get(name) ?? 0) + 1);
+    else whole += 1;
+  }
+  return whole + Math.max(0, ...shards.values());
 }
 
 /**
@@ -46,8 +62,8 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      const { report, runs } = readTimings(file, api);
-      const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${plural(runs, 'shard report')}, read as one run)` : ''}`;
+      const { report, reports, runs } = readTimings(file, api);
+      const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${reports} reports of ${runs} runs, each test at its mean)` : reports > 1 ? ` (${plural(reports, 'shard report')}, read as one run)` : ''}`;
       const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
       return { durationOf: lookup(report), source, costs: costsFromReport(report, api), rerun };
     }

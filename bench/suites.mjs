@@ -25,6 +25,7 @@
 //   npm run bench:suites -- --suite jest --shards 2   # one suite, one count (a quick check)
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
+//   npm run bench:suites -- --suite vitest --always-balance # never keep the runner's own split
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
 //                                                             reporter (what balancing alone costs)
@@ -158,6 +159,9 @@ export async function timedRun({ argv, cwd, env, log }) {
  * off) or 'balanced' (`--shard`, shardwise on, timings from the seed's report). Resolves with
  * its wall time (spawn to exit), exit code, output and the tests it ran.
  */
+/** `--always-balance`: the balanced shards run the plan also where the runner's own split is as good (SHARDWISE_ALWAYS_BALANCE=1). */
+let alwaysBalance = false;
+
 async function runOnce(suite, { label, mode, shard }) {
   const dir = path.join(suite.out, 'runs', label);
   rmSync(dir, { recursive: true, force: true });
@@ -166,7 +170,7 @@ async function runOnce(suite, { label, mode, shard }) {
   const env = cleanEnv({
     SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: { native: '1', report: 'report' }[mode] ?? '0',
     SHARDWISE_COMMIT_ID: suite.commit,
-    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile } : {}),
+    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile, ...(alwaysBalance ? { SHARDWISE_ALWAYS_BALANCE: '1' } : {}) } : {}),
     ...suite.env?.(paths), // a runner whose reporter takes no options (node:test): its variables
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
   const argv = suite.argv({ mode, shard, paths });
@@ -454,8 +458,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     suite: { type: 'string', multiple: true }, repo: { type: 'string' }, runner: { type: 'string' },
     shards: { type: 'string', default: '2,3,4' }, rounds: { type: 'string', default: '1' },
     scale: { type: 'string', default: '1' }, workers: { type: 'string', default: '2' },
-    'report-baseline': { type: 'boolean', default: false },
+    'report-baseline': { type: 'boolean', default: false }, 'always-balance': { type: 'boolean', default: false },
   } });
+  alwaysBalance = values['always-balance'];
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
   const counts = values.shards === '0' ? [] : values.shards.split(',').map(Number); // --shards 0: the seed run only (for sizing)
   if (counts.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--shards ${values.shards}: counts of at least 2, e.g. 2,3,4`);

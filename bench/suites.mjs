@@ -26,6 +26,7 @@
 //   npm run bench:suites -- --scale 0.3 --rounds 2    # smaller suites; shard runs repeated (median)
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
 //   npm run bench:suites -- --suite vitest --always-balance # never keep the runner's own split
+//   npm run bench:suites -- --suite vitest-slow --seeds 3 # the timings: a folder of 3 seed runs
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
 //                                                             reporter (what balancing alone costs)
@@ -223,7 +224,7 @@ function checkShardwise(suite, runs, n) {
 /** `shardwise plan <seed> --shards auto`, with the flags its --help lists (the planner's options change). */
 function planAuto(suite, maxShards) {
   const help = spawnSync(process.execPath, [CLI, 'plan', '--help'], { encoding: 'utf8' }).stdout ?? '';
-  const args = [CLI, 'plan', path.dirname(suite.timingsFile), '--shards', 'auto', '--max-shards', String(maxShards), '--json'];
+  const args = [CLI, 'plan', suite.timingsDir ?? path.dirname(suite.timingsFile), '--shards', 'auto', '--max-shards', String(maxShards), '--json'];
   if (help.includes('--unit')) args.push('--unit', 'file');
   if (help.includes('--workers')) args.push('--workers', String(suite.workers));
   const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
@@ -232,13 +233,27 @@ function planAuto(suite, maxShards) {
 }
 
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
-async function benchSuite(suite, { counts, rounds, reportBaseline }) {
+async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1 }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   const seed = await runOnce(suite, { label: 'seed', mode: 'seed' });
   suite.timingsFile = path.join(seed.output, 'report.json.br');
   if (!existsSync(suite.timingsFile)) throw new Error(`${suite.name}: the seed run saved no report at ${suite.timingsFile}; see ${seed.log}`);
   console.log(`seed (unsharded, ${suite.workers} workers): ${s(seed.ms)}, ${seed.tests.size} tests${failedCount(seed.tests) ? ` (${failedCount(seed.tests)} failed)` : ''}`);
+  if (seeds > 1) {
+    // --seeds K: K unsharded runs side by side, one timings folder (each test at its mean, the
+    // costs learned from every run), as a CI keeps its last runs' saved folders
+    const dir = path.join(suite.out, 'runs', 'timings');
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(seed.output, path.join(dir, 'seed-1'), { recursive: true });
+    for (let k = 2; k <= seeds; k++) {
+      const more = await runOnce(suite, { label: `seed-${k}`, mode: 'seed' });
+      cpSync(more.output, path.join(dir, `seed-${k}`), { recursive: true });
+      console.log(`seed ${k}: ${s(more.ms)}`);
+    }
+    suite.timingsFile = dir;
+    suite.timingsDir = dir;
+  }
   if (counts.length === 0) return { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size };
 
   // 'report': the runner's split with shardwise's reporter and no sequencer (the generated Jest
@@ -459,6 +474,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     shards: { type: 'string', default: '2,3,4' }, rounds: { type: 'string', default: '1' },
     scale: { type: 'string', default: '1' }, workers: { type: 'string', default: '2' },
     'report-baseline': { type: 'boolean', default: false }, 'always-balance': { type: 'boolean', default: false },
+    seeds: { type: 'string', default: '1' },
   } });
   alwaysBalance = values['always-balance'];
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
@@ -470,6 +486,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const suites = values.repo
     ? [external(values.repo, values.runner ?? 'jest', { workers: Number(values.workers) })]
     : (values.suite ?? ['jest', 'vitest', 'playwright']).map((n) => generated(n, { scale: Number(values.scale) }));
-  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'] });
+  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'], seeds: Number(values.seeds) });
   console.log(`\nbench:suites took ${s(Date.now() - started)}`);
 }

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,363,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,363,500 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -279,8 +279,11 @@ test('the .wasm stays within its size budget (1,363,000 bytes after wasm-opt -Oz
   // 1,358,327 -> 1,360,724 bytes. 1,363,000 since several runs merged give each test its mean
   // (`__mergeRuns`: each test's time in each report tallied, the kept attempts scaled to the
   // mean; one run's durations carry its machine's noise): 1,360,513 -> 1,362,770 bytes (a first
-  // version with a map of tallies of its own cost 4.7 KB). Every byte over it needs the same account.
+  // version with a map of tallies of its own cost 4.7 KB). 1,363,500 since an attempt without a
+  // duration counts 0 ms (report-format: `duration` default 0; a merged, normalized document
+  // writes a 0 ms test so, and 3,161 of a Vitest suite's 3,488 tests were read as unknown):
+  // 1,362,770 -> 1,363,205 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_363_000, `shardwise_bg.wasm is ${size} bytes, over the 1,363,000-byte budget`);
+  assert.ok(size <= 1_363_500, `shardwise_bg.wasm is ${size} bytes, over the 1,363,500-byte budget`);
 });

@@ -251,7 +251,7 @@ for (const name of Object.keys(RUNNERS)) {
       // each balanced shard ends with its measured time against the plan's prediction
       // and what of it was its tests (from its report) and start-up
       for (const [i, r] of balanced.entries()) {
-        assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+, [+-]?\\d+%\\): its tests' own time \\S+ \\(predicted \\S+\\), the rest \\S+ start-up, files and workers$`, 'm'));
+        assert.match(r.text, new RegExp(`\\[shardwise\\] shard ${i + 1}/3 took \\S+ \\(predicted \\S+, [+-]?\\d+%\\): its tests' own time \\S+( over \\d+ workers)? \\(predicted \\S+\\), the rest \\S+ start-up, files and workers \\(predicted \\S+\\)$`, 'm'));
       }
     });
 

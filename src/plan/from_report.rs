@@ -282,7 +282,9 @@ impl<'a> Walk<'a> {
         }
         let (mut ms, mut known) = (0.0, false);
         let here = |a: &&AttemptView| self.env.is_none_or(|e| a.environment_idx.unwrap_or(0.0) == e as f64);
-        for d in t.attempts.iter().flatten().filter(here).filter_map(|a| a.duration).filter(|d| d.is_finite() && *d >= 0.0) {
+        // an attempt is data: its absent duration is 0 (report-format.md: `duration` default 0, as
+        // a normalized report writes a 0 ms test); a test with none has no duration here
+        for d in t.attempts.iter().flatten().filter(here).map(|a| a.duration.unwrap_or(0.0)).filter(|d| d.is_finite() && *d >= 0.0) {
             ms += d;
             known = true;
         }
@@ -454,7 +456,9 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
                 let ok = a.as_expected();
                 let end = &mut ends[idx as usize];
                 *end = (ok, end.1 || !ok);
-                if let Some(d) = a.duration.filter(|d| d.is_finite()) {
+                // absent: 0 ms (`duration` default 0), a duration all the same
+                let d = a.duration.unwrap_or(0.0);
+                if d.is_finite() {
                     *sums[idx as usize].get_or_insert(0.0) += d;
                 }
             }

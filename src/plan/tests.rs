@@ -818,10 +818,12 @@ fn a_minimal_annotated_document_plans() {
         {"title": "c", "attempts": [{"environmentIdx": null, "duration": null}]}
     ]}, "shardCount": 2}))
     .unwrap();
-    assert_eq!(p.estimated, 2);
-    // b and c take the median of the known units: 1200.25 -> 1200 ms
-    assert_eq!((p.makespan_ms, p.lower_bound_ms), (2400, 1800));
-    assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [2, 1]);
+    // c has an attempt: its duration absent (or null) is 0 ms (§3.5: `duration` default 0, as a
+    // normalized document writes a 0 ms test), not unknown; b, with none, is estimated
+    assert_eq!(p.estimated, 1);
+    // a alone on one shard (1200 ms, the lower bound), b at the known units' median beside c
+    assert_eq!((p.makespan_ms, p.lower_bound_ms), (1200, 1200));
+    assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [1, 2]);
 }
 
 #[test]

@@ -94,8 +94,9 @@ const failedCount = (tests) => [...tests.values()].filter((v) => v === 'failed')
 export function shardwiseLines(output) {
   const text = output.replace(/\x1b\[[0-9;]*m/g, '');
   const plan = /^\[shardwise\] shard (\d+)\/(\d+): predicted (\d+(?:\.\d+)?)(ms|s)\b/m.exec(text);
-  // "took 13.9s: its tests 7.7s (predicted 9.2s)" or "took 13.9s (...): its tests' own time 7.7s (predicted 15.2s)"
-  const took = /^\[shardwise\] shard \d+\/\d+ took [^:\n]*: its tests(?:' own time)? (\d+(?:\.\d+)?)(ms|s)(?: \(predicted (\d+(?:\.\d+)?)(ms|s)\))?/m.exec(text);
+  // "took 13.9s: its tests 7.7s (predicted 9.2s)" or "took 13.9s (...): its tests' own time 7.7s
+  // [over 2 workers] (predicted 15.2s)"
+  const took = /^\[shardwise\] shard \d+\/\d+ took [^:\n]*: its tests(?:' own time)? (\d+(?:\.\d+)?)(ms|s)(?: over \d+ workers)?(?: \(predicted (\d+(?:\.\d+)?)(ms|s)\))?/m.exec(text);
   const ended = /^\[shardwise\] shard \d+\/\d+ took \S+ \(predicted (\d+(?:\.\d+)?)(ms|s)\b/m.exec(text);
   return {
     predictedMs: ended ? msOf(ended[1], ended[2]) : plan ? msOf(plan[3], plan[4]) : undefined,

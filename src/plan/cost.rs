@@ -576,14 +576,15 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
     (out, switches)
 }
 
-/// The median of some times (ms, rounded: a sort the planner already has); 0 without any.
-fn median_of(v: Vec<f64>) -> f64 {
-    let mut u: Vec<u64> = v.iter().map(|x| x.max(0.0).round() as u64).collect();
-    u.sort_unstable();
-    match u.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => u[n / 2] as f64,
-        n => (u[n / 2 - 1] + u[n / 2]) as f64 / 2.0,
+/// The median of some figures (of an even count, the mean of the middle two, rounded up); 0
+/// without any.
+fn median_of(mut v: Vec<u64>) -> u64 {
+    v.sort_unstable();
+    let n = v.len();
+    match n {
+        0 => 0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]).div_ceil(2),
     }
 }
 
@@ -825,7 +826,7 @@ pub fn learn(report: &ReportView) -> Learned {
     // shard's starts measured; the plan charges the wait apart, as the setups' barrier); and the
     // time a lane spent on them, on average, waits and all (see `calibrate`)
     let (count, total) = (switches.iter().map(Vec::len).sum::<usize>(), switches.iter().flatten().sum::<f64>());
-    let (switch_ms, switched) = if count == 0 { (0.0, 0.0) } else { (median_of(switches.iter().flatten().copied().collect()), total / switches.len() as f64) };
+    let (switch_ms, switched) = if count == 0 { (0.0, 0.0) } else { (median_of(switches.iter().flatten().map(|x| x.max(0.0).round() as u64).collect()) as f64, total / switches.len() as f64) };
     // the test environments' first loads, out of the files' costs before the workers' warm-up is
     // read from them; a service's record gives them as it keeps them
     let (starts, taken) = match (fitted, record.as_ref().and_then(|r| r.starts.as_deref())) {
@@ -882,16 +883,16 @@ pub fn learn(report: &ReportView) -> Learned {
     let unfitted = costs.files.clone();
     let mut costs = costs;
     let recorded_shard = num(record.as_ref().and_then(|r| r.per_shard_ms));
-    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0)) {
+    let per_shard = match (wall, attempts.iter().any(|a| a.2 > 0.0), fitted.and(recorded_shard)) {
         // a record its reporter fitted already, at its run's end, to this same wall with the
         // workers' timelines (Playwright's, which it no longer gives): its figures as they are.
         // Fitted again without the timelines' worker starts, the files took those for their
         // own (the peer bench's chain suite: every file 1.5x, 3 s a shard over-predicted)
-        (Some(_), true) if fitted.is_some() && recorded_shard.is_some() => {
+        (Some(_), true, Some(ms)) => {
             from_wall = true;
-            recorded_shard.unwrap_or(d_shard)
+            ms
         }
-        (Some(wall), true) => {
+        (Some(wall), true, _) => {
             let mut settings = Settings::new(1);
             settings.workers = workers.unwrap_or(1);
             settings.unit = unit.unwrap_or_default();
@@ -950,12 +951,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     }
     let walled: Vec<&Learned> = each.iter().filter(|l| l.from_wall).collect();
     let pool: Vec<&Learned> = if walled.is_empty() { each.iter().collect() } else { walled };
-    let median = |f: &dyn Fn(&Learned) -> u64| {
-        let mut v: Vec<u64> = pool.iter().map(|l| f(l)).collect();
-        v.sort_unstable();
-        let n = v.len();
-        if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]).div_ceil(2) }
-    };
+    let median = |f: &dyn Fn(&Learned) -> u64| median_of(pool.iter().map(|l| f(l)).collect());
     // the fixed costs of one run, the median by their sum: how a run's fixed cost splits into per
     // shard, per worker and cold varies from run to run more than their sum does
     let fixed = |l: &Learned| l.per_shard_overhead_ms + l.costs.per_worker_ms + l.costs.cold_ms;

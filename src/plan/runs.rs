@@ -38,14 +38,8 @@ pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
     let mut keep_new = |r: &mut Report, seen: &mut Seen| {
         let envs: Vec<String> = (0..r.environments.len()).map(|i| env_key(r, Some(i as u32))).collect();
         let (mut suites, mut tests) = (r.suites.take().unwrap_or_default(), r.tests.take().unwrap_or_default());
-        let mut added = Seen::default();
         run += 1;
-        drop_seen(&mut suites, &mut tests, seen, &mut added, &envs, &mut Vec::new(), None, run);
-        for (k, i) in added.at {
-            let t = added.tallies[i as usize];
-            seen.at.insert(k, seen.tallies.len() as u32);
-            seen.tallies.push(t);
-        }
+        drop_seen(&mut suites, &mut tests, seen, &envs, &mut Vec::new(), None, run);
         r.suites = (!suites.is_empty()).then_some(suites);
         r.tests = (!tests.is_empty()).then_some(tests);
     };
@@ -123,25 +117,18 @@ struct Seen {
 }
 
 impl Seen {
-    /// Counts `ms` of the `run`-th report to the test `k`, if seen; whether it was.
-    fn add_seen(&mut self, k: &str, ms: u64, run: u32) -> bool {
-        match self.at.get(k) {
-            Some(&i) => {
-                self.tallies[i as usize].add(ms, run);
-                true
+    /// Counts `ms` of an attempt of the `run`-th report to the test `k`; whether the attempt is
+    /// kept (of the first report that ran the test).
+    fn add(&mut self, k: String, ms: u64, run: u32) -> bool {
+        let i = match self.at.get(&k) {
+            Some(&i) => i as usize,
+            None => {
+                self.at.insert(k, self.tallies.len() as u32);
+                self.tallies.push(Tally::default());
+                self.tallies.len() - 1
             }
-            None => false,
-        }
-    }
-
-    /// Counts `ms` of the `run`-th report to the test `k`, seen or not.
-    fn add(&mut self, k: String, ms: u64, run: u32) {
-        if !self.add_seen(&k, ms, run) {
-            self.at.insert(k, self.tallies.len() as u32);
-            let mut t = Tally::default();
-            t.add(ms, run);
-            self.tallies.push(t);
-        }
+        };
+        self.tallies[i].add(ms, run)
     }
 }
 
@@ -156,16 +143,19 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, ms: u64, run: u32) {
+    /// Counts an attempt of the `run`-th report; whether it is of the first report that ran the
+    /// test (the attempts the merged document keeps).
+    fn add(&mut self, ms: u64, run: u32) -> bool {
         self.ms += ms;
-        // the first report's attempts (the ones the merged document keeps)
-        if self.runs == 0 || (self.runs == 1 && self.last == run) {
+        let first = self.runs == 0 || (self.runs == 1 && self.last == run);
+        if first {
             self.kept += ms;
         }
         if self.last != run {
             self.runs += 1;
             self.last = run;
         }
+        first
     }
 }
 
@@ -183,22 +173,16 @@ fn key<S: AsRef<str>>(file: Option<&str>, suites: &[S], title: &str, env: &str) 
     k
 }
 
-/// Drops the attempts whose test and environment earlier reports had (`seen`, where their time in
-/// this report, the `run`-th, is counted), and the tests and suites left empty; the others go to
-/// `added`, with their time. `path` and `file` as [`Report::tests_with_paths`] reads them.
-#[allow(clippy::too_many_arguments)]
-fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &mut Seen, added: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>, run: u32) {
+/// Counts every attempt's time in this report, the `run`-th, to its test in `seen`, and drops
+/// those of a test and environment an earlier report had, and the tests and suites left empty.
+/// `path` and `file` as [`Report::tests_with_paths`] reads them.
+fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &mut Seen, envs: &[String], path: &mut Vec<String>, file: Option<&str>, run: u32) {
     tests.retain_mut(|t| {
         let f = t.location.as_ref().map(|l| l.file.as_str()).or(file);
         t.attempts.retain(|a| {
             let env = envs.get(a.environment_idx.unwrap_or(0) as usize).map_or("", String::as_str);
             let k = key(f, path, &t.title, env);
-            let ms = a.duration.unwrap_or(0);
-            if seen.add_seen(&k, ms, run) {
-                return false;
-            }
-            added.add(k, ms, run);
-            true
+            seen.add(k, a.duration.unwrap_or(0), run)
         });
         !t.attempts.is_empty()
     });
@@ -210,7 +194,7 @@ fn drop_seen(suites: &mut Vec<Suite>, tests: &mut Vec<Test>, seen: &mut Seen, ad
         let mut inner_suites = s.suites.take().unwrap_or_default();
         let mut inner_tests = s.tests.take().unwrap_or_default();
         let had = !inner_suites.is_empty() || !inner_tests.is_empty();
-        drop_seen(&mut inner_suites, &mut inner_tests, seen, added, envs, path, if is_file { Some(title.as_str()) } else { file }, run);
+        drop_seen(&mut inner_suites, &mut inner_tests, seen, envs, path, if is_file { Some(title.as_str()) } else { file }, run);
         if !is_file {
             path.pop();
         }

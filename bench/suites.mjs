@@ -27,6 +27,9 @@
 //   npm run bench:suites -- --suite vitest --shards 0 # the seed run only (to size a suite)
 //   npm run bench:suites -- --suite vitest --always-balance # never keep the runner's own split
 //   npm run bench:suites -- --suite vitest-slow --seeds 3 # the timings: a folder of 3 seed runs
+//   npm run bench:suites -- --suite jest --history      # a CI's steady state: the balanced shards
+//                                                       # plan from the previous balanced run's shard
+//                                                       # folders (that run planned from the seed)
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
 //                                                             reporter (what balancing alone costs)
@@ -164,6 +167,11 @@ export async function timedRun({ argv, cwd, env, log }) {
 /** `--always-balance`: the balanced shards run the plan also where the runner's own split is as good (SHARDWISE_ALWAYS_BALANCE=1). */
 let alwaysBalance = false;
 
+/** The timings a balanced shard `i/N` plans from: with --history its count's previous run's shard folders, else the seed's. */
+function timingsOf(suite, shard) {
+  return suite.history?.get(Number(shard?.split('/')[1])) ?? suite.timingsFile;
+}
+
 async function runOnce(suite, { label, mode, shard }) {
   const dir = path.join(suite.out, 'runs', label);
   rmSync(dir, { recursive: true, force: true });
@@ -172,7 +180,7 @@ async function runOnce(suite, { label, mode, shard }) {
   const env = cleanEnv({
     SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: { native: '1', report: 'report' }[mode] ?? '0',
     SHARDWISE_COMMIT_ID: suite.commit,
-    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: suite.timingsFile, ...(alwaysBalance ? { SHARDWISE_ALWAYS_BALANCE: '1' } : {}) } : {}),
+    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: timingsOf(suite, shard), ...(alwaysBalance ? { SHARDWISE_ALWAYS_BALANCE: '1' } : {}) } : {}),
     ...suite.env?.(paths), // a runner whose reporter takes no options (node:test): its variables
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
   const argv = suite.argv({ mode, shard, paths });
@@ -234,7 +242,7 @@ function planAuto(suite, maxShards) {
 }
 
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
-async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1 }) {
+async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, history = false }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   const seed = await runOnce(suite, { label: 'seed', mode: 'seed' });
@@ -256,6 +264,26 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1 }) 
     suite.timingsDir = dir;
   }
   if (counts.length === 0) return { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size };
+  if (history) {
+    // --history: a CI's steady state. Per count, one balanced run planned from the seed (not
+    // measured: the previous CI run), whose shard folders are then the timings folder every
+    // measured balanced shard of that count plans from (a sharded run's folder, as a CI downloads
+    // its last run's artifacts): costs learned where shards ran, not in one unsharded run
+    suite.history = new Map();
+    for (const n of counts) {
+      const dir = path.join(suite.out, 'runs', `history-n${n}`);
+      rmSync(dir, { recursive: true, force: true });
+      const set = [];
+      for (let i = 1; i <= n; i++) {
+        const r = await runOnce(suite, { label: `previous-n${n}-${i}`, mode: 'balanced', shard: `${i}/${n}` });
+        cpSync(r.output, path.join(dir, `shard-${i}`), { recursive: true });
+        set.push(r);
+      }
+      checkUnion(suite, seed, set, n, { loud: true });
+      suite.history.set(n, dir);
+      console.log(`previous run N=${n} (planned from the seed; the timings of the measured balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
+    }
+  }
 
   // 'report': the runner's split with shardwise's reporter and no sequencer (the generated Jest
   // and Vitest suites' configs read SW_NATIVE=report): balanced against it is what balancing
@@ -351,7 +379,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1 }) 
     console.log(`\n${suite.name}: shardwise also said (an example of each, with how many runs said it):`);
     for (const { line, runs: k } of said.values()) console.log(`  [${k}x] ${line.length > 300 ? `${line.slice(0, 300)}...` : line}`);
   }
-  const summary = { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size, rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
+  const summary = { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size, timings: history ? 'history' : seeds > 1 ? `${seeds} seeds` : 'seed', rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
   writeFileSync(path.join(suite.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }
@@ -475,7 +503,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     shards: { type: 'string', default: '2,3,4' }, rounds: { type: 'string', default: '1' },
     scale: { type: 'string', default: '1' }, workers: { type: 'string', default: '2' },
     'report-baseline': { type: 'boolean', default: false }, 'always-balance': { type: 'boolean', default: false },
-    seeds: { type: 'string', default: '1' },
+    seeds: { type: 'string', default: '1' }, history: { type: 'boolean', default: false },
   } });
   alwaysBalance = values['always-balance'];
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
@@ -487,6 +515,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const suites = values.repo
     ? [external(values.repo, values.runner ?? 'jest', { workers: Number(values.workers) })]
     : (values.suite ?? ['jest', 'vitest', 'playwright']).map((n) => generated(n, { scale: Number(values.scale) }));
-  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'], seeds: Number(values.seeds) });
+  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'], seeds: Number(values.seeds), history: values.history });
   console.log(`\nbench:suites took ${s(Date.now() - started)}`);
 }

@@ -204,6 +204,10 @@ for (const [name, project] of Object.entries(PROJECTS)) {
       const plan = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', previous, '--shards', '2', '--json'], { encoding: 'utf8' });
       assert.equal(plan.status, 0, plan.stderr);
       if (name !== 'playwright') assert.equal(JSON.parse(plan.stdout).fingerprint, lines[0][3]);
+      // and so with the runner's unit and workers given as flags (as the README's example does)
+      const flagged = spawnSync(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', previous, '--shards', '2', '--unit', 'file', '--workers', '2', '--json'], { encoding: 'utf8' });
+      assert.equal(flagged.status, 0, flagged.stderr);
+      if (name !== 'playwright') assert.equal(JSON.parse(flagged.stdout).fingerprint, lines[0][3]);
 
       // several runs side by side (the previous run's shards and these): a shard reads them as
       // one, each test at its mean, and says so; plan reads them the same way

@@ -35,7 +35,8 @@ A report plans as its runner does (what 'shardwise plan' reads of it is printed 
     they overlap), and the fixed cost per shard (the rest of its wall time); a durations
     document: the runner's defaults;
   - its workers (the run's), unless --workers;
-  - a Jest or Vitest report by file (one unit a file, as their shards run), unless --unit.
+  - a Jest or Vitest report by file (one unit a file, as their shards run: --unit file is
+    the same), unless --unit test.
 So 'shardwise plan <the timings file the shards used> --shards N' prints the plan and the
 fingerprint the shards printed, when the file lists every test file they ran (and --workers
 gives the shards' workers if the file's run had others).
@@ -50,8 +51,8 @@ install) is in no report: add it with --overhead.
 
 Options:
   --shards <N|auto>     how many shards (required); auto: recommend a count (below)
-  --unit <test|file>    test: tests may be split across shards (default); file: each file
-                        stays on one shard
+  --unit <test|file>    test: tests may be split across shards (default, but a Jest or
+                        Vitest report's is file); file: each file stays on one shard
   --environment <E>     use the predictions of environment E (a name, or an index when a whole
                         number); default: every environment's summed (report input only)
   --workers <W>         parallel workers inside one shard (default: the report's, else 1)
@@ -256,7 +257,11 @@ function asTheRunnerPlans(content, opts, values) {
     lines.push('note         a Playwright shard plans each test per project, keeps serial groups whole and its setup projects apart:'
       + ' its plan and fingerprint are not this one\'s; `npx playwright test --shard=i/n --list` shows the shard\'s own');
   }
-  if (values.unit === undefined && run.fileUnits) {
+  // `--unit file` is what the runner does anyway: its files as its sequencer makes them (each
+  // file's tests summed before rounding), not the report's tests kept together by file, where
+  // each sub-millisecond test would count a whole millisecond
+  if ((values.unit === undefined || values.unit === 'file') && run.fileUnits) {
+    delete opts.unit; // each unit is a file already, as the shards plan them
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
     return { content: { units: run.fileUnits() }, label: 'units', lines };
   }

@@ -72,6 +72,7 @@ pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
         cold_ms: c.cold_ms,
         per_file_ms: c.per_file_ms,
         per_test_ms: c.per_test_ms,
+        starts: &c.starts,
     };
     let mut sources: Vec<Source> = out.sources.take().unwrap_or_default().into_iter().filter(|s| !s.file_path.starts_with(RUN_SOURCES)).collect();
     sources.push(Source {
@@ -102,6 +103,10 @@ struct Record<'a> {
     cold_ms: u64,
     per_file_ms: u64,
     per_test_ms: u64,
+    /// The test environments' first loads (Jest's jsdom): without them, a timings folder's plan
+    /// charged jsdom's start to no shard
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    starts: &'a [super::cost::Start],
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -332,6 +337,60 @@ mod tests {
         let k = m.tests_with_paths().into_iter().find(|t| t.file == Some("k.test.js")).unwrap();
         assert_eq!(k.test.attempts[0].environment_idx, Some(1));
         assert!(merge_runs(vec![]).is_none());
+    }
+
+    #[test]
+    fn the_merged_costs_record_keeps_the_test_environments_first_loads() {
+        // Jest shards with jsdom and node files, whose records give each file's environment and
+        // its load time: jsdom's first load on each worker is a start cost of a shard with a jsdom
+        // file; read back from the merged document it is still one
+        let with_envs = |mut r: Report| {
+            let files: Vec<String> = r.tests_with_paths().iter().filter_map(|t| t.file.map(str::to_owned)).collect();
+            let dom = |f: &str| f.starts_with("dom");
+            let loads: BTreeMap<&str, u64> = files.iter().enumerate().map(|(i, f)| (f.as_str(), if dom(f) { if i < 2 { 380 } else { 12 } } else { 3 })).collect();
+            let record = serde_json::json!({
+                "runner": "jest", "workers": 2,
+                "files": files.iter().map(|f| (f.as_str(), 150 + loads[f.as_str()])).collect::<BTreeMap<_, _>>(),
+                "environments": ["jest-environment-jsdom", "jest-environment-node"],
+                "environmentOf": files.iter().map(|f| (f.as_str(), if dom(f) { 0 } else { 1 })).collect::<BTreeMap<_, _>>(),
+                "environmentMs": loads,
+            });
+            for s in r.sources.iter_mut().flatten().filter(|s| s.file_path == COSTS_SOURCE) {
+                s.text = record.to_string();
+            }
+            r
+        };
+        let files = |k: &'static str| -> Vec<(&'static str, u64, u64)> {
+            let names: &[&'static str] = if k == "a" { &["dom-a1.test.js", "dom-a2.test.js", "dom-a3.test.js", "dom-a4.test.js", "dom-a5.test.js", "n-a6.test.js", "n-a7.test.js"] } else { &["dom-b1.test.js", "dom-b2.test.js", "dom-b3.test.js", "dom-b4.test.js", "dom-b5.test.js", "n-b6.test.js", "n-b7.test.js"] };
+            names.iter().map(|f| (*f, 200, 0)).collect()
+        };
+        let one = with_envs(shard("jest", &files("a"), 2600));
+        let two = with_envs(shard("jest", &files("b"), 2700));
+        let learned = learn_runs(&[view(&one), view(&two)]).unwrap();
+        assert_eq!(learned.costs.starts.len(), 1, "{:?}", learned.costs.starts);
+        assert_eq!(learned.costs.starts[0].files.len(), 10);
+        let merged = merge_runs(vec![one, two]).unwrap();
+        assert_eq!(learn(&view(&merged)).costs.starts, learned.costs.starts);
+    }
+
+    #[test]
+    fn a_shard_of_few_files_leaves_its_workers_warm_up_to_the_workers() {
+        // two workers; each worker's first file paid a warm-up of 800 ms beyond a file's 100 ms.
+        // A shard of 8 files tells the two apart; one of 4 cannot alone, and its first files'
+        // costs held the warm-up: planned again, they were charged it twice (with the workers'
+        // start, and as their own)
+        let many: Vec<(String, u64, u64)> = (0..8).map(|i| (format!("m{i}.test.js"), 100, if i < 2 { 900 } else { 100 })).collect();
+        let few: Vec<(String, u64, u64)> = (0..4).map(|i| (format!("f{i}.test.js"), 100, if i < 2 { 900 } else { 100 })).collect();
+        let many: Vec<(&str, u64, u64)> = many.iter().map(|(f, ms, c)| (f.as_str(), *ms, *c)).collect();
+        let few: Vec<(&str, u64, u64)> = few.iter().map(|(f, ms, c)| (f.as_str(), *ms, *c)).collect();
+        let (one, two) = (shard("jest", &many, 2200), shard("jest", &few, 1600));
+        assert!(learn(&view(&two)).costs.files["f0.test.js"] >= 900, "alone, the few files' shard keeps it in its files");
+        let merged = learn(&view(&merge_runs(vec![one, two]).unwrap()));
+        assert_eq!(merged.costs.per_worker_ms, 800);
+        // every first file costs what a steady one does (both fitted alike to their shard's wall)
+        for (first, steady) in [("f0.test.js", "f2.test.js"), ("f1.test.js", "f3.test.js"), ("m0.test.js", "m2.test.js"), ("m1.test.js", "m3.test.js")] {
+            assert_eq!(merged.costs.files[first], merged.costs.files[steady], "{first}: {:?}", merged.costs.files);
+        }
     }
 
     /// A report of one run: each test `(file, title, attempts' durations)`, in one environment.

@@ -966,9 +966,11 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
 /// The cost model of several runs' reports (the shards of a sharded run, or runs of one suite):
 /// each learned alone ([`learn`]), then combined: every file's cost as measured (the mean where
 /// several runs measured it), the fixed costs (per shard, per worker, cold) of the run whose sum
-/// of them is the median, and of the costs per file and per test and the workers the median, so
-/// that one run on a busy machine moves the figures less than it would alone. `None` without a report. Of the runs learned from a wall time, only those count for the
-/// fixed costs, when there are any.
+/// of them is the median among those of at least half the most files, and of the costs per file
+/// and per test and the workers the median, so that one run on a busy machine moves the figures
+/// less than it would alone. `None` without a report. Of the runs learned from a wall time, only
+/// those count for the fixed costs, when there are any. A run of too few files to tell its
+/// workers' warm-up from its files' costs is learned again with the others' ([`warm_up`]).
 pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     let mut each: Vec<Learned> = reports.iter().map(learn).collect();
     if each.len() <= 1 {
@@ -988,12 +990,19 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     }
     let walled: Vec<&Learned> = each.iter().filter(|l| l.from_wall).collect();
     let pool: Vec<&Learned> = if walled.is_empty() { each.iter().collect() } else { walled };
+    // the fixed costs from the reports of at least half the most files: a cold cost is at full
+    // (`coldMs`), which a shard of few files tells poorly (the Jest bench's jest-slow suite, at 2
+    // shards: 0 ms from one of 7 files, 1,488 ms from the other of 73; the median of the two took
+    // the first, and the shard of many files took 1.27 of its prediction)
+    let most = pool.iter().map(|l| l.measured_files).max().unwrap_or(0);
+    let fixed_pool: Vec<&Learned> = pool.iter().copied().filter(|l| 2 * l.measured_files >= most).collect();
     let median = |f: &dyn Fn(&Learned) -> u64| median_of(pool.iter().map(|l| f(l)).collect());
+    let median_fixed = |f: &dyn Fn(&Learned) -> u64| median_of(fixed_pool.iter().map(|l| f(l)).collect());
     // the fixed costs of one run, the median by their sum: how a run's fixed cost splits into per
     // shard, per worker and cold varies from run to run more than their sum does
     let fixed = |l: &Learned| l.per_shard_overhead_ms + l.costs.per_worker_ms + l.costs.cold_ms;
-    let mid = median(&|l| fixed(l));
-    let typical = pool.iter().min_by_key(|l| fixed(l).abs_diff(mid)).copied().unwrap_or(&each[0]);
+    let mid = median_fixed(&|l| fixed(l));
+    let typical = fixed_pool.iter().min_by_key(|l| fixed(l).abs_diff(mid)).copied().unwrap_or(&each[0]);
     // (maps and sorts of types the planner already has: each new one costs the .wasm KBs)
     let (mut sums, mut counts): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
     for l in &each {

@@ -393,6 +393,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_fixed_costs_come_from_the_shards_of_most_files() {
+        // Jest, two workers. A shard of 20 files: each worker's first file paid 800 ms of warm-up,
+        // the rest of the early half 200 ms each of cold transforms (a cold cost of about 810 ms
+        // at full); a shard of 7 files, whose early half is its 2 first files and 1 more, tells
+        // no cold cost, and its longer wall a fixed cost per shard of 950 ms. The merged run's are
+        // the larger shard's (the median of the two by their sum was the few files' shard: cold 0)
+        let cost = |i: usize, n: usize| if i < 2 { 900 } else if i < n / 2 && n > 10 { 300 } else { 100 };
+        let names = |p: &str, n: usize| (0..n).map(|i| (format!("{p}{i}.test.js"), cost(i, n))).collect::<Vec<_>>();
+        let (few, many) = (names("a", 7), names("b", 20));
+        let few: Vec<(&str, u64, u64)> = few.iter().map(|(f, c)| (f.as_str(), 100, *c)).collect();
+        let many: Vec<(&str, u64, u64)> = many.iter().map(|(f, c)| (f.as_str(), 100, *c)).collect();
+        let (one, two) = (shard("jest", &few, 4000), shard("jest", &many, 4000));
+        let (alone_few, alone_many) = (learn(&view(&one)), learn(&view(&two)));
+        assert_eq!(alone_few.costs.cold_ms, 0);
+        assert!((700..=900).contains(&alone_many.costs.cold_ms), "{}", alone_many.costs.cold_ms);
+        let merged = learn(&view(&merge_runs(vec![one, two]).unwrap()));
+        assert_eq!((merged.costs.cold_ms, merged.costs.per_worker_ms), (alone_many.costs.cold_ms, alone_many.costs.per_worker_ms));
+    }
+
     /// A report of one run: each test `(file, title, attempts' durations)`, in one environment.
     fn run_of(tests: &[(&str, &str, Vec<u64>)]) -> Report {
         let suites: Vec<String> = tests

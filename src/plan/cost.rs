@@ -704,8 +704,8 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// Returns `(warm, lead, cold)`: each worker's start, the part of it paid before the run's first
 /// test, and the shard's cold cost at full.
 fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>) -> (f64, f64, f64) {
+    let few = too_few_files(measured.len(), workers);
     let workers = workers.max(1) as usize;
-    let few = measured.len() <= 2 * workers;
     let known = known.filter(|w| few && w.is_finite() && *w > 0.0);
     if few && known.is_none() {
         return (0.0, 0.0, 0.0);
@@ -771,6 +771,12 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
         }
     }
     (warm, lead, cold_ms)
+}
+
+/// Whether a run of `files` measured files on `workers` workers has too few to tell its workers'
+/// warm-up from its files' costs (at most twice as many as workers; see [`warm_up`]).
+fn too_few_files(files: usize, workers: u32) -> bool {
+    files <= 2 * workers.max(1) as usize
 }
 
 /// How far a run's warm-up reaches (see [`warm_up`]).
@@ -978,7 +984,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     }
     // a shard of too few files to tell its workers' warm-up from its files' costs: learned again
     // with the warm-up the others found (the median of theirs), off its first files
-    let few = |l: &Learned| l.measured_files as usize <= 2 * l.workers.unwrap_or(1).max(1) as usize;
+    let few = |l: &Learned| too_few_files(l.measured_files as usize, l.workers.unwrap_or(1));
     let warms: Vec<u64> = each.iter().filter(|l| !few(l) && l.costs.per_worker_ms > 0).map(|l| l.costs.per_worker_ms).collect();
     if !warms.is_empty() {
         let warm = median_of(warms) as f64;

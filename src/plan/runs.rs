@@ -262,11 +262,12 @@ mod tests {
 
     /// A Jest shard's report: its files (one test each, `ms` long, on worker `i % 2`), its costs
     /// record, its wall time.
-    fn shard(env: &str, files: &[(&str, u64, u64)], wall: u64) -> Report {
+    fn shard<S: AsRef<str>>(env: &str, files: &[(S, u64, u64)], wall: u64) -> Report {
         let suites: Vec<String> = files
             .iter()
             .enumerate()
             .map(|(i, (f, ms, _))| {
+                let f = f.as_ref();
                 format!(
                     r#"{{"type":"file","title":"{f}","location":{{"file":"{f}","line":0,"column":0}},"tests":[{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"environmentIdx":0,"status":"passed","startTimestamp":{},"duration":{ms},"parallelIndex":{}}}]}}]}}"#,
                     1_700_000_000_000u64 + i as u64 * 300,
@@ -274,7 +275,7 @@ mod tests {
                 )
             })
             .collect();
-        let costs: Vec<String> = files.iter().map(|(f, _, c)| format!(r#"\"{f}\":{c}"#)).collect();
+        let costs: Vec<String> = files.iter().map(|(f, _, c)| format!(r#"\"{}\":{c}"#, f.as_ref())).collect();
         let json = format!(
             r#"{{"category":"jest","version":1,"commitId":"{}","startTimestamp":1700000000000,"duration":{wall},"environments":[{{"name":"{env}"}}],"suites":[{}],"sources":[{{"filePath":".shardwise/costs.json","text":"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"}},{{"filePath":".shardwise/shard.json","text":"{{}}"}},{{"filePath":"src/a.js","text":"x"}}]}}"#,
             "a".repeat(40),
@@ -360,10 +361,8 @@ mod tests {
             }
             r
         };
-        let files = |k: &'static str| -> Vec<(&'static str, u64, u64)> {
-            let names: &[&'static str] = if k == "a" { &["dom-a1.test.js", "dom-a2.test.js", "dom-a3.test.js", "dom-a4.test.js", "dom-a5.test.js", "n-a6.test.js", "n-a7.test.js"] } else { &["dom-b1.test.js", "dom-b2.test.js", "dom-b3.test.js", "dom-b4.test.js", "dom-b5.test.js", "n-b6.test.js", "n-b7.test.js"] };
-            names.iter().map(|f| (*f, 200, 0)).collect()
-        };
+        // five jsdom files and two node files
+        let files = |k: &str| (1..=7).map(|i| (format!("{}-{k}{i}.test.js", if i <= 5 { "dom" } else { "n" }), 200, 0)).collect::<Vec<_>>();
         let one = with_envs(shard("jest", &files("a"), 2600));
         let two = with_envs(shard("jest", &files("b"), 2700));
         let learned = learn_runs(&[view(&one), view(&two)]).unwrap();
@@ -381,8 +380,6 @@ mod tests {
         // start, and as their own)
         let many: Vec<(String, u64, u64)> = (0..8).map(|i| (format!("m{i}.test.js"), 100, if i < 2 { 900 } else { 100 })).collect();
         let few: Vec<(String, u64, u64)> = (0..4).map(|i| (format!("f{i}.test.js"), 100, if i < 2 { 900 } else { 100 })).collect();
-        let many: Vec<(&str, u64, u64)> = many.iter().map(|(f, ms, c)| (f.as_str(), *ms, *c)).collect();
-        let few: Vec<(&str, u64, u64)> = few.iter().map(|(f, ms, c)| (f.as_str(), *ms, *c)).collect();
         let (one, two) = (shard("jest", &many, 2200), shard("jest", &few, 1600));
         assert!(learn(&view(&two)).costs.files["f0.test.js"] >= 900, "alone, the few files' shard keeps it in its files");
         let merged = learn(&view(&merge_runs(vec![one, two]).unwrap()));
@@ -401,10 +398,8 @@ mod tests {
         // no cold cost, and its longer wall a fixed cost per shard of 950 ms. The merged run's are
         // the larger shard's (the median of the two by their sum was the few files' shard: cold 0)
         let cost = |i: usize, n: usize| if i < 2 { 900 } else if i < n / 2 && n > 10 { 300 } else { 100 };
-        let names = |p: &str, n: usize| (0..n).map(|i| (format!("{p}{i}.test.js"), cost(i, n))).collect::<Vec<_>>();
+        let names = |p: &str, n: usize| (0..n).map(|i| (format!("{p}{i}.test.js"), 100, cost(i, n))).collect::<Vec<_>>();
         let (few, many) = (names("a", 7), names("b", 20));
-        let few: Vec<(&str, u64, u64)> = few.iter().map(|(f, c)| (f.as_str(), 100, *c)).collect();
-        let many: Vec<(&str, u64, u64)> = many.iter().map(|(f, c)| (f.as_str(), 100, *c)).collect();
         let (one, two) = (shard("jest", &few, 4000), shard("jest", &many, 4000));
         let (alone_few, alone_many) = (learn(&view(&one)), learn(&view(&two)));
         assert_eq!(alone_few.costs.cold_ms, 0);

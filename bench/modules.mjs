@@ -34,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as api from '../pkg/node.mjs';
-import { cleanEnv, timedRun } from './suites.mjs';
+import { cleanEnv, median, timedRun } from './suites.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { run: { type: 'string' } } });
 const suite = positionals[0];
@@ -111,6 +111,7 @@ const seedFirst = firstKB(seed);
 const xs = [];
 const ys = [];
 const shards = [];
+const firstRound = new Map(); // dir -> files of each shard's first round (the balanced split each count ran)
 const measured = []; // [files, wall ms] of every shard run bench:suites timed
 const summary = JSON.parse(readFileSync(path.join(base, 'summary.json'), 'utf8'));
 const wallOf = (d) => {
@@ -129,6 +130,7 @@ for (const d of dirs) {
     ys.push(v.cost - seed.get(f).cost);
   }
   if (wallOf(d)) measured.push([[...files.keys()], wallOf(d)]);
+  if (d.endsWith('-r1')) firstRound.set(d, [...files.keys()]);
   if (d.endsWith('-r1')) shards.push(`${d.replace(/-r1$/, '')}: ${files.size} files, ${unionKB([...files.keys()]).toFixed(0)} KB`);
 }
 if (xs.length < 10) throw new Error(`too few shard runs with shardwise's reports in ${base}runs`);
@@ -155,9 +157,10 @@ const lanes = (costs) => {
 };
 const work = (files) => lanes(files.map((f) => own.get(f))) + (rate * unionKB(files)) / WORKERS;
 const seedWork = (files) => lanes(files.map((f) => seed.get(f).bodies + seed.get(f).cost));
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const fixedOf = new Map();
 for (const [name, model] of [['the seed\'s file costs', seedWork], ['with modules', work]]) {
   const fixed = median(measured.map(([files, ms]) => ms - model(files)));
+  fixedOf.set(model, fixed);
   const off = measured.map(([files, ms]) => ms / (fixed + model(files)));
   const err = off.map((r) => Math.abs(r - 1));
   console.log(`predicting the ${measured.length} timed shards ${name}: ${(100 * mean(err)).toFixed(1)}% off on average, ${err.filter((e) => e > 0.15).length} beyond 15%, ${Math.min(...off).toFixed(2)}-${Math.max(...off).toFixed(2)} (fixed ${(fixed / 1000).toFixed(2)} s a shard)`);
@@ -184,20 +187,16 @@ function byModules(n) {
 }
 /** The balanced split bench:suites ran at `n` shards (its first round's files), if it did. */
 function shardwiseSplit(n) {
-  const split = [];
-  for (let i = 1; i <= n; i++) {
-    const files = existsSync(path.join(base, `runs/balanced-n${n}-${i}-r1`)) && run(path.join(base, `runs/balanced-n${n}-${i}-r1`));
-    if (!files) return undefined;
-    split.push([...files.keys()]);
-  }
-  return split;
+  const split = Array.from({ length: n }, (_, i) => firstRound.get(`balanced-n${n}-${i + 1}-r1`));
+  return split.every(Boolean) ? split : undefined;
 }
-const fixedWith = median(measured.map(([files, ms]) => ms - work(files)));
+const fixedWith = fixedOf.get(work);
+const splits = new Map([2, 3, 4].map((n) => [n, byModules(n)]));
 const slowest = (split) => fixedWith + Math.max(...split.map(work));
 const show = (split) => `${(slowest(split) / 1000).toFixed(2)} s [${split.map((f) => `${f.length} files ${unionKB(f).toFixed(0)} KB`).join(', ')}]`;
 console.log(`the slowest shard, with modules (fixed ${(fixedWith / 1000).toFixed(2)} s a shard):`);
 for (const n of [2, 3, 4]) {
-  const [a, b] = [shardwiseSplit(n), byModules(n)];
+  const [a, b] = [shardwiseSplit(n), splits.get(n)];
   if (!a) continue;
   console.log(`  ${n} shards: shardwise's balanced split ${show(a)}\n            weighing modules         ${show(b)}: ${(slowest(b) / slowest(a)).toFixed(2)}x`);
 }
@@ -226,7 +225,7 @@ async function runSplits(rounds) {
   };
   console.log(`\nrunning them (${rounds} rounds, interleaved; Jest's own --shard against the split weighing modules):`);
   for (const n of [2, 3, 4]) {
-    const split = byModules(n);
+    const split = splits.get(n);
     const walls = { native: Array.from({ length: n }, () => []), modules: Array.from({ length: n }, () => []) };
     const seen = new Set();
     for (let r = 1; r <= rounds; r++) {
@@ -242,6 +241,6 @@ async function runSplits(rounds) {
     const slowestOf = (w) => Math.max(...w.map(median));
     const [a, b] = [slowestOf(walls.native), slowestOf(walls.modules)];
     const each = (w) => w.map((x) => (median(x) / 1000).toFixed(2)).join(' / ');
-    console.log(`  ${n} shards: jest --shard ${(a / 1000).toFixed(2)} s (${each(walls.native)}), weighing modules ${(b / 1000).toFixed(2)} s (${each(walls.modules)}, predicted ${(Math.max(...split.map(work).map((w) => w + fixedWith)) / 1000).toFixed(2)}): ${(b / a).toFixed(2)}x`);
+    console.log(`  ${n} shards: jest --shard ${(a / 1000).toFixed(2)} s (${each(walls.native)}), weighing modules ${(b / 1000).toFixed(2)} s (${each(walls.modules)}, predicted ${(slowest(split) / 1000).toFixed(2)}): ${(b / a).toFixed(2)}x`);
   }
 }

@@ -24,6 +24,36 @@ pub struct Discovered {
     pub tests: Vec<Vec<String>>,
     /// Test calls whose title path is not known before running (computed titles, `each`).
     pub unnamed: u32,
+    /// The relative modules the file loads (`./x`, `../y`), as written, each once, in source
+    /// order: `import ... from`, `export ... from`, `import '...'`, `import(...)` and `require(...)`
+    /// of a string literal ([`relative_imports`]). The Jest sequencer follows them through the
+    /// suite's own modules: a shard pays each module's transform once (`plan::cost` modules).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
+}
+
+/// Most imports listed of one file.
+const MAX_IMPORTS: usize = 1000;
+
+/// The relative module specifiers `tokens` load: `from '...'`, `import '...'`, `import('...')`,
+/// `require('...')` (not a method: `jest.requireActual` loads the module the file mocks).
+fn relative_imports(tokens: &[Tok]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let Tok::Ident(name) = t else { continue };
+        if i > 0 && tokens[i - 1] == Tok::Dot {
+            continue;
+        }
+        let spec = match (name.as_str(), tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3)) {
+            ("from" | "import", Some(Tok::Str(Some(s))), _, _) => s,
+            ("require" | "import", Some(Tok::Open('(')), Some(Tok::Str(Some(s))), Some(Tok::Close | Tok::Comma)) => s,
+            _ => continue,
+        };
+        if (spec.starts_with("./") || spec.starts_with("../")) && !out.contains(spec) && out.len() < MAX_IMPORTS {
+            out.push(spec.clone());
+        }
+    }
+    out
 }
 
 /// Lists the tests `source` (JavaScript or TypeScript) declares; see the module documentation.
@@ -72,6 +102,7 @@ pub fn discover_tests(source: &str) -> Discovered {
         i += 1;
     }
     distinct_titles(&mut out.tests);
+    out.imports = relative_imports(&tokens);
     out
 }
 
@@ -533,6 +564,24 @@ mod tests {
         "#;
         assert_eq!(titles(src), ["outer > a", "outer > inner > b", "outer > inner > c", "outer > d", "top"]);
         assert_eq!(discover_tests(src).unnamed, 0);
+    }
+
+    #[test]
+    fn relative_imports_each_once_in_source_order() {
+        let src = r#"
+            import a, { b } from './a.js';
+            import './setup';
+            export * from "../lib/index";
+            const c = require('./c'), d = await import('./d.mjs');
+            const lodash = require('lodash'); import x from 'node:fs';
+            const again = require('./a.js');
+            const real = jest.requireActual('./mocked'); // not a load of its own
+            // import z from './commented';
+            const s = "require('./in-a-string')";
+            const dynamic = require(`./${name}`);
+            type T = import('./types').T;
+        "#;
+        assert_eq!(discover_tests(src).imports, ["./a.js", "./setup", "../lib/index", "./c", "./d.mjs", "./types"]);
     }
 
     #[test]

@@ -79,8 +79,9 @@ pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     let total: u64 = weights.iter().copied().fold(0, u64::saturating_add);
     let largest = weights.iter().copied().max().unwrap_or(0);
     let slots = s.shard_count as u64 * s.workers as u64;
-    // the heaviest shard holds a group at least: at least one group's cold cost
-    let cold = ColdOf::new(s.costs.cold_ms).of(1);
+    // the heaviest shard holds a group at least: at least one group's cold cost (with modules,
+    // which a group may load few of, none)
+    let cold = s.costs.cold_of_groups().of(1);
     total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms).saturating_add(cold)
 }
 

@@ -78,7 +78,46 @@ pub struct CostsInput {
     /// `longest` or `name` (read by hand: serde's reader of an enum costs the .wasm KBs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
+    /// The suite's own modules and the files that load them ([`Module`]): the cold cost spread
+    /// over them by size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modules: Option<Vec<ModuleInput>>,
 }
+
+/// One entry of `costs.modules`, as given.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ModuleInput {
+    pub id: String,
+    /// Its size (bytes of source).
+    pub bytes: f64,
+    /// The files (as the units name them) that load it, directly or through other modules.
+    pub files: Vec<String>,
+}
+
+/// A module of the suite's own (or several loaded by the same files, merged): a shard that holds
+/// any file loading it transforms it once, on one of its workers (Jest's transform cache is per
+/// run and empty on a fresh CI machine). With the cold cost ([`Costs::cold_ms`], what a shard of
+/// every file pays for them at full), a shard pays each module it loads its share of that cost by
+/// size, `coldMs × workers × bytes / total bytes`, as work on its workers, in place of `coldMs ×
+/// (1 − 0.8^groups)`: files that load the same modules go together unless the imbalance is worth
+/// transforming them again ([`super::setups`]). The bench's Jest suites (19 modules, 1.1 MB): a
+/// shard's files cost 1.95-2.5 ms more a KB of modules they were first to load than in an
+/// unsharded run (`npm run bench:modules`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Module {
+    pub id: String,
+    pub bytes: u64,
+    #[serde(skip)]
+    pub files: Vec<String>,
+}
+
+/// Most modules planned (after merging those the same files load): the largest, each a bit of a
+/// unit's mask with the setups and starts ([`super::options`] keeps what fits).
+pub const MAX_MODULES: usize = 48;
+/// Most `costs.modules` entries taken.
+const MAX_MODULES_INPUT: usize = 100_000;
 
 /// `costs.order`: the order in which the runner hands a shard's groups (files) to its workers,
 /// each to the first free one. It decides a shard's time over several workers: a long file
@@ -150,6 +189,9 @@ pub struct Costs {
     /// Left out of the fingerprint while longest first, so plans without keep theirs.
     #[serde(skip_serializing_if = "is_longest")]
     pub order: Order,
+    /// The largest first (ties by id); left out of the fingerprint while empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<Module>,
 }
 
 fn is_zero_ms(v: &u64) -> bool {
@@ -217,8 +259,54 @@ impl CostsInput {
                 Some("name") => Order::Name,
                 Some(o) => return Err(Error::invalid_input(format!("costs.order must be 'longest' or 'name', got {o:?}"))),
             },
+            modules: check_modules(self.modules.as_deref().unwrap_or_default())?,
         })
     }
+}
+
+/// `costs.modules` checked: those loaded by the same files merged (their bytes summed, the
+/// largest's id), the [`MAX_MODULES`] largest kept, largest first (ties by id: the input's order
+/// does not matter). A module no file loads is left out.
+fn check_modules(input: &[ModuleInput]) -> Result<Vec<Module>> {
+    if input.len() > MAX_MODULES_INPUT {
+        return Err(Error::invalid_input(format!("costs.modules: at most {MAX_MODULES_INPUT} modules, got {}", input.len())));
+    }
+    // by the files that load them (a key of their names): the merged module, its largest's bytes
+    let mut index: BTreeMap<String, u64> = BTreeMap::new();
+    let mut merged: Vec<(Module, u64)> = Vec::new();
+    for (i, m) in input.iter().enumerate() {
+        if m.id.is_empty() {
+            return Err(Error::invalid_input(format!("costs.modules[{i}].id must be a non-empty string")));
+        }
+        if !(m.bytes.is_finite() && (0.0..=1e12).contains(&m.bytes)) {
+            return Err(Error::invalid_input(format!("costs.modules[{i}].bytes must be a number of bytes from 0 to 1e12, got {}", m.bytes)));
+        }
+        let files = sorted_set(&m.files);
+        if files.is_empty() {
+            continue;
+        }
+        let bytes = m.bytes.round() as u64;
+        let key = files.join("\n");
+        let k = *index.entry(key).or_insert_with(|| {
+            merged.push((Module { id: m.id.clone(), bytes: 0, files }, bytes));
+            merged.len() as u64 - 1
+        });
+        let (e, largest) = &mut merged[k as usize];
+        e.bytes += bytes;
+        if bytes > *largest || (bytes == *largest && m.id < e.id) {
+            (*largest, e.id) = (bytes, m.id.clone());
+        }
+    }
+    // the largest first, by insertion into the kept ones (no sort of its own in the .wasm)
+    let mut out: Vec<Module> = Vec::new();
+    for (m, _) in merged {
+        let at = out.partition_point(|o| o.bytes > m.bytes || (o.bytes == m.bytes && o.id < m.id));
+        if at < MAX_MODULES {
+            out.insert(at, m);
+            out.truncate(MAX_MODULES);
+        }
+    }
+    Ok(out)
 }
 
 /// Strings sorted, without repeats (through a map of a type the planner has: a sort of strings
@@ -259,6 +347,31 @@ impl Costs {
             && self.files.values().all(|&v| v == 0)
             && self.starts.iter().all(|s| s.duration_ms == 0)
             && self.order == Order::Longest
+    }
+
+    /// The modules a shard is charged for (see [`Module`]): none without a cold cost, which they
+    /// share out.
+    pub(super) fn charged_modules(&self) -> &[Module] {
+        if self.cold_ms == 0 { &[] } else { &self.modules }
+    }
+
+    /// Per charged module, the work a shard that loads it pays: `coldMs × workers × bytes /
+    /// total`, rounded (IEEE multiplication and division: the same on every host), the total over
+    /// the modules some planned file loads (`loaded(k)`): a shard of every file pays `coldMs`.
+    /// `None` where no planned file loads any: the cold cost is then charged by groups
+    /// ([`ColdOf`]).
+    pub(super) fn module_ms(&self, workers: u32, loaded: impl Fn(usize) -> bool) -> Option<Vec<u64>> {
+        let modules = self.charged_modules();
+        let bytes = |k: usize, m: &Module| if loaded(k) { m.bytes as f64 } else { 0.0 };
+        let total: f64 = modules.iter().enumerate().map(|(k, m)| bytes(k, m)).sum();
+        let all = self.cold_ms as f64 * workers.max(1) as f64;
+        (total > 0.0).then(|| modules.iter().enumerate().map(|(k, m)| (all * bytes(k, m) / total).round() as u64).collect())
+    }
+
+    /// The cold cost charged as `coldMs × (1 − 0.8^groups)` ([`ColdOf`]): none where modules
+    /// share it out.
+    pub(super) fn cold_of_groups(&self) -> ColdOf {
+        ColdOf::new(if self.charged_modules().is_empty() { self.cold_ms } else { 0 })
     }
 
     /// The cost of a file of `tests` units that is not among the known files.
@@ -601,6 +714,7 @@ fn adjusted(costs: &Costs, k: f64, a: f64) -> Costs {
         files: costs.files.iter().map(|(f, &v)| (f.clone(), x(v).saturating_add(a))).collect(),
         starts: costs.starts.clone(),
         order: costs.order,
+        modules: costs.modules.clone(),
     }
 }
 
@@ -905,6 +1019,7 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
         files: measured.iter().map(|(f, &ms)| (f.clone(), ms.round() as u64)).collect(),
         starts,
         order: profile.order,
+        modules: Vec::new(),
     };
 
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
@@ -1059,6 +1174,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         files: sums,
         starts,
         order: typical.costs.order,
+        modules: Vec::new(),
     };
     let from_wall = pool.iter().any(|l| l.from_wall);
     let measured = costs.files.len();
@@ -1112,7 +1228,7 @@ mod tests {
     fn a_file_kept_whole_carries_exactly_its_cost() {
         let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
         let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
-        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest };
+        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest, modules: Vec::new() };
         let p = plan_units(&units, &s).unwrap();
         // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
         assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
@@ -1600,7 +1716,7 @@ mod tests {
             let plain = plan_units(&units, &s).unwrap();
             s.costs = Costs::default();
             prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
-            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest };
+            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest, modules: Vec::new() };
             let cold = ColdOf::new(cold_ms);
             let p = plan_units(&units, &s).unwrap();
             let mut seen = 0;

@@ -283,8 +283,8 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         }
     }
     let groups = groups::build(canon, &durations.ms, settings.unit);
-    // with setups or start costs, each unit's (and group's): they decide where the groups go
-    let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts);
+    // with setups, start costs or modules, each unit's (and group's): they decide where the groups go
+    let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts, settings.costs.charged_modules());
     // the runner's own split, when given: the plan's rival, predicted by the same model
     let runner = runner_split(canon, &groups, settings);
     let (balanced, runner) = if unit_masks.is_empty() {

@@ -186,6 +186,9 @@ impl<'a> PlanInput<'a> {
             },
         };
         let (setups, starts) = (settings.setups.len(), settings.costs.starts.len());
+        // the modules that fit beside them, the largest (each a bit of a unit's mask)
+        let mut settings = settings;
+        settings.costs.modules.truncate(super::setups::MAX_SETUPS.saturating_sub(setups + starts));
         if setups + starts > super::setups::MAX_SETUPS {
             return Err(Error::invalid_input(format!(
                 "setups and costs.starts: at most {} together (each is a bit of a unit's mask), got {setups} setups and {starts} starts",

@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::assign::{cost, heaviest, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
-use super::cost::{ms_of, ColdOf, Start};
+use super::cost::{ms_of, ColdOf, Module, Start};
 use super::options::{whole, Settings};
 use super::units::Canon;
 use crate::error::{Error, Result};
@@ -93,17 +93,19 @@ pub(super) fn by_id<T>(items: &mut [T], id: fn(&T) -> &str) -> Option<String> {
 }
 
 /// Per canonical unit, the setups it needs (bit `k`: `setups[k]`), then the start costs (bit
-/// `setups.len() + k`: `starts[k]`, by their files or units); empty without either.
-pub(super) fn unit_masks(canon: &Canon, setups: &[Setup], starts: &[Start]) -> Vec<u64> {
-    if setups.is_empty() && starts.is_empty() {
+/// `setups.len() + k`: `starts[k]`, by their files or units), then the modules it loads (bit
+/// `setups.len() + starts.len() + k`: `modules[k]`, by their files); empty without any.
+pub(super) fn unit_masks(canon: &Canon, setups: &[Setup], starts: &[Start], modules: &[Module]) -> Vec<u64> {
+    if setups.is_empty() && starts.is_empty() && modules.is_empty() {
         return Vec::new();
     }
     let mut mask = vec![0u64; canon.units.len()];
     let by_units = setups.iter().map(|s| &s.units).chain(starts.iter().map(|s| &s.units));
-    // a start's files: per canonical file (they are in name order), its starts' bits
+    // a start's or module's files: per canonical file (they are in name order), their bits
     let mut file_mask = vec![0u64; canon.files.len()];
-    for (k, st) in starts.iter().enumerate().take(MAX_SETUPS.saturating_sub(setups.len())) {
-        for f in &st.files {
+    let by_files = starts.iter().map(|s| &s.files).chain(modules.iter().map(|m| &m.files));
+    for (k, files) in by_files.enumerate().take(MAX_SETUPS.saturating_sub(setups.len())) {
+        for f in files {
             if let Ok(i) = canon.files.binary_search(&f.as_str()) {
                 file_mask[i] |= 1 << (setups.len() + k);
             }
@@ -140,13 +142,17 @@ struct Model {
     masks: Vec<u64>,
     phase_of_group: Vec<usize>,
     /// Per setup: `(phase, ms)`, or `(SERIAL, ms)` for a teardown; then per start cost `(SERIAL,
-    /// ms)`: both paid once by a shard that needs them, outside its phases.
+    /// ms)`: both paid once by a shard that needs them, outside its phases; then per module
+    /// `(WORK, ms)`: paid once by a shard that loads it, as work on one of its workers (phase 0).
     setups: Vec<(usize, u64)>,
     phases: usize,
 }
 
 /// The phase of what a shard pays once, alone: a teardown, a start cost.
 const SERIAL: usize = usize::MAX;
+/// The phase of what a shard pays once as work beside its first phase's groups, barrier to none:
+/// a module's transform.
+const WORK: usize = usize::MAX - 1;
 
 /// A shard being built: its groups by phase, and how many of them need each setup.
 #[derive(Clone)]
@@ -172,6 +178,11 @@ impl Model {
         let phase_of_setup = |st: &Setup| if st.teardown { SERIAL } else { st.level as usize };
         let mut setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
         setups_p.extend(starts.iter().map(|st| (SERIAL, st.duration_ms)));
+        // the modules, by the bits after the setups' and starts'
+        let first = setups.len() + starts.len();
+        let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
+        let modules = s.costs.module_ms(s.workers, |k| first + k < MAX_SETUPS && loaded >> (first + k) & 1 == 1);
+        setups_p.extend(modules.iter().flatten().map(|&ms| (WORK, ms)));
         setups_p.truncate(MAX_SETUPS);
         let phase_of_group: Vec<usize> = group_masks
             .iter()
@@ -188,7 +199,7 @@ impl Model {
         let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
         Model {
             workers: s.workers as u64,
-            cold: ColdOf::new(s.costs.cold_ms),
+            cold: if modules.is_some() { ColdOf::new(0) } else { ColdOf::new(s.costs.cold_ms) },
             masks: group_masks,
             phase_of_group,
             setups: setups_p,
@@ -249,6 +260,8 @@ impl Model {
             }
             if p == SERIAL {
                 serial += ms;
+            } else if p == WORK {
+                sums[0] += ms;
             } else {
                 sums[p] += ms;
                 largest[p] = largest[p].max(ms);
@@ -303,7 +316,7 @@ impl Model {
         for (p, bin) in b.phases.iter().enumerate() {
             let mut with = bin.clone();
             for (k, &(sp, ms)) in self.setups.iter().enumerate() {
-                if sp == p && b.needs[k] > 0 {
+                if (sp == p || (sp == WORK && p == 0)) && b.needs[k] > 0 {
                     with.insert((ms, usize::MAX - k));
                 }
             }

@@ -238,7 +238,7 @@ proptest! {
     #[test]
     fn a_change_costs_what_the_changed_shard_costs(
         weights in prop::collection::vec(1u64..5000, 2..30),
-        masks in prop::collection::vec(0u64..8, 30),
+        masks in prop::collection::vec(0u64..32, 30),
         workers in 1u32..4,
         cold in prop_oneof![Just(0u64), 1u64..3000],
         setup_ms in prop::collection::vec(0u64..6000, 3),
@@ -248,7 +248,9 @@ proptest! {
     ) {
         use super::{Delta, Model, Setup};
         let setups: Vec<Setup> = (0..3).map(|k| Setup { id: format!("s{k}"), duration_ms: setup_ms[k], level: levels[k], teardown: teardown && k == 2, units: vec![] }).collect();
-        let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, ..Default::default() }, ..crate::plan::Settings::new(2) };
+        // bits 3 and 4: two modules (charged with a cold cost)
+        let modules = (0..2).map(|k| crate::plan::cost::Module { id: format!("m{k}"), bytes: 1000 * (k + 1), files: vec![] }).collect();
+        let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, modules, ..Default::default() }, ..crate::plan::Settings::new(2) };
         let m = Model::new(masks[..weights.len()].to_vec(), &setups, &[], &s);
         let (mut a, mut b) = (m.empty(), m.empty());
         for (g, &w) in weights.iter().enumerate() {
@@ -273,6 +275,85 @@ proptest! {
             m.apply(&mut b, Delta::Swap(q, qpos, wa, ga));
         }
     }
+}
+
+/// Jest-like files of 1 s each, `a00.test.js`.. loading `lib/a.js` and `b00.test.js`.. loading
+/// `lib/b.js` (100 KB each), kept whole.
+fn module_suite(n: usize) -> (Vec<Value>, Value) {
+    let files = |p: &str| (0..n).map(|i| format!("{p}{i:02}.test.js")).collect::<Vec<_>>();
+    let all: Vec<Value> = files("a").into_iter().chain(files("b")).map(|f| json!({ "id": f, "file": f, "durationMs": 1000 })).collect();
+    let modules = json!([
+        { "id": "lib/a.js", "bytes": 100_000, "files": files("a") },
+        { "id": "lib/b.js", "bytes": 100_000, "files": files("b") },
+    ]);
+    (all, modules)
+}
+
+#[test]
+fn files_that_load_the_same_modules_go_together() {
+    // Jest transforms a module once per shard that loads it: a shard of every file pays the cold
+    // cost (4 s), shared by size, 2 s a module. Two families of 8 files over 2 shards: each
+    // family on a shard of its own pays one module (8 + 2 s); mixed, each shard pays both (12 s)
+    let (all, modules) = module_suite(8);
+    let p = plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000, "modules": modules } }));
+    for s in &p.shards {
+        assert!(s.units.iter().all(|u| u.starts_with('a')) || s.units.iter().all(|u| u.starts_with('b')), "{:?}", s.units);
+        assert_eq!(s.predicted_ms, 10_000, "8 files and one module");
+    }
+    // by groups, a shard of 8 files pays 4 s × (1 − 0.8^8), whatever they load
+    let blind = plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000 } }));
+    assert_eq!(blind.makespan_ms, 8000 + 3329);
+    // one shard of every file pays the cold cost whole
+    let one = plan(json!({ "units": all, "shardCount": 1, "costs": { "coldMs": 4000, "modules": modules } }));
+    assert_eq!(one.makespan_ms, 16_000 + 4000);
+    // over 2 workers too: the modules are work, spread over them
+    let two = plan(json!({ "units": all, "shardCount": 1, "workers": 2, "costs": { "coldMs": 4000, "modules": modules } }));
+    assert_eq!(two.makespan_ms, 8000 + 4000);
+}
+
+#[test]
+fn modules_are_read_whatever_their_order_and_merged_by_the_files_that_load_them() {
+    let (all, modules) = module_suite(6);
+    let base = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": 3000, "modules": modules } }));
+    // lib/a.js as two modules the same files load (60 and 40 KB), in another order, and one that
+    // no file of the plan loads
+    let mut split = modules.as_array().unwrap().clone();
+    split.reverse();
+    let a_files = split[1]["files"].clone();
+    split[1] = json!({ "id": "lib/a.js", "bytes": 60_000, "files": a_files });
+    split.push(json!({ "id": "lib/a-util.js", "bytes": 40_000, "files": a_files }));
+    split.push(json!({ "id": "lib/unused.js", "bytes": 0, "files": [] }));
+    let again = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": 3000, "modules": split } }));
+    assert_eq!(again.fingerprint, base.fingerprint);
+    assert_eq!(again.makespan_ms, base.makespan_ms);
+    // without a cold cost there is nothing to share out: the plan of no modules
+    let none = plan(json!({ "units": all, "shardCount": 3, "workers": 2 }));
+    let zero = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "modules": modules } }));
+    assert_eq!(zero.fingerprint, none.fingerprint);
+    // modules of files that are not planned: the cold cost by groups, as without them
+    let other = json!([{ "id": "lib/c.js", "bytes": 1000, "files": ["c.test.js"] }]);
+    let by_groups = plan(json!({ "units": all, "shardCount": 3, "costs": { "coldMs": 3000 } }));
+    let unplanned = plan(json!({ "units": all, "shardCount": 3, "costs": { "coldMs": 3000, "modules": other } }));
+    assert_eq!(unplanned.makespan_ms, by_groups.makespan_ms);
+    assert_eq!(unplanned.shards.iter().map(|s| s.predicted_ms).collect::<Vec<_>>(), by_groups.shards.iter().map(|s| s.predicted_ms).collect::<Vec<_>>());
+}
+
+#[test]
+fn modules_checks() {
+    let (all, _) = module_suite(2);
+    for (modules, says) in [
+        (json!([{ "id": "", "bytes": 1, "files": ["a00.test.js"] }]), "costs.modules[0].id"),
+        (json!([{ "id": "m", "bytes": -1, "files": ["a00.test.js"] }]), "costs.modules[0].bytes"),
+        (json!([{ "id": "m", "bytes": 1 }]), "files"),
+    ] {
+        let e = PlanInput::from_json(&json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 10, "modules": modules } }).to_string()).and_then(plan_shards).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert!(e.message.contains(says), "{}", e.message);
+    }
+    // more modules than a mask holds: the largest kept, beside the setups and starts
+    let many: Vec<Value> = (0..200).map(|i| json!({ "id": format!("m{i:03}"), "bytes": 1000 + i, "files": [format!("{}0{}.test.js", if i % 2 == 0 { 'a' } else { 'b' }, i % 2)] })).collect();
+    let starts: Vec<Value> = (0..40).map(|i| json!({ "id": format!("s{i}"), "durationMs": 1, "files": ["a00.test.js"] })).collect();
+    plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 10, "modules": many, "starts": starts } }));
 }
 
 #[test]

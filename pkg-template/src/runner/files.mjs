@@ -3,7 +3,9 @@
 // Durations come from a timings file, or live from the durations exchange. For the live exchange
 // the test list is read from the files' sources: Rust's `discover` lists the tests each file
 // declares (describe/test/it titles), as the runner will name them in its report. A file's
-// predicted time is the sum of its tests' predictions; files with none are estimated.
+// predicted time is the sum of its tests' predictions; files with none are estimated. With a cold
+// cost (Jest's transforms, paid again on each shard) the plan also has the suite's own modules
+// each file loads (modules.mjs).
 //
 // The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
 // the runners: `api.__discoverTests`, `api.__testDurations` (timings.mjs).
@@ -14,6 +16,7 @@ import { planThisShard, SharedReason, ShardStop, balancingFailedLine, setShardSt
 import { durationsSource } from './durations.mjs';
 import { durationsByFile, rerunSelection } from './timings.mjs';
 import { plural } from './words.mjs';
+import { suiteModules } from './modules.mjs';
 import { clearSaved, reportPlace } from './report.mjs';
 
 /**
@@ -141,7 +144,8 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       return d;
     };
     const runnerSplit = runnerShard && !options.alwaysBalance ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
-    const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit });
+    const modules = () => suiteModules({ api, units, root });
+    const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit, modules });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));
     const pathOf = new Map(units.map((u) => [u.id, u.path]));

@@ -1,6 +1,7 @@
 // The balancing flow every runner shares: durations in, `planShards` (Rust) decides, one line out.
 // `api` is the package namespace (or a fake in tests): `planShards`, `shardCosts` (the runner's
 // defaults when the durations carry no costs) and `__maxSetupsAndStarts` (optional) are used here.
+import { plural } from './words.mjs';
 
 /** Human duration: "850ms", "12.3s". */
 export const fmtMs = (ms) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`);
@@ -75,11 +76,14 @@ export class SharedReason extends Error {}
  *   planned as the cost of each shard that runs one of their `dependents` (Rust `plan::setups`)
  * @param {number[]} [p.runnerSplit] per unit, its shard (1-based) in the runner's own split: the
  *   plan keeps it unless balancing is predicted `__runnerSplitMargin()` sooner (not on a re-run)
+ * @param {() => {modules: object[], bytes: number}} [p.modules] the suite's own modules and the
+ *   files that load them (`suiteModules`, modules.mjs), read when the costs have a cold cost to
+ *   share out over them (Jest's)
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
  */
-export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, setups = [], runnerSplit }) {
+export async function planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel = 'tests', workers, options = {}, runner, setups = [], runnerSplit, modules }) {
   workers = workerCount(workers);
   let source;
   let costs;
@@ -157,7 +161,10 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // Playwright: a worker runs one project's tests, so a shard starts workers for each project it
   // holds, and for each setup or teardown project it runs: a worker's start (`perWorkerMs`) is
   // then a start cost per project (Rust plan::cost Start), which keeps projects together
-  const { planCosts, workerMs } = projectStarts(withDurations, costs.costs, setups.length, api.__maxSetupsAndStarts?.());
+  let { planCosts, workerMs } = projectStarts(withDurations, costs.costs, setups.length, api.__maxSetupsAndStarts?.());
+  // what a shard pays once per module its files load (Jest's transforms): its cold cost shared out
+  const loaded = modules && costs.costs?.coldMs > 0 ? modules() : undefined;
+  if (loaded?.modules.length) planCosts = { ...planCosts, modules: loaded.modules };
   const plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),
     ...(costs.perShardOverheadMs ? { perShardOverheadMs: costs.perShardOverheadMs } : {}), costs: planCosts,
@@ -173,7 +180,8 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   };
   const charged = plan.shards.filter((s) => runs(s).length > 0).length;
   const shard = plan.shards.find((s) => s.index === shardIndex) ?? { index: shardIndex, predictedMs: 0, units: [], files: [] };
-  let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costs.source });
+  const costsSource = costs.source + (loaded?.modules.length ? `, cold ${fmtMs(costs.costs.coldMs)} over ${plural(loaded.modules.length, 'module')} of the suite (${Math.round(loaded.bytes / 1024)} KB)` : '');
+  let line = shardLine({ plan, shardIndex, shardCount, unitCount: units.length, unitLabel, source, workers, costs: costsSource });
   line += rerunLine;
   if (sharedCount) {
     const sharedMs = [...setupTime.values()].reduce((sum, t) => sum + t.ms, 0);

@@ -17,6 +17,7 @@ import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '
 import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts, runnerSplitLine } from '../pkg/src/runner/plan.mjs';
 import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
 import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
+import { suiteModules } from '../pkg/src/runner/modules.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
@@ -949,4 +950,53 @@ test('files.mjs and timings.mjs reach the wasm through the api they are given, a
   assert.deepEqual([...durationsByFile({}, api)], [['a.spec.js', 11]]);
   assert.equal(durationsByTest({}, api).get(testKey('e', 'a.spec.js', ['u'])), 6);
   assert.equal(durationsFromReport({}, api).length, 3);
+});
+
+describe('suiteModules: the suite\'s own modules each test file loads (the Jest planner\'s modules)', () => {
+  test('relative imports resolved as Node and Jest find them, followed through modules, packages and assets left out', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'sw-modules-'));
+    const write = (rel, text) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    };
+    // a.test.js: a module without its extension, which loads another (a cycle back), a folder's
+    // index, a package and a stylesheet; b.test.ts: a TypeScript source named `.js`, as tsc wants
+    write('tests/a.test.js', "const x = require('../src/x');\nimport '../lib';\nimport _ from 'lodash';\nimport './a.css';\ntest('a', () => {});\n");
+    write('tests/a.css', 'body {}');
+    write('tests/b.test.ts', "import { z } from '../src/z.js';\nimport type { T } from '../src/types';\ntest('b', () => {});\n");
+    write('src/x.js', "const y = require('./y');\nmodule.exports = { y };\n");
+    write('src/y.js', "const x = require('./x');\nmodule.exports = 1;\n");
+    write('lib/index.js', 'module.exports = 2;\n');
+    write('src/z.ts', "export const z = 1;\n");
+    write('src/types.ts', 'export type T = number;\n');
+    write('node_modules/lodash/index.js', 'module.exports = {};\n');
+    const units = unitsFromFiles([path.join(root, 'tests/a.test.js'), path.join(root, 'tests/b.test.ts')], root);
+    const { modules, bytes } = suiteModules({ api: shardwise, units, root });
+    const byId = Object.fromEntries(modules.map((m) => [m.id, m]));
+    assert.deepEqual(Object.keys(byId).sort(), ['lib/index.js', 'src/types.ts', 'src/x.js', 'src/y.js', 'src/z.ts']);
+    assert.deepEqual(byId['src/y.js'].files, ['tests/a.test.js']);
+    assert.deepEqual(byId['src/z.ts'].files, ['tests/b.test.ts']);
+    assert.equal(byId['src/x.js'].bytes, readFileSync(path.join(root, 'src/x.js')).length);
+    assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));
+  });
+
+  test('planThisShard reads them only where a cold cost is shared out, and says so', async () => {
+    const units = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ id: f, file: f }));
+    const modules = [{ id: 'src/ab.js', bytes: 4000, files: ['a.test.js', 'b.test.js'] }, { id: 'src/cd.js', bytes: 4000, files: ['c.test.js', 'd.test.js'] }];
+    let reads = 0;
+    const read = () => { reads += 1; return { modules, bytes: 8000 }; };
+    const plan = (costs) => planThisShard({
+      api: shardwise, units, shardIndex: 1, shardCount: 2, unitLabel: 'files', runner: 'jest', modules: read,
+      getDurations: async () => ({ source: 'test', durationOf: () => 1000, costs: { source: 'a run', perShardOverheadMs: 0, costs } }),
+    });
+    const without = await plan({ perWorkerMs: 0, perFileMs: 0, perTestMs: 0, files: {} });
+    assert.equal(reads, 0);
+    assert.doesNotMatch(without.line, /modules/);
+    const withCold = await plan({ perWorkerMs: 0, coldMs: 2000, perFileMs: 0, perTestMs: 0, files: {} });
+    assert.equal(reads, 1);
+    assert.match(withCold.line, /costs: a run, cold 2\.0s over 2 modules of the suite \(8 KB\)/);
+    // the files that load the same module together: 2 s of files and 1 s of a module each
+    assert.ok(['a.test.js,b.test.js', 'c.test.js,d.test.js'].includes([...withCold.mine].sort().join()), [...withCold.mine].join());
+    assert.equal(withCold.shard.predictedMs, 3000);
+  });
 });

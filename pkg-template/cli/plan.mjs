@@ -11,6 +11,8 @@ import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
 import { planAsRun } from '../src/runner/timings.mjs';
 import { plural } from '../src/runner/words.mjs';
+import { gitInfo } from '../src/runner/options.mjs';
+import { suiteModules } from '../src/runner/modules.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
        shardwise plan <input> --shards auto --max-shards M [--budget B] [--matrix]
@@ -36,10 +38,12 @@ A report plans as its runner does (what 'shardwise plan' reads of it is printed 
     document: the runner's defaults;
   - its workers (the run's), unless --workers;
   - a Jest or Vitest report by file (one unit a file, as their shards run: --unit file is
-    the same), unless --unit test.
-So 'shardwise plan <the timings file the shards used> --shards N' prints the plan and the
-fingerprint the shards printed, when the file lists every test file they ran (and --workers
-gives the shards' workers if the file's run had others).
+    the same), unless --unit test;
+  - with a cold cost (Jest's transforms, paid again on every shard): the suite's own modules
+    its files load, read from the checkout this runs in, as the Jest shards read them.
+So 'shardwise plan <the timings file the shards used> --shards N', run in the checkout the shards
+ran, prints the plan and the fingerprint the shards printed, when the file lists every test file
+they ran (and --workers gives the shards' workers if the file's run had others).
 
 With --shards auto it plans every count from 1 to M, each shard paying a fixed cost (runner
 boot, browser launch, global set-up), prints per count the predicted wall time (the slowest
@@ -263,9 +267,27 @@ function asTheRunnerPlans(content, opts, values) {
   if ((values.unit === undefined || values.unit === 'file') && run.fileUnits) {
     delete opts.unit; // each unit is a file already, as the shards plan them
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
-    return { content: { units: run.fileUnits() }, label: 'units', lines };
+    const units = run.fileUnits();
+    if (opts.costs?.coldMs > 0) lines.push(withModules(opts, units));
+    return { content: { units }, label: 'units', lines };
   }
   return { content, lines };
+}
+
+/**
+ * The suite's own modules the report's files load, read from the checkout this runs in (its git
+ * root, else the working directory), as a Jest shard reads them (`suiteModules`): the cold cost is
+ * shared out over them (`opts.costs.modules`). Returns the line saying what was read.
+ */
+function withModules(opts, units) {
+  const { root } = gitInfo(process.cwd());
+  const here = units.filter((u) => existsSync(path.join(root, u.file))).map((u) => ({ ...u, path: path.join(root, u.file) }));
+  const { modules, bytes } = here.length ? suiteModules({ api, units: here, root }) : { modules: [] };
+  if (!modules.length) {
+    return `modules      none read: ${here.length ? 'the report\'s files load none of the suite\'s own' : `none of the report's files is in ${root}`} (a shard charges the cold cost by its number of files then; run this in the shards' checkout to plan as they did)`;
+  }
+  opts.costs = { ...opts.costs, modules };
+  return `modules      ${plural(modules.length, 'module')} of the suite's own (${Math.round(bytes / 1024)} KB) that ${plural(here.length, 'file')} of ${root} load: each shard pays the cold cost's share of those its files load`;
 }
 
 /** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */

@@ -74,7 +74,8 @@ export interface ShardCostsOptions {
   perWorkerMs?: number;
   /**
    * What a shard pays once for the modules its files share (Jest's cold transforms), at full: a
-   * shard of `n` groups (files, when files are kept whole) pays `coldMs × (1 − 0.8^n)`.
+   * shard of `n` groups (files, when files are kept whole) pays `coldMs × (1 − 0.8^n)`; with
+   * `modules`, each module's share of it, once, when one of its files loads it.
    */
   coldMs?: number;
   /** A file's cost (load, transform, environment, hooks) when `files` does not name it... */
@@ -98,6 +99,26 @@ export interface ShardCostsOptions {
    * `starts`, longest first still).
    */
   order?: 'longest' | 'name';
+  /**
+   * The suite's own modules and the files that load them (the Jest sequencer reads them from the
+   * sources: relative imports followed through modules). `coldMs` is shared out over them by size:
+   * a shard pays `coldMs × workers × bytes / total` of work once for each module one of its files
+   * loads (a shard of every file pays `coldMs`), so files that load the same modules go together
+   * unless the imbalance is worth transforming them again. Modules loaded by the same files are
+   * merged; the 48 largest are kept (fewer beside many `setups` and `starts`: 64 in all). Ignored
+   * without `coldMs`.
+   */
+  modules?: PlanModule[];
+}
+
+/** One module of `ShardCostsOptions.modules`. */
+export interface PlanModule {
+  /** Its path (for a person; merged modules keep the largest's). */
+  id: string;
+  /** Its size in bytes (what its transform costs is in proportion). */
+  bytes: number;
+  /** The files (as the units name them) that load it, directly or through other modules. */
+  files: string[];
 }
 
 /** One start cost of `ShardCostsOptions.starts`. */
@@ -124,9 +145,10 @@ export interface ShardCosts {
   perShardOverheadMs: number;
   /**
    * Every figure (`coldMs` only when the run paid one: Jest's; `starts` only when it found one;
-   * `order` only when not longest first: node:test's `'name'`).
+   * `order` only when not longest first: node:test's `'name'`; never `modules`, which a report
+   * does not hold: the Jest sequencer reads them from the sources).
    */
-  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>;
+  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts' | 'order' | 'modules'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>;
   /** How many files' costs were measured. */
   measuredFiles: number;
   /** Whether `perShardOverheadMs` came from the run's wall time. */

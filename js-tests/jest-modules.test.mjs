@@ -1,0 +1,106 @@
+// A Jest shard pays the transforms of every module its files load (issue 30): Jest transforms a
+// module once per run, on the first file that loads it, and its cache is empty on a fresh CI
+// machine. Real Jest runs of a suite of four families of test files, each family loading a large
+// module of its own (and all a small shared one), every run with a fresh cache as on a CI
+// machine: a seed run, then 2 balanced shards planned from its report. The seed's workers run the
+// families' first files early (Jest runs the largest file first on a fresh cache: their sizes set
+// the order), so the files after each worker's first pay two modules' transforms: the run's cold
+// cost. The shards read the suite's modules (the plan line says how many), keep each family on
+// one shard (each shard transforms two large modules, not four), agree on the plan, and
+// `shardwise plan <seed report>` run in the checkout prints the shards' fingerprint. Timings are
+// not asserted: the bench measures them (`npm run bench:suites -- --suite jest`).
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import * as api from 'shardwise';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = path.join(ROOT, 'js-tests', '.out', 'jest-modules');
+const FAMILIES = ['alpha', 'beta', 'gamma', 'delta'];
+const FAMILY = 4;
+
+/** A library module of `n` generated functions (about 330 bytes each), CommonJS. */
+const library = (name, n) => `'use strict';\n// ${name}: generated\n${Array.from({ length: n }, (_, i) => `function ${name}${i}(x) {
+  let acc = x * ${i + 3} + ${i};
+  for (let k = 0; k < 3; k++) acc = (acc + k) % 7 === 0 ? (acc >> 1) ^ ${i} : acc + ((k * ${i}) & 0xff);
+  switch (acc % 3) { case 0: return acc; case 1: return acc + ${i}; default: return acc - 1; }
+}`).join('\n')}\nmodule.exports = { ${Array.from({ length: n }, (_, i) => `${name}${i}`).join(', ')}, shared: require('./shared') };\n`;
+
+/** Test file `i` of `family`, padded so that Jest (largest first) runs the families' first files first: rank 0 the largest. */
+const testFile = (family, i, rank) => `'use strict';
+// ${'.'.repeat(100 * (FAMILIES.length * FAMILY - rank))}
+const lib = require('../src/${family}');
+describe('${family} ${i}', () => {
+${Array.from({ length: 6 }, (_, t) => `  test('case ${t}', () => { expect(typeof lib.${family}${t}(${i + t})).toBe('number'); expect(lib.shared.twice(${t})).toBe(${2 * t}); });`).join('\n')}
+});\n`;
+
+function run(label, shard, env2 = {}) {
+  const output = path.join(DIR, 'out', label);
+  const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', SW_OUTPUT: output, SW_CACHE: path.join(DIR, 'cache', label) };
+  for (const k of Object.keys(env)) if (k.startsWith('SHARDWISE_') || k === 'CI' || k.startsWith('GITHUB_')) delete env[k];
+  Object.assign(env, env2);
+  const argv = [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', path.join(DIR, 'jest.config.cjs'), ...(shard ? [`--shard=${shard}`] : [])];
+  return new Promise((resolve) => {
+    execFile(process.execPath, argv, { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 180_000 }, (e, stdout, stderr) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, text: `${stdout}\n${stderr}` });
+    });
+  });
+}
+
+describe('jest: a shard pays the transforms of the modules its files load', { concurrency: false }, () => {
+  let seed;
+  let shards;
+  before(async () => {
+    rmSync(DIR, { recursive: true, force: true });
+    for (const d of ['src', 'tests', 'out']) mkdirSync(path.join(DIR, d), { recursive: true });
+    writeFileSync(path.join(DIR, 'package.json'), '{ "private": true, "type": "commonjs" }\n');
+    writeFileSync(path.join(DIR, 'jest.config.cjs'), `module.exports = {
+  rootDir: __dirname, testMatch: ['**/tests/*.test.js'], maxWorkers: 2,
+  cacheDirectory: process.env.SW_CACHE,
+  testSequencer: 'shardwise/jest/sequencer',
+  reporters: ['default', ['shardwise/jest', { outputFolder: process.env.SW_OUTPUT }]],
+};\n`);
+    // four large modules (about 650 KB each: Jest's babel transform takes most of a second of
+    // each), one small shared one
+    writeFileSync(path.join(DIR, 'src', 'shared.js'), "'use strict';\nmodule.exports = { twice: (x) => 2 * x };\n");
+    for (const [f, family] of FAMILIES.entries()) {
+      writeFileSync(path.join(DIR, 'src', `${family}.js`), library(family, 2000));
+      for (let i = 0; i < FAMILY; i++) writeFileSync(path.join(DIR, 'tests', `${family}-${i}.test.js`), testFile(family, i, i * FAMILIES.length + f));
+    }
+    seed = await run('seed');
+    assert.equal(seed.code, 0, seed.text);
+    const timings = path.join(DIR, 'out', 'seed', 'report.json.br');
+    shards = await Promise.all([1, 2].map((i) => run(`shard-${i}`, `${i}/2`, { SHARDWISE_TIMINGS_FILE: timings, SHARDWISE_ALWAYS_BALANCE: '1' })));
+  });
+
+  const line = (r) => r.text.match(/^\[shardwise\] shard \d\/2: .*fingerprint (\S+)/m);
+
+  test('the seed run teaches a cold cost, and each shard reads the suite\'s modules with it', () => {
+    const learned = api.shardCosts(api.decodeReport(new Uint8Array(readFileSync(path.join(DIR, 'out', 'seed', 'report.json.br')))));
+    assert.ok(learned.costs.coldMs > 0, `the seed's first files paid the large modules' transforms: ${JSON.stringify(learned.costs)}`);
+    for (const r of shards) {
+      assert.equal(r.code, 0, r.text);
+      assert.ok(line(r), r.text);
+      assert.match(r.text, /cold \S+ over 5 modules of the suite \(\d+ KB\)/);
+    }
+  });
+
+  test('each family goes to one shard: each shard transforms two large modules, not four', () => {
+    const ran = shards.map((r) => [...r.text.matchAll(/(?:PASS|FAIL) .*tests\/(\w+)-\d+\.test\.js/g)].map((m) => m[1]));
+    assert.equal(ran.flat().length, FAMILIES.length * FAMILY, `every file ran once:\n${shards.map((r) => r.text).join('\n')}`);
+    for (const [i, families] of ran.entries()) assert.equal(new Set(families).size, 2, `shard ${i + 1} ran ${families.join(', ')}`);
+  });
+
+  test('both shards print one fingerprint, and `shardwise plan` in the checkout prints it too', async () => {
+    const [a, b] = shards.map((r) => line(r)[1]);
+    assert.equal(a, b);
+    const out = await new Promise((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', path.join(DIR, 'out', 'seed'), '--shards', '2'], { cwd: ROOT }, (e, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    });
+    assert.match(out, /^modules +5 modules of the suite's own \(\d+ KB\) that 16 files of .* load/m);
+    assert.equal(out.match(/^fingerprint +(\S+)/m)?.[1], a, out);
+  });
+});

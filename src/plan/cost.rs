@@ -14,7 +14,10 @@
 //! - **cold, per shard** (`costs.coldMs`): what a shard's workers pay once for the modules its files
 //!   share, on whichever files import them first (Jest's transforms: its cache is per run). A
 //!   shard of many files pays all of it, one of a few files less: `coldMs × (1 − (4/5)^groups)`
-//!   ([`cold_of`]), the share of the shared modules its first files reach;
+//!   ([`cold_of`]), the share of the shared modules its first files reach; or, given the suite's
+//!   modules and the files that load them (`costs.modules`, [`Module`]: the Jest sequencer reads
+//!   them), each module's share of it by size, once, as work of a shard where one of its files
+//!   loads it;
 //! - **per file** (`costs.files[path]`, else `costs.perFileMs + costs.perTestMs × its tests`): the
 //!   time a file holds a worker beyond its tests' bodies: load, transform, collection, test
 //!   environment (jsdom), set-up files, `beforeAll` hooks, and the runner's own per-test overhead.

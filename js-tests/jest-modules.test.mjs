@@ -94,6 +94,15 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
     for (const [i, families] of ran.entries()) assert.equal(new Set(families).size, 2, `shard ${i + 1} ran ${families.join(', ')}`);
   });
 
+  test('each shard\'s report keeps the share of the modules its files loaded, so its cold cost is read at full', () => {
+    for (const i of [1, 2]) {
+      const report = api.decodeReport(new Uint8Array(readFileSync(path.join(DIR, 'out', `shard-${i}`, `shard-${i}-of-2`, 'report.json.br'))));
+      const record = JSON.parse(report.sources.find((s) => s.filePath === '.shardwise/costs.json').text);
+      // two of the four large modules (and the small shared one)
+      assert.ok(record.modulesShare > 0.45 && record.modulesShare < 0.55, JSON.stringify(record.modulesShare));
+    }
+  });
+
   test('both shards print one fingerprint, and `shardwise plan` in the checkout prints it too', async () => {
     const [a, b] = shards.map((r) => line(r)[1]);
     assert.equal(a, b);

@@ -479,6 +479,11 @@ pub struct CostsRecord {
     /// cost per shard leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub launch_ms: Option<f64>,
+    /// Of the suite's own modules (their bytes), the share this run's files load, where its plan
+    /// read them (a Jest shard's, `costs.modules`): its cold cost is their transforms, and a shard
+    /// of every file pays it over this share ([`learn`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modules_share: Option<f64>,
 }
 
 /// The least a test environment's first load in a worker must cost beyond its usual load to be
@@ -991,6 +996,12 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
         (0.0, lead, 0.0)
     } else {
         let (warm, lead, cold) = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm);
+        // a shard that loaded part of the suite's modules paid their transforms, not all: the cold
+        // cost at full is what it paid over its share of their bytes (in place of the share a
+        // shard of its number of files reaches). Read at full from a shard's folder, a 4-shard run
+        // of the Jest bench's jest-slow suite took 1.19-1.23 of its shards' predictions
+        let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
+        let cold = share.map_or(cold, |s| cold * cold_share(measured.len()).max(0.5) / s.max(0.2));
         let lead = lead + first_start;
         // a project's workers start as the run's first ones did, before its first test
         if switch_ms > warm {
@@ -1470,7 +1481,7 @@ mod tests {
         // two workers, 20 files by start: the first ten pay cold transforms (2.4 s on each
         // worker's first file, then less and less), the last ten cost 100-145 ms
         let early = [2400, 2400, 1000, 800, 500, 300, 150, 120, 110, 100];
-        let doc = |runner: &str| {
+        let doc_with = |runner: &str, extra: &str| {
             let mut files = String::new();
             let mut tests = String::new();
             for f in 0..20u64 {
@@ -1482,11 +1493,12 @@ mod tests {
                     1000 + f * 400
                 ));
             }
-            let record = format!(r#"{{\"runner\":\"{runner}\",\"workers\":2,\"files\":{{{files}}}}}"#);
+            let record = format!(r#"{{{extra}\"runner\":\"{runner}\",\"workers\":2,\"files\":{{{files}}}}}"#);
             view(&format!(
                 r#"{{"category":"{runner}","duration":12000,"environments":[{{"name":"{runner}"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
             ))
         };
+        let doc = |runner: &str| doc_with(runner, "");
         // Jest: the late files' upper quartile is 135 ms; the two first files paid 2,265 ms
         // beyond it each (each worker's start), the other early files 2,075 ms in all: over its
         // two workers, the cold cost of a shard (1,037 ms at full); every file keeps a steady cost,
@@ -1504,6 +1516,15 @@ mod tests {
         assert!((2200..=2350).contains(&v.costs.per_worker_ms), "{}", v.costs.per_worker_ms);
         assert_eq!(v.costs.cold_ms, 0);
         assert!(v.costs.files["f2.js"] > 500, "{:?}", v.costs.files);
+        // a Jest shard whose files loaded 40% of the suite's modules (its record's modulesShare)
+        // paid their transforms, 2,075 ms over its two workers: at full, over that share
+        let shard = |share: &str| learn(&doc_with("jest", &format!(r#"\"modulesShare\":{share},"#)));
+        let part = shard("0.4");
+        assert!((2550..=2650).contains(&part.costs.cold_ms), "{}: 2,075 / 2 / 0.4", part.costs.cold_ms);
+        assert_eq!(part.costs.per_worker_ms, l.costs.per_worker_ms);
+        // every module, or a share that is no share: as a run of no plan
+        assert_eq!(shard("1").costs.cold_ms, l.costs.cold_ms);
+        assert_eq!(shard("0").costs.cold_ms, l.costs.cold_ms);
     }
 
     #[test]

@@ -27,6 +27,12 @@ export class RunCosts {
      * @type {number | undefined}
      */
     this.launchMs = undefined;
+    /**
+     * Of the suite's own modules, the share this shard's files load, where its plan read them
+     * (a Jest shard): Rust reads its cold cost over it.
+     * @type {number | undefined}
+     */
+    this.modulesShare = undefined;
   }
 
   /**
@@ -56,7 +62,7 @@ export class RunCosts {
    */
   addTo(report, shardCosts) {
     if (!report) return report;
-    const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}), ...(this.launchMs > 0 ? { launchMs: Math.round(this.launchMs) } : {}) };
+    const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}), ...(this.launchMs > 0 ? { launchMs: Math.round(this.launchMs) } : {}), ...(this.modulesShare > 0 && this.modulesShare < 1 ? { modulesShare: this.modulesShare } : {}) };
     if (this.files.size) record.files = sortedObject(this.files);
     if (this.environments.size) {
       // the environments' names once, each file's by its index

@@ -217,11 +217,22 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     shard,
     mine,
     order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
-    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers },
+    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers, ...(loaded?.modules.length ? { modulesShare: modulesShare(loaded, mine) } : {}) },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
     units,
   };
+}
+
+/**
+ * Of the suite's modules (their bytes), the share a shard's files (`mine`, unit ids, which are
+ * the files' for Jest and Vitest) load: its report's costs record keeps it (`modulesShare`), so
+ * that the cold cost it paid is read at full (Rust `plan::cost::learn`).
+ */
+function modulesShare(loaded, mine) {
+  const total = loaded.modules.reduce((s, m) => s + m.bytes, 0);
+  const part = loaded.modules.filter((m) => m.files.some((f) => mine.has(f))).reduce((s, m) => s + m.bytes, 0);
+  return total > 0 ? Math.round((1000 * part) / total) / 1000 : 1;
 }
 
 /**

@@ -170,6 +170,7 @@ export class RunReporter {
       try {
         report = builder.build();
         report.duration = Math.max(0, Date.now() - this.runStart());
+        this.costs.modulesShare = this.balancedShard()?.expected?.modulesShare;
         this.costs.addTo(report, this.api.shardCosts);
         this.runErrors.addTo(report);
       } catch (e) {

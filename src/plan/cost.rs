@@ -1002,7 +1002,16 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
         // of the Jest bench's jest-slow suite took 1.19-1.23 of its shards' predictions
         let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
         let cold = share.map_or(cold, |s| cold * cold_share(measured.len()).max(0.5) / s.max(0.2));
-        let lead = lead + first_start;
+        // what came before the run's first test is at most the time from the run's start to it:
+        // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
+        // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
+        // as before them, the run's busy time came out 2.1 s longer than its wall, and every
+        // shard was predicted 1.15-1.3x what it took)
+        let before = match (report.start_timestamp, attempts.iter().filter(|a| a.1 > 0.0).map(|a| a.1).min_by(f64::total_cmp)) {
+            (Some(run), Some(test)) if run.is_finite() && run > 0.0 && test >= run => test - run,
+            _ => f64::INFINITY,
+        };
+        let lead = (lead + first_start).min(before);
         // a project's workers start as the run's first ones did, before its first test
         if switch_ms > warm {
             (switch_ms, lead.max(switch_ms), cold)
@@ -1525,6 +1534,48 @@ mod tests {
         // every module, or a share that is no share: as a run of no plan
         assert_eq!(shard("1").costs.cold_ms, l.costs.cold_ms);
         assert_eq!(shard("0").costs.cold_ms, l.costs.cold_ms);
+    }
+
+    #[test]
+    fn a_first_file_whose_cost_fell_after_its_first_test_started_is_not_read_as_before_it() {
+        // two workers, 20 Jest files; the run started at 900, its first tests at 1,000 (each
+        // worker's first file), and each worker's first file held it 2.4 s beyond its tests after
+        // its first test had started (luxon's first files). Read as paid before the first test
+        // (the whole warm-up), the busy time came out longer than the run and the model of the
+        // run over-predicted it; at most the 100 ms before the first test, it predicts the run
+        let doc = |start: &str| {
+            let (mut files, mut tests) = (String::new(), String::new());
+            for f in 0..20u64 {
+                let (cost, at) = match f {
+                    0 | 1 => (2400, 1000),
+                    _ => (100, 3600 + (f - 2) / 2 * 450),
+                };
+                files.push_str(&format!(r#"{}\"f{f}.js\":{cost}"#, if f > 0 { "," } else { "" }));
+                tests.push_str(&format!(
+                    r#"{}{{"title":"t{f}","location":{{"file":"f{f}.js","line":1,"column":1}},"attempts":[{{"startTimestamp":{at},"duration":300,"parallelIndex":{}}}]}}"#,
+                    if f > 0 { "," } else { "" },
+                    f % 2
+                ));
+            }
+            let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{files}}}}}"#);
+            view(&format!(
+                r#"{{"category":"jest",{start}"duration":7900,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
+            ))
+        };
+        let predicted = |d: &ReportView| {
+            let l = learn(d);
+            let mut s = Settings::new(1);
+            s.workers = 2;
+            s.unit = UnitKind::File;
+            s.per_shard_overhead_ms = l.per_shard_overhead_ms;
+            s.costs = l.costs;
+            let units = super::super::from_report::file_units_from_report(d);
+            super::super::makespan_of(&super::super::units::canonical(&units).unwrap(), &s)
+        };
+        let with = predicted(&doc(r#""startTimestamp":900,"#));
+        assert!((7500..=8300).contains(&with), "predicted {with} ms of a 7,900 ms run");
+        let without = predicted(&doc(""));
+        assert!(without > 8500, "without the run's start: {without} ms (the case it mends: 8,800)");
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct ReportView {
     /// The run's wall time (for [`super::recommend::fixed_cost_of`]).
     #[serde(default)]
     pub(super) duration: Option<f64>,
+    /// When the run started (ms since the epoch), for [`super::cost::learn`].
+    #[serde(default, rename = "startTimestamp")]
+    pub(super) start_timestamp: Option<f64>,
     #[serde(default)]
     suites: Option<Vec<SuiteView>>,
     #[serde(default)]

@@ -823,9 +823,15 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// taught two of them 1,044 and 1,011 ms, against 67 and 46 in an unsharded run, and the shard
 /// they made took 0.72 of its prediction).
 ///
+/// `modules_share`: of the suite's modules (their bytes), the share the run's files loaded, where
+/// its plan read them (a Jest shard's record): its cold cost at full is what it paid over that
+/// share, in place of the share a shard of its number of files reaches. Read at full from a
+/// shard's folder, a 4-shard run of the Jest bench's jest-slow suite took 1.19-1.23 of its shards'
+/// predictions.
+///
 /// Returns `(warm, lead, cold)`: each worker's start, the part of it paid before the run's first
 /// test, and the shard's cold cost at full.
-fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>) -> (f64, f64, f64) {
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>, modules_share: Option<f64>) -> (f64, f64, f64) {
     let few = too_few_files(measured.len(), workers);
     let workers = workers.max(1) as usize;
     let known = known.filter(|w| few && w.is_finite() && *w > 0.0);
@@ -876,8 +882,9 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     // shard's cold cost, which a shard of few files pays less of (it imports fewer modules)
     let rest: f64 = early[firsts..].iter().map(over).sum();
     let warm = early[..firsts].iter().map(over).sum::<f64>() / firsts as f64;
-    // what the run paid is what a shard of its files pays: at full, a little more
-    let cold_ms = rest / workers as f64 / cold_share(measured.len()).max(0.5);
+    // what the run paid is what a shard of its files pays: at full, a little more (over the share
+    // of the modules it loaded, when its plan knew them)
+    let cold_ms = rest / workers as f64 / modules_share.map_or_else(|| cold_share(measured.len()).max(0.5), |s| s.max(0.2));
     // what of the warm-up came before the run's first test: its file's, or every first file's on
     // average (the workers start side by side)
     let lead = match cold {
@@ -989,26 +996,23 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
     };
     // the run's first file loaded its environment before its first test started, as its worker's
     // warm-up was (`lead` below)
-    let first_file = attempts.iter().filter(|a| a.1 > 0.0).min_by(|a, b| a.1.total_cmp(&b.1)).and_then(|a| a.0);
+    let first = attempts.iter().filter(|a| a.1 > 0.0).min_by(|a, b| a.1.total_cmp(&b.1));
+    let first_file = first.and_then(|a| a.0);
     let first_start = taken.iter().find(|(f, _)| Some(f.as_str()) == first_file).map_or(0.0, |t| t.1 as f64);
     let (warm, lead, cold) = if fitted.is_some() {
         let lead = record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
         (0.0, lead, 0.0)
     } else {
-        let (warm, lead, cold) = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm);
-        // a shard that loaded part of the suite's modules paid their transforms, not all: the cold
-        // cost at full is what it paid over its share of their bytes (in place of the share a
-        // shard of its number of files reaches). Read at full from a shard's folder, a 4-shard run
-        // of the Jest bench's jest-slow suite took 1.19-1.23 of its shards' predictions
+        // a shard that loaded part of the suite's modules paid their transforms, not all
         let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
-        let cold = share.map_or(cold, |s| cold * cold_share(measured.len()).max(0.5) / s.max(0.2));
+        let (warm, lead, cold) = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
         // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
         // as before them, the run's busy time came out 2.1 s longer than its wall, and every
         // shard was predicted 1.15-1.3x what it took)
-        let before = match (report.start_timestamp, attempts.iter().filter(|a| a.1 > 0.0).map(|a| a.1).min_by(f64::total_cmp)) {
-            (Some(run), Some(test)) if run.is_finite() && run > 0.0 && test >= run => test - run,
+        let before = match (report.start_timestamp, first) {
+            (Some(run), Some(&(_, test, ..))) if run.is_finite() && run > 0.0 && test >= run => test - run,
             _ => f64::INFINITY,
         };
         let lead = (lead + first_start).min(before);

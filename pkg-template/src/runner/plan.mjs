@@ -230,9 +230,8 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
  * that the cold cost it paid is read at full (Rust `plan::cost::learn`).
  */
 function modulesShare(loaded, mine) {
-  const total = loaded.modules.reduce((s, m) => s + m.bytes, 0);
   const part = loaded.modules.filter((m) => m.files.some((f) => mine.has(f))).reduce((s, m) => s + m.bytes, 0);
-  return total > 0 ? Math.round((1000 * part) / total) / 1000 : 1;
+  return loaded.bytes > 0 ? Math.round((1000 * part) / loaded.bytes) / 1000 : 1;
 }
 
 /**

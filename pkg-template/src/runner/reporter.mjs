@@ -165,12 +165,18 @@ export class RunReporter {
       report = undefined;
       this.stop(e);
     };
+    let shard;
+    try {
+      shard = this.balancedShard();
+    } catch (e) {
+      stop(e);
+    }
     const builder = this.builder;
     if (builder) {
       try {
         report = builder.build();
         report.duration = Math.max(0, Date.now() - this.runStart());
-        this.costs.modulesShare = this.balancedShard()?.expected?.modulesShare;
+        this.costs.modulesShare = shard?.expected?.modulesShare;
         this.costs.addTo(report, this.api.shardCosts);
         this.runErrors.addTo(report);
       } catch (e) {
@@ -178,7 +184,6 @@ export class RunReporter {
       }
     }
     try {
-      const shard = this.balancedShard();
       if (shard) {
         const { index, count, predictedMs, expected, record, ran } = shard;
         const run = this.options.runId ? { id: this.options.runId, attempt: runAttemptFromEnv() } : undefined;

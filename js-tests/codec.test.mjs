@@ -290,9 +290,11 @@ test('the .wasm stays within its size budget (1,377,000 bytes after wasm-opt -Oz
   // shards that load them: 9.8 KB, most of it serde's reader of the new option): 1,364,849 ->
   // 1,375,507 bytes; with a shard's record of the share of the modules it loaded (its cold cost
   // read at full over it): 1,376,056 bytes; with the run's start read from a report (what came
-  // before its first test is at most the time to it): 1,376,700 bytes, budget 1,377,000. Every
-  // byte over it needs the same account.
+  // before its first test is at most the time to it): 1,376,700 bytes. 1,378,800 since the plan
+  // gives each shard its share of the modules it charges (`modulesShare`, on both result paths:
+  // the share a shard's report keeps was the JS's, over every module read, where the plan charges
+  // the 48 largest merged): 1,376,410 -> 1,378,356 bytes. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_377_000, `shardwise_bg.wasm is ${size} bytes, over the 1,377,000-byte budget`);
+  assert.ok(size <= 1_378_800, `shardwise_bg.wasm is ${size} bytes, over the 1,378,800-byte budget`);
 });

@@ -269,10 +269,15 @@ test('the columnar fast path for opts.units gives exactly the JSON path\'s plan 
     { units: [{ id: 'a' }], shardCount: '1' },
     { units: [{ id: 'a' }] },
     { units: [{ id: 'a', durationMs: 1e10 }, { id: 'b', durationMs: 1e10 }], shardCount: 1, perShardOverheadMs: 1e10, workers: 3 },
+    // modules charged: each shard's modulesShare, on both paths
+    { units: ['a', 'b', 'c', 'd', 'e'].map((f) => ({ id: f, file: f, durationMs: 1000 })), shardCount: 3, workers: 2,
+      costs: { coldMs: 3000, modules: [{ id: 'm1', bytes: 3000, files: ['a', 'b'] }, { id: 'm2', bytes: 1000, files: ['c', 'd', 'e'] }, { id: 'm3', bytes: 7, files: ['e'] }] } },
   ];
   for (const opts of cases) {
     assert.deepEqual(outcome(planShards, opts), outcome(planShardsJson, opts), JSON.stringify(opts));
   }
+  const shares = planShards(cases.at(-1)).shards.map((sh) => sh.modulesShare);
+  assert.ok(shares.every((x) => x >= 0 && x <= 1) && shares.reduce((a, b) => a + b) >= 1, shares.join());
   // the one input JSON cannot carry: NaN and the infinities (written as null) are refused for
   // plain units, naming the unit; a unit of another kind reads through JSON, where they are absent
   for (const bad of [NaN, Infinity, -Infinity]) {

@@ -980,6 +980,49 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));
   });
 
+  test('a suite of 3,000 test files and 300 modules (a cycle through 200, families of 100): each module and the files that load it, and the plan\'s shares', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'sw-modules-big-'));
+    const write = (rel, text) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    };
+    // src/core/m000..m199 import the next (m199 the first: one cycle), each about 2 KB; ten
+    // families' modules src/fam/f0..f9/x00..x09 load one of the cycle; test file i loads its
+    // family's first module, and every tenth one the cycle too
+    const pad = (n) => `/* ${'x'.repeat(n)} */\n`;
+    for (let i = 0; i < 200; i++) write(`src/core/m${String(i).padStart(3, '0')}.js`, `import './m${String((i + 1) % 200).padStart(3, '0')}';\n${pad(2000)}`);
+    for (let f = 0; f < 10; f++) {
+      for (let k = 0; k < 10; k++) {
+        const next = k < 9 ? `import './x${String(k + 1).padStart(2, '0')}.js';\n` : '';
+        write(`src/fam/f${f}/x${String(k).padStart(2, '0')}.js`, `${next}${pad(500 * (f + 1))}`);
+      }
+    }
+    const files = [];
+    for (let i = 0; i < 3000; i++) {
+      const rel = `tests/t${String(i).padStart(4, '0')}.test.js`;
+      write(rel, `import '../src/fam/f${i % 10}/x00';\n${i % 10 === 0 ? "import '../src/core/m000.js';\n" : ''}test('t', () => {});\n`);
+      files.push(path.join(root, rel));
+    }
+    const units = unitsFromFiles(files, root);
+    const { modules, bytes } = suiteModules({ api: shardwise, units, root });
+    assert.equal(modules.length, 300);
+    const byId = Object.fromEntries(modules.map((m) => [m.id, m]));
+    // the cycle, from any of its modules: every one, by the 300 files that import it
+    for (const id of ['src/core/m000.js', 'src/core/m123.js', 'src/core/m199.js']) assert.equal(byId[id].files.length, 300, id);
+    assert.equal(byId['src/fam/f3/x09.js'].files.length, 300);
+    assert.ok(byId['src/fam/f3/x09.js'].files.every((f) => Number(f.slice(7, 11)) % 10 === 3));
+    assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));
+    // planned over 4 shards with a cold cost: each shard's share is the bytes its files load
+    const planned = await planThisShard({
+      api: shardwise, units, shardIndex: 2, shardCount: 4, unitLabel: 'files', runner: 'jest', workers: 2, modules: () => ({ modules, bytes }),
+      getDurations: async () => ({ source: 'test', durationOf: () => 200, costs: { source: 'a run', perShardOverheadMs: 0, costs: { perWorkerMs: 0, coldMs: 4000, perFileMs: 20, perTestMs: 0, files: {} } } }),
+    });
+    const mine = new Set(planned.shard.units);
+    const loaded = modules.filter((m) => m.files.some((f) => mine.has(f))).reduce((s, m) => s + m.bytes, 0);
+    assert.equal(planned.expected.modulesShare, Math.round((1000 * loaded) / bytes) / 1000);
+    assert.ok(planned.expected.modulesShare < 1, 'a shard of a quarter of the files loads less than every module');
+  });
+
   test('planThisShard reads them only where a cold cost is shared out, and says so', async () => {
     const units = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ id: f, file: f }));
     const modules = [{ id: 'src/ab.js', bytes: 4000, files: ['a.test.js', 'b.test.js'] }, { id: 'src/cd.js', bytes: 4000, files: ['c.test.js', 'd.test.js'] }];
@@ -998,5 +1041,9 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     // the files that load the same module together: 2 s of files and 1 s of a module each
     assert.ok(['a.test.js,b.test.js', 'c.test.js,d.test.js'].includes([...withCold.mine].sort().join()), [...withCold.mine].join());
     assert.equal(withCold.shard.predictedMs, 3000);
+    // the share of the modules it loads, as the plan counts it: the report's costs record keeps it
+    assert.equal(withCold.shard.modulesShare, 0.5);
+    assert.equal(withCold.expected.modulesShare, 0.5);
+    assert.equal(without.expected.modulesShare, undefined);
   });
 });

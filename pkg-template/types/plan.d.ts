@@ -174,6 +174,12 @@ export interface Shard {
   /** Unit ids, sorted (for a report: the file, the suite titles and the test title joined with " › "). */
   units: string[];
   files: string[];
+  /**
+   * With `costs.modules` and a cold cost (`costs.coldMs`): of the modules' bytes the plan's files
+   * load (the modules it charges), the share this shard's files load, in steps of 0.001. A
+   * shard's report keeps it (its costs record), and its cold cost is read over it.
+   */
+  modulesShare?: number;
 }
 
 export interface ShardPlan {

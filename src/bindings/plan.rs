@@ -152,6 +152,10 @@ fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
     if p.kept_runner_split {
         set("keptRunnerSplit", JsValue::TRUE)?;
     }
+    if let Some(shares) = &p.modules_share {
+        let shares: Vec<f64> = shares.iter().map(|&v| f64::from(v) / 1000.0).collect();
+        set("modulesShare", js_sys::Float64Array::from(&shares[..]).into())?;
+    }
     Ok(o.into())
 }
 

@@ -114,6 +114,21 @@ pub struct Shard {
     pub units: Vec<String>,
     /// The distinct files of those units, sorted.
     pub files: Vec<String>,
+    /// With `costs.modules` charged (a cold cost): of the modules' bytes that the plan's files
+    /// load, the share this shard's files load (in thousandths: 0.001 steps). A shard's report
+    /// keeps it (its costs record's `modulesShare`), and its cold cost is read over it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modules_share: Option<Thousandths>,
+}
+
+/// A share in thousandths, written as the number it stands for (`0.25` for 250).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thousandths(pub u32);
+
+impl Serialize for Thousandths {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_f64(f64::from(self.0) / 1000.0)
+    }
 }
 
 /// `planShards(opts)`: checks the options, turns a report into units when given one, and plans.
@@ -150,6 +165,7 @@ pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
             predicted_ms: core.predicted_ms[s],
             units: core.shard_units(s).iter().map(|&u| canon.input_ids[u as usize].to_owned()).collect(),
             files: core.shard_files(s).iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
+            modules_share: core.modules_share.as_ref().map(|v| Thousandths(v[s])),
         })
         .collect();
     Ok(ShardPlan {
@@ -184,6 +200,8 @@ pub struct CompactPlan {
     /// As [`ShardPlan::runner_split_ms`] and [`ShardPlan::kept_runner_split`].
     pub runner_split_ms: Option<u64>,
     pub kept_runner_split: bool,
+    /// Per shard, [`Shard::modules_share`] in thousandths, when modules are charged.
+    pub modules_share: Option<Vec<u32>>,
 }
 
 /// [`plan_units`], with the result as input indices ([`CompactPlan`]).
@@ -233,6 +251,7 @@ fn compact(core: Core) -> CompactPlan {
         predicted_ms: core.predicted_ms,
         runner_split_ms: core.runner_split_ms,
         kept_runner_split: core.kept_runner_split,
+        modules_share: core.modules_share,
     }
 }
 
@@ -252,6 +271,7 @@ struct Core<'a> {
     file_ends: Vec<u32>,
     runner_split_ms: Option<u64>,
     kept_runner_split: bool,
+    modules_share: Option<Vec<u32>>,
 }
 
 impl Core<'_> {
@@ -408,6 +428,13 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups.weights, settings);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of, &unit_masks);
+    let modules_share = (!unit_masks.is_empty()).then(|| {
+        let mut loaded = vec![0u64; shards];
+        for (&s, &m) in shard_of.iter().zip(&unit_masks) {
+            loaded[s as usize - 1] |= m;
+        }
+        setups::module_shares(settings, &loaded)
+    });
     Core {
         canon,
         fingerprint,
@@ -421,6 +448,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         file_ends,
         runner_split_ms,
         kept_runner_split,
+        modules_share: modules_share.flatten(),
     }
 }
 

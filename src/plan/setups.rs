@@ -134,6 +134,19 @@ pub(super) fn unit_masks(canon: &Canon, setups: &[Setup], starts: &[Start], modu
     mask
 }
 
+/// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged
+/// modules' bytes that some shard loads, the share its files load, in thousandths (rounded);
+/// `None` without charged modules or where no planned file loads one.
+pub(super) fn module_shares(s: &Settings, loaded: &[u64]) -> Option<Vec<u32>> {
+    let first = s.setups.len() + s.costs.starts.len();
+    let modules = s.costs.charged_modules();
+    let bytes = |mask: u64| -> f64 {
+        modules.iter().enumerate().filter(|(k, _)| first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1).map(|(_, m)| m.bytes as f64).sum()
+    };
+    let total = bytes(loaded.iter().fold(0, |a, m| a | m));
+    (total > 0.0).then(|| loaded.iter().map(|&m| (1000.0 * bytes(m) / total).round() as u32).collect())
+}
+
 /// The phases model of the module doc.
 struct Model {
     workers: u64,

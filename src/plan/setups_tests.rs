@@ -299,13 +299,20 @@ fn files_that_load_the_same_modules_go_together() {
     for s in &p.shards {
         assert!(s.units.iter().all(|u| u.starts_with('a')) || s.units.iter().all(|u| u.starts_with('b')), "{:?}", s.units);
         assert_eq!(s.predicted_ms, 10_000, "8 files and one module");
+        assert_eq!(s.modules_share, Some(crate::plan::Thousandths(500)), "half the modules' bytes");
     }
+    let text = serde_json::to_value(&p).unwrap();
+    assert_eq!(text["shards"][0]["modulesShare"], json!(0.5), "written as the share");
     // by groups, a shard of 8 files pays 4 s × (1 − 0.8^8), whatever they load
     let blind = plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000 } }));
     assert_eq!(blind.makespan_ms, 8000 + 3329);
     // one shard of every file pays the cold cost whole
     let one = plan(json!({ "units": all, "shardCount": 1, "costs": { "coldMs": 4000, "modules": modules } }));
     assert_eq!(one.makespan_ms, 16_000 + 4000);
+    assert_eq!(one.shards[0].modules_share, Some(crate::plan::Thousandths(1000)));
+    // no share without modules charged
+    assert!(blind.shards.iter().all(|s| s.modules_share.is_none()));
+    assert!(serde_json::to_value(&blind).unwrap()["shards"][0].get("modulesShare").is_none());
     // over 2 workers too: the modules are work, spread over them
     let two = plan(json!({ "units": all, "shardCount": 1, "workers": 2, "costs": { "coldMs": 4000, "modules": modules } }));
     assert_eq!(two.makespan_ms, 8000 + 4000);
@@ -390,4 +397,86 @@ fn projects_with_a_setup_and_one_without_each_shard_holds_fewer_projects() {
         assert!(holds("public") && holds("app") != holds("admin"), "shard {}: {:?}", s.index, s.units);
     }
     assert_eq!(p.makespan_ms, 44000);
+}
+
+/// A suite of 3,000 files in 40 families (each loading its family's module, sized by family,
+/// and a module all of them load), over 4 shards of 2 workers: each shard's `modulesShare` is the
+/// bytes of the modules its files load over all of them, as counted by hand.
+#[test]
+fn modules_share_at_thousands_of_files() {
+    let families = 40usize;
+    let per = 75usize;
+    let file = |f: usize, i: usize| format!("f{f:02}/t{i:03}.test.js");
+    let all: Vec<Value> = (0..families)
+        .flat_map(|f| (0..per).map(move |i| (f, i)))
+        .map(|(f, i)| json!({ "id": file(f, i), "file": file(f, i), "durationMs": 50 + (f * 7 + i * 13) % 400 }))
+        .collect();
+    let bytes = |f: usize| 10_000 + 3_000 * f as u64;
+    let mut modules: Vec<Value> = (0..families)
+        .map(|f| json!({ "id": format!("lib/f{f:02}.js"), "bytes": bytes(f), "files": (0..per).map(|i| file(f, i)).collect::<Vec<_>>() }))
+        .collect();
+    let everyone: Vec<String> = (0..families).flat_map(|f| (0..per).map(move |i| file(f, i))).collect();
+    modules.push(json!({ "id": "lib/common.js", "bytes": 200_000, "files": everyone }));
+    let total = 200_000 + (0..families).map(bytes).sum::<u64>();
+    let p = plan(json!({ "units": all, "shardCount": 4, "workers": 2, "costs": { "coldMs": 5000, "perFileMs": 30, "modules": modules } }));
+    let mut seen = 0;
+    for s in &p.shards {
+        let loaded: std::collections::BTreeSet<usize> = s.files.iter().map(|f| f[1..3].parse().unwrap()).collect();
+        let mine = 200_000 + loaded.iter().map(|&f| bytes(f)).sum::<u64>();
+        let want = (1000.0 * mine as f64 / total as f64).round() as u32;
+        assert_eq!(s.modules_share, Some(crate::plan::Thousandths(want)), "shard {}: families {loaded:?}", s.index);
+        seen += s.units.len();
+    }
+    assert_eq!(seen, families * per);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// With modules charged, every shard says the share of their bytes it loads: in [0, 1], 1 for
+    /// a shard of every file, 0 for an empty one, together at least the whole (a module some
+    /// shards share counts on each), and none without a cold cost; whatever the number of
+    /// modules (past the 48 a plan charges) and files.
+    #[test]
+    fn every_shard_says_its_share_of_the_modules(
+        weights in prop::collection::vec(1u64..3000, 1..400),
+        picks in prop::collection::vec((1u64..200_000, prop::collection::vec(any::<prop::sample::Index>(), 1..12)), 0..80),
+        shard_count in 1u32..6,
+        workers in 1u32..3,
+        cold in prop_oneof![Just(0u64), 1u64..6000],
+    ) {
+        let file = |i: usize| format!("t{i:03}.test.js");
+        let all: Vec<Value> = weights.iter().enumerate().map(|(i, w)| json!({ "id": file(i), "file": file(i), "durationMs": w })).collect();
+        let modules: Vec<Value> = picks.iter().enumerate().map(|(k, (b, fs))| {
+            let mut files: Vec<String> = fs.iter().map(|ix| file(ix.index(weights.len()))).collect();
+            files.sort();
+            files.dedup();
+            json!({ "id": format!("lib/m{k:02}.js"), "bytes": b, "files": files })
+        }).collect();
+        let p = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "costs": { "coldMs": cold, "modules": modules } }));
+        let mut seen = 0;
+        let shares: Vec<Option<u32>> = p.shards.iter().map(|s| s.modules_share.map(|t| t.0)).collect();
+        for s in &p.shards {
+            seen += s.units.len();
+            if let Some(t) = s.modules_share {
+                prop_assert!(t.0 <= 1000);
+                if s.units.is_empty() { prop_assert_eq!(t.0, 0); }
+                if s.units.len() == weights.len() { prop_assert_eq!(t.0, 1000); }
+            }
+        }
+        prop_assert_eq!(seen, weights.len());
+        if cold == 0 || picks.is_empty() {
+            prop_assert!(shares.iter().all(Option::is_none));
+        } else {
+            prop_assert!(shares.iter().all(Option::is_some), "{:?}", shares);
+            let sum: u32 = shares.iter().flatten().sum();
+            prop_assert!(sum + shard_count >= 1000, "{:?}", shares);
+        }
+        // the same modules in another order: the same plan and shares
+        let mut reversed = modules.clone();
+        reversed.reverse();
+        let again = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "costs": { "coldMs": cold, "modules": reversed } }));
+        prop_assert_eq!(&again.fingerprint, &p.fingerprint);
+        prop_assert_eq!(again.shards.iter().map(|s| s.modules_share).collect::<Vec<_>>(), p.shards.iter().map(|s| s.modules_share).collect::<Vec<_>>());
+    }
 }

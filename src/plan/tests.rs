@@ -440,7 +440,7 @@ fn groups_join_transitively_across_files() {
 fn more_shards_than_groups_leaves_the_last_shards_empty() {
     let p = plan(&[timed("a", 5.0), timed("b", 3.0)], 4);
     assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [1, 1, 0, 0]);
-    assert_eq!(p.shards[2], Shard { index: 3, predicted_ms: 0, units: vec![], files: vec![] });
+    assert_eq!(p.shards[2], Shard { index: 3, predicted_ms: 0, units: vec![], files: vec![], modules_share: None });
     let empty = plan(&[], 3);
     assert_eq!((empty.makespan_ms, empty.lower_bound_ms, empty.estimated, empty.shards.len()), (0, 0, 0, 3));
 }

@@ -217,21 +217,13 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     shard,
     mine,
     order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
-    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers, ...(loaded?.modules.length ? { modulesShare: modulesShare(loaded, mine) } : {}) },
+    // the share of the suite's modules this shard's files load (the plan's, over the modules it
+    // charges): its report keeps it, and its cold cost is read over it (Rust plan::cost::learn)
+    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers, ...(shard.modulesShare !== undefined ? { modulesShare: shard.modulesShare } : {}) },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
     units,
   };
-}
-
-/**
- * Of the suite's modules (their bytes), the share a shard's files (`mine`, unit ids, which are
- * the files' for Jest and Vitest) load: its report's costs record keeps it (`modulesShare`), so
- * that the cold cost it paid is read at full (Rust `plan::cost::learn`).
- */
-function modulesShare(loaded, mine) {
-  const part = loaded.modules.filter((m) => m.files.some((f) => mine.has(f))).reduce((s, m) => s + m.bytes, 0);
-  return loaded.bytes > 0 ? Math.round((1000 * part) / loaded.bytes) / 1000 : 1;
 }
 
 /**

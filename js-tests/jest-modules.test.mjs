@@ -1,7 +1,8 @@
 // A Jest shard pays the transforms of every module its files load (issue 30): Jest transforms a
 // module once per run, on the first file that loads it, and its cache is empty on a fresh CI
 // machine. Real Jest runs of a suite of four families of test files, each family loading a large
-// module of its own (and all a small shared one), every run with a fresh cache as on a CI
+// module of its own (and all a small shared one; one family loads its module by a name the
+// configuration's moduleNameMapper maps), every run with a fresh cache as on a CI
 // machine: a seed run, then 2 balanced shards planned from its report. The seed's workers run the
 // families' first files early (Jest runs the largest file first on a fresh cache: their sizes set
 // the order), so the files after each worker's first pay two modules' transforms: the run's cold
@@ -21,6 +22,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'jest-modules');
 const FAMILIES = ['alpha', 'beta', 'gamma', 'delta'];
 const FAMILY = 4;
+/** The family whose files load their module by a name the configuration maps (moduleNameMapper). */
+const ALIASED = 'delta';
 
 /** A library module of `n` generated functions (about 330 bytes each), CommonJS. */
 const library = (name, n) => `'use strict';\n// ${name}: generated\n${Array.from({ length: n }, (_, i) => `function ${name}${i}(x) {
@@ -32,7 +35,7 @@ const library = (name, n) => `'use strict';\n// ${name}: generated\n${Array.from
 /** Test file `i` of `family`, padded so that Jest (largest first) runs the families' first files first: rank 0 the largest. */
 const testFile = (family, i, rank) => `'use strict';
 // ${'.'.repeat(100 * (FAMILIES.length * FAMILY - rank))}
-const lib = require('../src/${family}');
+const lib = require(${family === ALIASED ? `'@lib/${family}'` : `'../src/${family}'`});
 describe('${family} ${i}', () => {
 ${Array.from({ length: 6 }, (_, t) => `  test('case ${t}', () => { expect(typeof lib.${family}${t}(${i + t})).toBe('number'); expect(lib.shared.twice(${t})).toBe(${2 * t}); });`).join('\n')}
 });\n`;
@@ -59,6 +62,7 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
     writeFileSync(path.join(DIR, 'package.json'), '{ "private": true, "type": "commonjs" }\n');
     writeFileSync(path.join(DIR, 'jest.config.cjs'), `module.exports = {
   rootDir: __dirname, testMatch: ['**/tests/*.test.js'], maxWorkers: 2,
+  moduleNameMapper: { '^@lib/(.*)$': '<rootDir>/src/$1', '\\.css$': 'identity-obj-proxy' },
   cacheDirectory: process.env.SW_CACHE,
   testSequencer: 'shardwise/jest/sequencer',
   reporters: ['default', ['shardwise/jest', { outputFolder: process.env.SW_OUTPUT }]],
@@ -107,9 +111,10 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
     const [a, b] = shards.map((r) => line(r)[1]);
     assert.equal(a, b);
     const out = await new Promise((resolve) => {
-      execFile(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', path.join(DIR, 'out', 'seed'), '--shards', '2'], { cwd: ROOT }, (e, stdout, stderr) => resolve(`${stdout}${stderr}`));
+      execFile(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', path.join(DIR, 'out', 'seed'), '--shards', '2', '--jest-config', path.join(DIR, 'jest.config.cjs')], { cwd: ROOT }, (e, stdout, stderr) => resolve(`${stdout}${stderr}`));
     });
-    assert.match(out, /^modules +5 modules of the suite's own \(\d+ KB\) that 16 files of .* load/m);
+    // the delta family's module by the name the configuration maps (@lib/delta), as the shards read it
+    assert.match(out, /^modules +5 modules of the suite's own \(\d+ KB\) that 16 files of .* load, with the names .*jest\.config\.cjs maps:/m);
     assert.equal(out.match(/^fingerprint +(\S+)/m)?.[1], a, out);
   });
 });

@@ -17,7 +17,7 @@ import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '
 import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts, runnerSplitLine } from '../pkg/src/runner/plan.mjs';
 import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
 import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
-import { suiteModules } from '../pkg/src/runner/modules.mjs';
+import { suiteModules, jestAliases } from '../pkg/src/runner/modules.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
@@ -978,6 +978,45 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     assert.deepEqual(byId['src/z.ts'].files, ['tests/b.test.ts']);
     assert.equal(byId['src/x.js'].bytes, readFileSync(path.join(root, 'src/x.js')).length);
     assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));
+  });
+
+  test('names Jest\'s configuration maps to the suite\'s files (moduleNameMapper, moduleDirectories, modulePaths), packages left out', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'sw-modules-aliases-'));
+    const write = (rel, text) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    };
+    write('tests/a.test.ts', [
+      "import { x } from '@/lib/x';", // mapped, $1 of the pattern
+      "import y from '~y';", // mapped to two targets: the first is not a file, the second is
+      "import 'components/button';", // a moduleDirectories name (src), from the file's folders up
+      "import 'helpers/h';", // modulePaths
+      "import styles from './a.module.css';", // mapped to a package: none of the suite's
+      "import React from 'react';", // a package
+      "test('a', () => {});",
+    ].join('\n'));
+    write('src/lib/x.ts', "import { z } from '@/lib/z';\nexport const x = z;\n");
+    write('src/lib/z.ts', 'export const z = 1;\n');
+    write('src/y/index.js', 'module.exports = 2;\n');
+    write('src/components/button.tsx', 'export default 3;\n');
+    write('support/helpers/h.js', 'module.exports = 4;\n');
+    write('node_modules/react/index.js', 'module.exports = {};\n');
+    const config = {
+      rootDir: root,
+      // normalized as Jest gives a project's config: [pattern, target | targets], <rootDir> replaced
+      moduleNameMapper: [['^@/(.*)$', `${root}/src/$1`], ['^~(.*)$', [`${root}/missing/$1`, `${root}/src/$1`]], ['\\.css$', 'identity-obj-proxy']],
+      moduleDirectories: ['node_modules', 'src'],
+      modulePaths: ['<rootDir>/support'],
+    };
+    const aliases = jestAliases([config]);
+    const units = unitsFromFiles([path.join(root, 'tests/a.test.ts')], root);
+    const ids = (a) => suiteModules({ api: shardwise, units, root, aliases: a }).modules.map((m) => m.id).sort();
+    assert.deepEqual(ids(aliases), ['src/components/button.tsx', 'src/lib/x.ts', 'src/lib/z.ts', 'src/y/index.js', 'support/helpers/h.js']);
+    // without the configuration's maps, relative imports only: none here
+    assert.deepEqual(ids(undefined), []);
+    // a configuration that maps nothing gives no aliases; Jest's object form is read too
+    assert.equal(jestAliases([{ rootDir: root, moduleNameMapper: [], moduleDirectories: ['node_modules'] }]), undefined);
+    assert.deepEqual(ids(jestAliases({ rootDir: root, moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' } })), ['src/lib/x.ts', 'src/lib/z.ts']);
   });
 
   test('a suite of 3,000 test files and 300 modules (a cycle through 200, families of 100): each module and the files that load it, and the plan\'s shares', async () => {

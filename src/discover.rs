@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 /// The tests one source file declares.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Discovered {
     /// Title paths (suite titles, then the test's title), in source order; a title path seen
     /// before is numbered as the reporters number it (see [`distinct_titles`]).
@@ -26,19 +27,27 @@ pub struct Discovered {
     pub unnamed: u32,
     /// The relative modules the file loads (`./x`, `../y`), as written, each once, in source
     /// order: `import ... from`, `export ... from`, `import '...'`, `import(...)` and `require(...)`
-    /// of a string literal ([`relative_imports`]). The Jest sequencer follows them through the
+    /// of a string literal ([`module_imports`]). The Jest sequencer follows them through the
     /// suite's own modules: a shard pays each module's transform once (`plan::cost` modules).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
+    /// The other modules it loads the same ways: a package (`lodash`), or a name the runner maps
+    /// to a file of the suite (Jest's `moduleNameMapper`: `@/lib/x`), as written, each once, in
+    /// source order; not Node's builtins (`node:fs`). The Jest sequencer resolves those its
+    /// configuration maps to the suite's own files.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bare_imports: Vec<String>,
 }
 
 /// Most imports listed of one file.
 const MAX_IMPORTS: usize = 1000;
 
-/// The relative module specifiers `tokens` load: `from '...'`, `import '...'`, `import('...')`,
-/// `require('...')` (not a method: `jest.requireActual` loads the module the file mocks).
-fn relative_imports(tokens: &[Tok]) -> Vec<String> {
+/// The module specifiers `tokens` load: `from '...'`, `import '...'`, `import('...')`,
+/// `require('...')` (not a method: `jest.requireActual` loads the module the file mocks): the
+/// relative ones, then the others but Node's builtins ([`Discovered::bare_imports`]).
+fn module_imports(tokens: &[Tok]) -> (Vec<String>, Vec<String>) {
     let mut out: Vec<String> = Vec::new();
+    let mut bare: Vec<String> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         let Tok::Ident(name) = t else { continue };
         if i > 0 && tokens[i - 1] == Tok::Dot {
@@ -49,11 +58,15 @@ fn relative_imports(tokens: &[Tok]) -> Vec<String> {
             ("require" | "import", Some(Tok::Open('(')), Some(Tok::Str(Some(s))), Some(Tok::Close | Tok::Comma)) => s,
             _ => continue,
         };
-        if (spec.starts_with("./") || spec.starts_with("../")) && !out.contains(spec) && out.len() < MAX_IMPORTS {
-            out.push(spec.clone());
+        if spec.starts_with("./") || spec.starts_with("../") {
+            if !out.contains(spec) && out.len() < MAX_IMPORTS {
+                out.push(spec.clone());
+            }
+        } else if !spec.is_empty() && !spec.starts_with("node:") && !spec.starts_with('/') && !bare.contains(spec) && bare.len() < MAX_IMPORTS {
+            bare.push(spec.clone());
         }
     }
-    out
+    (out, bare)
 }
 
 /// Lists the tests `source` (JavaScript or TypeScript) declares; see the module documentation.
@@ -102,7 +115,7 @@ pub fn discover_tests(source: &str) -> Discovered {
         i += 1;
     }
     distinct_titles(&mut out.tests);
-    out.imports = relative_imports(&tokens);
+    (out.imports, out.bare_imports) = module_imports(&tokens);
     out
 }
 
@@ -567,7 +580,7 @@ mod tests {
     }
 
     #[test]
-    fn relative_imports_each_once_in_source_order() {
+    fn module_imports_each_once_in_source_order() {
         let src = r#"
             import a, { b } from './a.js';
             import './setup';
@@ -582,6 +595,10 @@ mod tests {
             type T = import('./types').T;
         "#;
         assert_eq!(discover_tests(src).imports, ["./a.js", "./setup", "../lib/index", "./c", "./d.mjs", "./types"]);
+        assert_eq!(discover_tests(src).bare_imports, ["lodash"], "packages and aliases, not Node's builtins");
+        let aliased = r#"import { x } from '@/lib/x'; const y = require("~utils"); import 'fs'; import('@scope/pkg/sub'); require('lodash');"#;
+        assert_eq!(discover_tests(aliased).bare_imports, ["@/lib/x", "~utils", "fs", "@scope/pkg/sub", "lodash"]);
+        assert!(discover_tests(aliased).imports.is_empty());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 // (Rust decides everything; this file reads the input and prints) and shows the plan as a table
 // or as JSON.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as api from '../node.mjs';
 import { __readJson, __recommendShards, __fixedCostMs } from '../wasm/shardwise.js';
@@ -12,7 +13,7 @@ import { fmtMs } from '../src/runner/plan.mjs';
 import { planAsRun } from '../src/runner/timings.mjs';
 import { plural } from '../src/runner/words.mjs';
 import { gitInfo } from '../src/runner/options.mjs';
-import { suiteModules } from '../src/runner/modules.mjs';
+import { suiteModules, jestAliases } from '../src/runner/modules.mjs';
 
 export const HELP = `Usage: shardwise plan <input> --shards N [options]
        shardwise plan <input> --shards auto --max-shards M [--budget B] [--matrix]
@@ -40,7 +41,9 @@ A report plans as its runner does (what 'shardwise plan' reads of it is printed 
   - a Jest or Vitest report by file (one unit a file, as their shards run: --unit file is
     the same), unless --unit test;
   - with a cold cost (Jest's transforms, paid again on every shard): the suite's own modules
-    its files load, read from the checkout this runs in, as the Jest shards read them.
+    its files load, read from the checkout this runs in, as the Jest shards read them (with the
+    names its Jest configuration maps to files: moduleNameMapper, modulePaths,
+    moduleDirectories; --jest-config when Jest runs with --config).
 So 'shardwise plan <the timings file the shards used> --shards N', run in the checkout the shards
 ran, prints the plan and the fingerprint the shards printed, when the file lists every test file
 they ran (and --workers gives the shards' workers if the file's run had others).
@@ -62,6 +65,8 @@ Options:
   --workers <W>         parallel workers inside one shard (default: the report's, else 1)
   --overhead <MS>       a fixed start-up cost of each shard, in ms (default: the report's, else 0)
   --bodies-only         plan the tests' own durations alone: no file, worker or start-up cost
+  --jest-config <F>     the Jest configuration file the shards ran with (default: the one Jest
+                        finds in the checkout), for the names it maps to the suite's modules
   --default <MS>        the estimate for a unit when nothing is known (default 1000)
   --json                print the plan as JSON (the value planShards returns)
   --max-shards <M>      with --shards auto: the largest count to consider (default 16)
@@ -191,7 +196,7 @@ export async function run(argv) {
     workers: { type: 'string' }, overhead: { type: 'string' }, default: { type: 'string' },
     json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     'max-shards': { type: 'string' }, budget: { type: 'string' }, 'overhead-from': { type: 'string', multiple: true },
-    matrix: { type: 'boolean' }, 'bodies-only': { type: 'boolean' },
+    matrix: { type: 'boolean' }, 'bodies-only': { type: 'boolean' }, 'jest-config': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   required('plan', positionals[0], '<input> (a report, a saved report folder or a units file)');
@@ -215,7 +220,7 @@ export async function run(argv) {
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
   let { reportFile, content, shards } = readInput(input);
-  const read = content.report ? asTheRunnerPlans(content, opts, values) : undefined;
+  const read = content.report ? await asTheRunnerPlans(content, opts, values) : undefined;
   if (read) content = read.content;
   if (auto) return recommendCount({ values, opts, reportFile, content, read, shards });
   const plan = planOf(reportFile, { ...opts, ...content });
@@ -230,7 +235,7 @@ export async function run(argv) {
  * report: its files as units, as the runners' sequencers make them), the unit label, and the
  * lines saying what was read.
  */
-function asTheRunnerPlans(content, opts, values) {
+async function asTheRunnerPlans(content, opts, values) {
   let run;
   try {
     run = planAsRun(content.report, api, { environment: opts.environment });
@@ -268,7 +273,7 @@ function asTheRunnerPlans(content, opts, values) {
     delete opts.unit; // each unit is a file already, as the shards plan them
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
     const units = run.fileUnits();
-    if (opts.costs?.coldMs > 0) lines.push(withModules(opts, units));
+    if (opts.costs?.coldMs > 0) lines.push(await withModules(opts, units, learned.runner === 'jest' ? values['jest-config'] : undefined));
     return { content: { units }, label: 'units', lines };
   }
   return { content, lines };
@@ -279,15 +284,40 @@ function asTheRunnerPlans(content, opts, values) {
  * root, else the working directory), as a Jest shard reads them (`suiteModules`): the cold cost is
  * shared out over them (`opts.costs.modules`). Returns the line saying what was read.
  */
-function withModules(opts, units) {
+async function withModules(opts, units, jestConfig) {
   const { root } = gitInfo(process.cwd());
   const here = units.filter((u) => existsSync(path.join(root, u.file))).map((u) => ({ ...u, path: path.join(root, u.file) }));
-  const { modules, bytes } = here.length ? suiteModules({ api, units: here, root }) : { modules: [] };
+  const maps = here.length ? await jestMaps(root, jestConfig) : {};
+  const { modules, bytes } = here.length ? suiteModules({ api, units: here, root, aliases: maps.aliases }) : { modules: [] };
+  const mapped = maps.aliases ? `, with the names ${maps.from} maps` : maps.why ? ` (${maps.why}: relative imports only)` : '';
   if (!modules.length) {
-    return `modules      none read: ${here.length ? 'the report\'s files load none of the suite\'s own' : `none of the report's files is in ${root}`} (a shard charges the cold cost by its number of files then; run this in the shards' checkout to plan as they did)`;
+    return `modules      none read: ${here.length ? `the report's files load none of the suite's own${mapped}` : `none of the report's files is in ${root}`} (a shard charges the cold cost by its number of files then; run this in the shards' checkout to plan as they did)`;
   }
   opts.costs = { ...opts.costs, modules };
-  return `modules      ${plural(modules.length, 'module')} of the suite's own (${Math.round(bytes / 1024)} KB) that ${plural(here.length, 'file')} of ${root} load: each shard pays the cold cost's share of those its files load`;
+  return `modules      ${plural(modules.length, 'module')} of the suite's own (${Math.round(bytes / 1024)} KB) that ${plural(here.length, 'file')} of ${root} load${mapped}: each shard pays the cold cost's share of those its files load`;
+}
+
+/**
+ * The names the checkout's Jest configuration maps to files (`jestAliases`), read as Jest reads
+ * it (its `jest-config`, from the checkout): the one Jest finds in `root`, or `configFile`
+ * (`--jest-config`, a shard run with `--config`). `{aliases, from}`, or `{why}` it was not read
+ * (a checkout without Jest's configuration reader maps nothing either way); `{}` for a
+ * configuration that maps no name.
+ */
+async function jestMaps(root, configFile) {
+  let jestConfig;
+  try {
+    jestConfig = createRequire(path.join(root, 'package.json'))('jest-config');
+  } catch {
+    return configFile ? { why: `--jest-config: jest-config is not installed in ${root}` } : {};
+  }
+  try {
+    const { configs } = await jestConfig.readConfigs({ _: [], $0: 'jest', ...(configFile ? { config: path.resolve(configFile) } : {}) }, [root]);
+    const aliases = jestAliases(configs);
+    return aliases ? { aliases, from: configFile ?? "the checkout's Jest configuration" } : {};
+  } catch (e) {
+    return { why: `its Jest configuration did not load: ${String(e?.message ?? e).split('\n').find((l) => l.trim()) ?? 'an error'}` };
+  }
 }
 
 /** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
+import { jestAliases } from '../src/runner/modules.mjs';
 import { setShardPrediction, shardPrediction, ShardStop } from '../src/runner/plan.mjs';
 import { ENVIRONMENT, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
 
@@ -59,6 +60,8 @@ export default class ShardwiseSequencer extends baseSequencer() {
         api: shardwise, files: tests.map((t) => ({ path: t.path, environment: ENVIRONMENT })), shardIndex, shardCount, options,
         workers: this.globalConfig?.maxWorkers ?? workersFromArgv(process.argv),
         cwd: this.globalConfig?.rootDir ?? process.cwd(), testRunner: 'jest', log,
+        // the projects' module maps: a module loaded by a name Jest maps is one of the suite's too
+        aliases: jestAliases([...new Set(tests.map((t) => t.context?.config))]),
         // Jest's own split of the same files, shard by shard: the plan keeps it unless balancing
         // is predicted enough sooner
         runnerShard: typeof super.shard === 'function'

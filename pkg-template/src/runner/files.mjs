@@ -109,11 +109,12 @@ export async function runnerSplitOf(units, shardCount, runnerShard) {
  * @param {(index: number) => Promise<string[]>} [p.runnerShard] the paths the
  *   runner's own split (`--shard`) gives shard `index` of `shardCount`: kept unless the balanced
  *   plan is predicted enough sooner (see planThisShard)
+ * @param {object} [p.aliases] what the runner maps bare specifiers to (modules.mjs `jestAliases`)
  * @returns {Promise<{paths: Set<string>, order: string[], predictedMs: number, expected: object, record: object, root: string} | undefined>}
  *   `order`: the shard's paths longest first (see `longestFirst`), for the sequencer's `sort`
  * @throws {ShardStop}
  */
-export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log, runnerShard }) {
+export async function planFiles({ api, files, shardIndex, shardCount, workers, options, cwd, testRunner, log, runnerShard, aliases }) {
   try {
     const { root, commitId } = gitInfo(cwd, options.commitId);
     const units = unitsFromFiles(files, root);
@@ -144,7 +145,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       return d;
     };
     const runnerSplit = runnerShard && !options.alwaysBalance ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
-    const modules = () => suiteModules({ api, units, root });
+    const modules = () => suiteModules({ api, units, root, aliases });
     const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit, modules });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));

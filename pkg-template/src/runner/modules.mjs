@@ -7,8 +7,10 @@
 // The imports are read by Rust (`__discoverTests(source).imports`: the relative specifiers of
 // `import`, `export ... from`, `import()` and `require()`); here they are resolved to files, as
 // Node and Jest's resolver find a relative module (the path, then with an extension, then its
-// index), and followed through the modules they reach. Packages (bare specifiers) are left out:
-// Jest does not transform `node_modules` by default.
+// index), and followed through the modules they reach. Other specifiers (`bareImports`) name a
+// file of the suite where the runner's configuration says so (`aliases`, from Jest's
+// `moduleNameMapper`, `modulePaths` and `moduleDirectories`: `jestAliases`); packages are left
+// out: Jest does not transform `node_modules` by default.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { reportPath } from './options.mjs';
@@ -36,15 +38,77 @@ function resolve(dir, spec) {
 }
 
 /**
+ * How a Jest project's configuration (its normalized `ProjectConfig`: `rootDir`,
+ * `moduleNameMapper` as `[regex, target | targets]` pairs, `modulePaths`, `moduleDirectories`)
+ * maps a bare specifier to a file, as `suiteModules` takes it; undefined when it maps none.
+ * Configurations of several projects are read in turn (the first mapping that matches wins).
+ */
+export function jestAliases(configs) {
+  const mappers = [];
+  const paths = [];
+  const dirNames = [];
+  for (const c of Array.isArray(configs) ? configs : [configs]) {
+    if (!c || typeof c !== 'object') continue;
+    for (const entry of Array.isArray(c.moduleNameMapper) ? c.moduleNameMapper : Object.entries(c.moduleNameMapper ?? {})) {
+      const [pattern, to] = entry;
+      try {
+        const targets = (Array.isArray(to) ? to : [to]).filter((t) => typeof t === 'string').map((t) => t.replaceAll('<rootDir>', c.rootDir ?? ''));
+        mappers.push({ regex: new RegExp(pattern), targets });
+      } catch { /* a pattern Jest would refuse too */ }
+    }
+    for (const p of c.modulePaths ?? []) if (typeof p === 'string') paths.push(p.replaceAll('<rootDir>', c.rootDir ?? ''));
+    for (const d of c.moduleDirectories ?? []) {
+      if (typeof d !== 'string' || d === 'node_modules') continue;
+      if (path.isAbsolute(d)) paths.push(d);
+      else dirNames.push(d);
+    }
+  }
+  return mappers.length || paths.length || dirNames.length ? { mappers, paths, dirNames } : undefined;
+}
+
+/**
+ * The file of the suite a bare specifier names from `dir` under `aliases` (see `jestAliases`), as
+ * Jest's resolver finds it: the first `moduleNameMapper` entry whose pattern matches maps it
+ * (`$1`... its groups) to its first target that is a file; else each `moduleDirectories` name
+ * from `dir` up, then each of `modulePaths`. Undefined for a package, or what maps to one.
+ */
+function resolveBare(dir, spec, aliases) {
+  const mapper = aliases.mappers.find((m) => m.regex.test(spec));
+  if (mapper) {
+    const groups = spec.match(mapper.regex);
+    for (const target of mapper.targets) {
+      const named = target.replace(/\$([0-9]+)/g, (_, i) => groups[Number(i)] ?? '');
+      const found = path.isAbsolute(named) ? resolve(dir, named) : named.startsWith('.') ? resolve(dir, named) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (let at = dir; ; at = path.dirname(at)) {
+    for (const name of aliases.dirNames) {
+      const found = resolve(path.join(at, name), `./${spec}`);
+      if (found) return found;
+    }
+    if (path.dirname(at) === at) break;
+  }
+  for (const p of aliases.paths) {
+    const found = resolve(p, `./${spec}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
  * Per module of the suite's own that `units`' files load (directly or through other modules),
  * its size and the files that load it, as `planShards` takes them (`costs.modules`).
  * @param {object} p
  * @param {{__discoverTests: Function}} p.api
  * @param {Array<{path: string, file?: string}>} p.units test files: absolute path, report path
  * @param {string} p.root the repository root (module ids are relative to it)
+ * @param {{mappers: object[], paths: string[], dirNames: string[]}} [p.aliases] what the runner
+ *   maps bare specifiers to (`jestAliases`)
  * @returns {{modules: Array<{id: string, bytes: number, files: string[]}>, bytes: number}}
  */
-export function suiteModules({ api, units, root }) {
+export function suiteModules({ api, units, root, aliases }) {
   const read = new Map(); // absolute path -> {bytes, imports: absolute paths}
   const visit = (p) => {
     if (read.has(p) || read.size >= MAX_MODULES) return read.get(p);
@@ -56,9 +120,16 @@ export function suiteModules({ api, units, root }) {
     }
     const entry = { bytes: Buffer.byteLength(source), imports: [] };
     read.set(p, entry);
-    for (const spec of api.__discoverTests(source).imports ?? []) {
+    const { imports = [], bareImports = [] } = api.__discoverTests(source);
+    for (const spec of imports) {
       const found = resolve(path.dirname(p), spec);
       if (found) entry.imports.push(found);
+    }
+    if (aliases) {
+      for (const spec of bareImports) {
+        const found = resolveBare(path.dirname(p), spec, aliases);
+        if (found) entry.imports.push(found);
+      }
     }
     return entry;
   };

@@ -980,6 +980,31 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));
   });
 
+  test('with the durations exchange, each file is read and tokenized once: for the test list, then for its modules', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sw-modules-once-'));
+    writeFileSync(path.join(dir, 'a.test.js'), "import { x } from './lib.js';\ntest('a', () => {});\n");
+    writeFileSync(path.join(dir, 'b.test.js'), "import { x } from './lib.js';\ntest('b', () => {});\n");
+    writeFileSync(path.join(dir, 'lib.js'), 'export const x = 1;\n');
+    const tokenized = new Map();
+    const api = {
+      ...shardwise,
+      __discoverTests: (source) => { tokenized.set(source, (tokenized.get(source) ?? 0) + 1); return shardwise.__discoverTests(source); },
+      shardGroupKeyFor: () => 'key',
+      fetchDurations: async ({ report }) => report, // every test listed, no duration: estimates
+      __timingsOf: undefined, // the costs: this fake's shardCosts
+      shardCosts: () => ({ source: 'the service', perShardOverheadMs: 0, costs: { perWorkerMs: 0, coldMs: 1000, perFileMs: 0, perTestMs: 0, files: {} } }),
+    };
+    const lines = [];
+    const planned = await planFiles({
+      api, files: ['a.test.js', 'b.test.js'].map((f) => ({ path: path.join(dir, f), environment: 'jest' })), shardIndex: 1, shardCount: 1,
+      options: resolveOptions({ baseUrl: 'http://127.0.0.1:9', accessToken: 'tok', commitId: 'c'.repeat(40) }, {}), cwd: dir, testRunner: 'jest', log: (l) => lines.push(l),
+    });
+    assert.ok(planned, lines.join('\n'));
+    assert.match(lines.join('\n'), /cold 1\.0s over 1 module of the suite/);
+    assert.equal(tokenized.size, 3, 'both test files and the module');
+    assert.deepEqual([...tokenized.values()], [1, 1, 1]);
+  });
+
   test('names Jest\'s configuration maps to the suite\'s files (moduleNameMapper, moduleDirectories, modulePaths), packages left out', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'sw-modules-aliases-'));
     const write = (rel, text) => {

@@ -9,14 +9,13 @@
 //
 // The wasm is reached through `api`, the package namespace (or a fake in tests), as everywhere in
 // the runners: `api.__discoverTests`, `api.__testDurations` (timings.mjs).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
 import { planThisShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
 import { durationsByFile, rerunSelection } from './timings.mjs';
 import { plural } from './words.mjs';
-import { suiteModules } from './modules.mjs';
+import { suiteModules, sourceReader } from './modules.mjs';
 import { clearSaved, reportPlace } from './report.mjs';
 
 /**
@@ -45,7 +44,7 @@ export function unitsFromFiles(files, root) {
  * @param {{ReportBuilder: Function, __discoverTests: Function}} p.api
  * @returns {{report: object, tests: number, unnamed: number, files: number}} `files`: files with tests found
  */
-export function testListFromSources({ api, units, category, commitId }) {
+export function testListFromSources({ api, units, category, commitId, readSource = sourceReader(api) }) {
   const builder = new api.ReportBuilder({ category, commitId });
   const envIdx = new Map();
   let tests = 0;
@@ -54,13 +53,8 @@ export function testListFromSources({ api, units, category, commitId }) {
   for (const u of units) {
     if (u.file === undefined) continue; // outside the repository: no test of the report names it
     for (const name of u.environments) if (!envIdx.has(name)) envIdx.set(name, builder.addEnvironment({ name }));
-    let source;
-    try {
-      source = readFileSync(u.path, 'utf8');
-    } catch {
-      continue; // gone since the runner listed it: estimated like a new file
-    }
-    const found = api.__discoverTests(source); // Rust `discover`
+    const found = readSource(u.path)?.found; // Rust `discover`
+    if (!found) continue; // gone since the runner listed it: estimated like a new file
     unnamed += found.unnamed;
     if (found.tests.length) files += 1;
     for (const titlePath of found.tests) {
@@ -118,11 +112,13 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
   try {
     const { root, commitId } = gitInfo(cwd, options.commitId);
     const units = unitsFromFiles(files, root);
+    // each test file read and tokenized once: for the exchange's test list, then its modules
+    const readSource = sourceReader(api);
     let listed;
     const fromService = durationsSource({
       api, options: { ...options, commitId }, cwd, testRunner,
       testList: () => {
-        listed = testListFromSources({ api, units, category: testRunner, commitId });
+        listed = testListFromSources({ api, units, category: testRunner, commitId, readSource });
         if (listed.tests === 0)
           throw new SharedReason(`no test titles found in the sources of ${plural(units.length, 'file')} (give a timingsFile: npx shardwise durations)`);
         return listed.report;
@@ -145,7 +141,7 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
       return d;
     };
     const runnerSplit = runnerShard && !options.alwaysBalance ? await runnerSplitOf(units, shardCount, runnerShard) : undefined;
-    const modules = () => suiteModules({ api, units, root, aliases });
+    const modules = () => suiteModules({ api, units, root, aliases, readSource });
     const planned = await planThisShard({ api, units, shardIndex, shardCount, getDurations, unitLabel: 'files', workers, options, runner: testRunner, runnerSplit, modules });
     log(planned.line);
     const paths = new Set(units.filter((u) => planned.mine.has(u.id)).map((u) => u.path));

@@ -98,6 +98,28 @@ function resolveBare(dir, spec, aliases) {
 }
 
 /**
+ * A reader of source files for `__discoverTests` (Rust `discover`), each file read and tokenized
+ * once however often it is asked for: a shard that asks the durations exchange lists its test
+ * files' tests and then their modules from the same reads. `(absolute path) => {bytes, found}`,
+ * undefined for a file that cannot be read.
+ */
+export function sourceReader(api) {
+  const seen = new Map();
+  return (p) => {
+    if (seen.has(p)) return seen.get(p);
+    let out;
+    try {
+      const source = readFileSync(p, 'utf8');
+      out = { bytes: Buffer.byteLength(source), found: api.__discoverTests(source) };
+    } catch {
+      out = undefined; // gone since the runner listed it, or unreadable
+    }
+    seen.set(p, out);
+    return out;
+  };
+}
+
+/**
  * Per module of the suite's own that `units`' files load (directly or through other modules),
  * its size and the files that load it, as `planShards` takes them (`costs.modules`).
  * @param {object} p
@@ -106,21 +128,19 @@ function resolveBare(dir, spec, aliases) {
  * @param {string} p.root the repository root (module ids are relative to it)
  * @param {{mappers: object[], paths: string[], dirNames: string[]}} [p.aliases] what the runner
  *   maps bare specifiers to (`jestAliases`)
+ * @param {(p: string) => {bytes: number, found: object} | undefined} [p.readSource] the files'
+ *   reader (`sourceReader`), shared with what read them before
  * @returns {{modules: Array<{id: string, bytes: number, files: string[]}>, bytes: number}}
  */
-export function suiteModules({ api, units, root, aliases }) {
+export function suiteModules({ api, units, root, aliases, readSource = sourceReader(api) }) {
   const read = new Map(); // absolute path -> {bytes, imports: absolute paths}
   const visit = (p) => {
     if (read.has(p) || read.size >= MAX_MODULES) return read.get(p);
-    let source;
-    try {
-      source = readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
-    const entry = { bytes: Buffer.byteLength(source), imports: [] };
+    const source = readSource(p);
+    if (!source) return undefined;
+    const entry = { bytes: source.bytes, imports: [] };
     read.set(p, entry);
-    const { imports = [], bareImports = [] } = api.__discoverTests(source);
+    const { imports = [], bareImports = [] } = source.found;
     for (const spec of imports) {
       const found = resolve(path.dirname(p), spec);
       if (found) entry.imports.push(found);

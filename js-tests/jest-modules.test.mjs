@@ -117,4 +117,16 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
     assert.match(out, /^modules +5 modules of the suite's own \(\d+ KB\) that 16 files of .* load, with the names .*jest\.config\.cjs maps:/m);
     assert.equal(out.match(/^fingerprint +(\S+)/m)?.[1], a, out);
   });
+
+  test('`shardwise plan` with a Jest configuration that does not load says so, and plans with the relative imports', async () => {
+    const broken = path.join(DIR, 'broken.config.cjs');
+    writeFileSync(broken, "throw new Error('this configuration needs SOME_SECRET');\n");
+    const out = await new Promise((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'pkg/bin/shardwise.mjs'), 'plan', path.join(DIR, 'out', 'seed'), '--shards', '2', '--jest-config', broken], { cwd: ROOT }, (e, stdout, stderr) => resolve({ code: e?.code ?? 0, text: `${stdout}${stderr}` }));
+    });
+    assert.equal(out.code, 0, out.text);
+    // the delta family's module is loaded only by its mapped name: 4 of the 5
+    assert.match(out.text, /^modules +4 modules of the suite's own \(\d+ KB\) that 16 files of .* load \(its Jest configuration did not load: .*SOME_SECRET.*: relative imports only\)/m);
+    assert.doesNotMatch(out.text, /\n\s+at /, 'no stack');
+  });
 });

@@ -70,9 +70,10 @@ export function jestAliases(configs) {
  * The file of the suite a bare specifier names from `dir` under `aliases` (see `jestAliases`), as
  * Jest's resolver finds it: the first `moduleNameMapper` entry whose pattern matches maps it
  * (`$1`... its groups) to its first target that is a file; else each `moduleDirectories` name
- * from `dir` up, then each of `modulePaths`. Undefined for a package, or what maps to one.
+ * from `dir` up to `root` (a folder above the repository holds none of the suite's modules), then
+ * each of `modulePaths`. Undefined for a package, or what maps to one.
  */
-function resolveBare(dir, spec, aliases) {
+function resolveBare(dir, spec, aliases, root) {
   const mapper = aliases.mappers.find((m) => m.regex.test(spec));
   if (mapper) {
     const groups = spec.match(mapper.regex);
@@ -83,12 +84,12 @@ function resolveBare(dir, spec, aliases) {
     }
     return undefined;
   }
-  for (let at = dir; ; at = path.dirname(at)) {
+  for (let at = dir; aliases.dirNames.length; at = path.dirname(at)) {
     for (const name of aliases.dirNames) {
       const found = resolve(path.join(at, name), `./${spec}`);
       if (found) return found;
     }
-    if (path.dirname(at) === at) break;
+    if (at === root || path.dirname(at) === at) break;
   }
   for (const p of aliases.paths) {
     const found = resolve(p, `./${spec}`);
@@ -134,6 +135,7 @@ export function sourceReader(api) {
  */
 export function suiteModules({ api, units, root, aliases, readSource = sourceReader(api) }) {
   const read = new Map(); // absolute path -> {bytes, imports: absolute paths}
+  const bare = new Map(); // folder NUL bare specifier -> the file it names, or undefined
   const visit = (p) => {
     if (read.has(p) || read.size >= MAX_MODULES) return read.get(p);
     const source = readSource(p);
@@ -147,7 +149,10 @@ export function suiteModules({ api, units, root, aliases, readSource = sourceRea
     }
     if (aliases) {
       for (const spec of bareImports) {
-        const found = resolveBare(path.dirname(p), spec, aliases);
+        // a package's name is looked up again by every file that loads it: once a folder
+        const key = `${path.dirname(p)}\0${spec}`;
+        if (!bare.has(key)) bare.set(key, resolveBare(path.dirname(p), spec, aliases, root));
+        const found = bare.get(key);
         if (found) entry.imports.push(found);
       }
     }

@@ -428,13 +428,12 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
     let lower_bound_ms = assign::lower_bound(&groups.weights, settings);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of, &unit_masks);
-    let modules_share = (!unit_masks.is_empty()).then(|| {
-        let mut loaded = vec![0u64; shards];
-        for (&s, &m) in shard_of.iter().zip(&unit_masks) {
-            loaded[s as usize - 1] |= m;
-        }
-        setups::module_shares(settings, &loaded)
-    });
+    // each shard's units' masks together: the modules its files load (none charged: no share)
+    let mut loaded = vec![0u64; shards];
+    for (&s, &m) in shard_of.iter().zip(&unit_masks) {
+        loaded[s as usize - 1] |= m;
+    }
+    let modules_share = setups::module_shares(settings, &loaded);
     Core {
         canon,
         fingerprint,
@@ -448,7 +447,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         file_ends,
         runner_split_ms,
         kept_runner_split,
-        modules_share: modules_share.flatten(),
+        modules_share,
     }
 }
 

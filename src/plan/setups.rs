@@ -134,6 +134,12 @@ pub(super) fn unit_masks(canon: &Canon, setups: &[Setup], starts: &[Start], modu
     mask
 }
 
+/// Whether `mask` ([`unit_masks`]) loads module `k` of the charged modules, whose bits follow the
+/// `first` bits of the setups and start costs (a module past the mask's 64 bits is not charged).
+fn loads_module(mask: u64, first: usize, k: usize) -> bool {
+    first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1
+}
+
 /// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged
 /// modules' bytes that some shard loads, the share its files load, in thousandths (rounded);
 /// `None` without charged modules or where no planned file loads one.
@@ -141,7 +147,7 @@ pub(super) fn module_shares(s: &Settings, loaded: &[u64]) -> Option<Vec<u32>> {
     let first = s.setups.len() + s.costs.starts.len();
     let modules = s.costs.charged_modules();
     let bytes = |mask: u64| -> f64 {
-        modules.iter().enumerate().filter(|(k, _)| first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1).map(|(_, m)| m.bytes as f64).sum()
+        modules.iter().enumerate().filter(|&(k, _)| loads_module(mask, first, k)).map(|(_, m)| m.bytes as f64).sum()
     };
     let total = bytes(loaded.iter().fold(0, |a, m| a | m));
     (total > 0.0).then(|| loaded.iter().map(|&m| (1000.0 * bytes(m) / total).round() as u32).collect())
@@ -194,7 +200,7 @@ impl Model {
         // the modules, by the bits after the setups' and starts'
         let first = setups.len() + starts.len();
         let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
-        let modules = s.costs.module_ms(s.workers, |k| first + k < MAX_SETUPS && loaded >> (first + k) & 1 == 1);
+        let modules = s.costs.module_ms(s.workers, |k| loads_module(loaded, first, k));
         setups_p.extend(modules.iter().flatten().map(|&ms| (WORK, ms)));
         setups_p.truncate(MAX_SETUPS);
         let phase_of_group: Vec<usize> = group_masks

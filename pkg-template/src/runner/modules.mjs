@@ -79,7 +79,8 @@ function resolveBare(dir, spec, aliases, root) {
     const groups = spec.match(mapper.regex);
     for (const target of mapper.targets) {
       const named = target.replace(/\$([0-9]+)/g, (_, i) => groups[Number(i)] ?? '');
-      const found = path.isAbsolute(named) ? resolve(dir, named) : named.startsWith('.') ? resolve(dir, named) : undefined;
+      // a path (absolute once <rootDir> is replaced, or relative to the file); else a package
+      const found = path.isAbsolute(named) || named.startsWith('.') ? resolve(dir, named) : undefined;
       if (found) return found;
     }
     return undefined;

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,377,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,381,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -295,8 +295,13 @@ test('the .wasm stays within its size budget (1,377,000 bytes after wasm-opt -Oz
   // the share a shard's report keeps was the JS's, over every module read, where the plan charges
   // the 48 largest merged): 1,376,410 -> 1,378,356 bytes; with the other specifiers a file loads
   // (`bareImports`: the names Jest's configuration maps to the suite's files): 1,378,758 bytes.
+  // 1,381,000 since a file runner's shard reads its timings by file (`__readTimings(bytes,
+  // byFile)`: its tests' durations summed by file in Rust, not each test's with its title path
+  // carried across and summed in JS; and no schema check of a timings file: together a Vitest
+  // shard's first read of 3,535 tests' timings in a fresh process about 210 -> 155 ms, medians):
+  // 1,378,708 -> 1,380,497 bytes (with a map type of its own to place the files, 1,384,309).
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_378_800, `shardwise_bg.wasm is ${size} bytes, over the 1,378,800-byte budget`);
+  assert.ok(size <= 1_381_000, `shardwise_bg.wasm is ${size} bytes, over the 1,381,000-byte budget`);
 });

@@ -865,6 +865,25 @@ describe('durationsSource: timings file, else the live exchange', async () => {
     // the costs the file teaches (a durations document: its runner's defaults)
     assert.deepEqual(d.costs, shardwise.shardCosts(annotated));
   });
+  test("a file runner's timings file: its files' time from the package, a document without the run's fields planned, one that is no report refused", async () => {
+    const dir = tmp();
+    const byFile = (report) => { const m = durationsByFile(report, shardwise); return (u) => m.get(u.file); };
+    // the durations of a run, without what a saved run has (category, commit, start, wall): the
+    // published schema refuses it, a plan reads all it needs
+    const bare = { environments: [{ name: 'p' }], suites: [{ type: 'file', title: 'a.test.js', tests: [{ title: 't', attempts: [{ duration: 42 }] }, { title: 'u', attempts: [{ duration: 0.5 }] }] }] };
+    assert.throws(() => shardwise.decodeReport(new TextEncoder().encode(JSON.stringify(bare))), /category: is required/);
+    writeFileSync(path.join(dir, 'bare.json'), JSON.stringify(bare));
+    const read = (file) => durationsSource({ api: shardwise, options: resolveOptions({ timingsFile: file }, {}), cwd: dir, testRunner: 'jest', lookup: byFile, byFile: true })();
+    const d = await read('bare.json');
+    assert.equal(d.durationOf({ file: 'a.test.js' }), 42.5);
+    assert.equal(d.durationOf({ file: 'b.test.js' }), undefined);
+    assert.deepEqual(d.costs, shardwise.shardCosts(bare));
+    // Jest's own JSON results, or text that is no JSON: the shard says what the file is not
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ numTotalTests: 2, testResults: [] }));
+    await assert.rejects(read('results.json'), (e) => e.code === 'INVALID_INPUT' && /^the timings report is not a report document: missing field `environments`/.test(e.message));
+    writeFileSync(path.join(dir, 'notes.txt'), 'a list of slow tests');
+    await assert.rejects(read('notes.txt'), (e) => e.code === 'INVALID_INPUT' && /neither Brotli-compressed JSON .* nor plain JSON/.test(e.message));
+  });
   test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
     const calls = {};
     const api = {

@@ -17,7 +17,7 @@ import { Schema } from '@flakiness/flakiness-report';
 import { createServer } from '../pkg/server/index.mjs';
 import { readTimingsFile, readTimings } from '../pkg/src/runner/durations.mjs';
 import { durationsSource } from '../pkg/src/runner/durations.mjs';
-import { durationsFromReport, costsFromReport } from '../pkg/src/runner/timings.mjs';
+import { durationsFromReport, costsFromReport, durationsByFile, rerunFiles, rerunSelection } from '../pkg/src/runner/timings.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
 import { rng } from './helpers/data.mjs';
 
@@ -87,6 +87,16 @@ test('reports of 0 to 20,000 tests, at every quality and window, plain or Brotli
         // read once for a shard's plan (__readTimings): the durations and costs of the report apart
         assert.deepEqual(durationsFromReport(read, shardwise), shardwise.__testDurations(report), `timings file's durations: ${what}`);
         assert.deepEqual(costsFromReport(read, shardwise), shardwise.shardCosts(report), `timings file's costs: ${what}`);
+        // a file runner's read (its durations summed by file): what the whole read gives a file
+        // runner, and the report itself alike
+        const byFile = readTimingsFile(file, shardwise, { byFile: true });
+        assert.deepEqual(byFile, report, `timings file read by file: ${what}`);
+        assert.deepEqual(durationsByFile(byFile, shardwise), durationsByFile(read, shardwise), `by file: ${what}`);
+        for (const flaky of [false, true])
+          assert.deepEqual(rerunFiles(byFile, shardwise, { flaky }), rerunSelection(read, shardwise, { flaky }).files, `re-run's files: ${what}`);
+        assert.deepEqual(costsFromReport(byFile, shardwise), costsFromReport(read, shardwise), `by file, costs: ${what}`);
+        // asked for each test, a by-file read works them out
+        assert.deepEqual(durationsFromReport(byFile, shardwise), durationsFromReport(read, shardwise), `by file, each test: ${what}`);
       }
       cases += 1;
     }

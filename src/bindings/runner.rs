@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::report::{parse, report_json_from_js, report_object, stringify};
+use super::report::{parse, report_object, stringify, timings_json_from_js};
 use super::{to_js, JsResult};
 use crate::error::Error;
 use crate::plan::from_report::{test_durations, ReportView};
@@ -27,14 +27,16 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
     to_js(&test_durations(&view))
 }
 
-/// `__readTimings(bytes)` -> `{ report, durations, costs }`: a timings file read once: the report
-/// as `decodeReport` gives it, its tests' durations as `__testDurations` gives them and its cost
-/// model as `shardCosts` gives it, from one decoding (a shard's plan reads all three, and each
-/// call apart would carry the whole report across again).
+/// `__readTimings(bytes, byFile)` -> `{ report, durations | files, costs }`: a timings file read
+/// once: the report as `decodeReport` reads it (without the schema's check:
+/// [`timings_json_from_js`]), its tests' durations as `__testDurations` gives them (with `byFile`,
+/// summed by file instead: [`crate::plan::from_report::file_durations`]) and its cost model as
+/// `shardCosts` gives it, from one decoding (a shard's plan reads all three, and each call apart
+/// would carry the whole report across again).
 #[wasm_bindgen(js_name = "__readTimings")]
-pub fn read_timings(bytes: JsValue) -> JsResult<JsValue> {
-    let json = report_json_from_js(&bytes)?;
-    let out = timings(&json)?;
+pub fn read_timings(bytes: JsValue, by_file: bool) -> JsResult<JsValue> {
+    let json = timings_json_from_js(&bytes)?;
+    let out = timings(&json, by_file)?;
     js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&json)?)?;
     Ok(out)
 }
@@ -43,20 +45,25 @@ pub fn read_timings(bytes: JsValue) -> JsResult<JsValue> {
 /// report object (the durations exchange's answer) from one reading of it.
 #[wasm_bindgen(js_name = "__timingsOf")]
 pub fn timings_of(report: JsValue) -> JsResult<JsValue> {
-    timings(stringify(&report, "the timings report")?.as_bytes())
+    timings(stringify(&report, "the timings report")?.as_bytes(), false)
 }
 
 /// A report's tests' durations and cost model, as one object; its JSON text crosses (one
 /// serializer the crate has).
-fn timings(json: &[u8]) -> JsResult<JsValue> {
+fn timings(json: &[u8], by_file: bool) -> JsResult<JsValue> {
     #[derive(serde::Serialize)]
     struct Timings {
-        durations: Vec<crate::plan::from_report::TestDuration>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        durations: Option<Vec<crate::plan::from_report::TestDuration>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        files: Option<Vec<crate::plan::from_report::FileDuration>>,
         costs: crate::plan::cost::Learned,
     }
     let view: ReportView =
         crate::from_json(json).map_err(|e| Error::invalid_input(format!("the timings report is not a report document: {e}")))?;
-    let timings = Timings { durations: test_durations(&view), costs: crate::plan::cost::learn(&view) };
+    let (durations, files) =
+        if by_file { (None, Some(crate::plan::from_report::file_durations(&view))) } else { (Some(test_durations(&view)), None) };
+    let timings = Timings { durations, files, costs: crate::plan::cost::learn(&view) };
     parse(&serde_json::to_string(&timings).map_err(|e| Error::invalid_input(format!("cannot convert a result: {e}")))?)
 }
 

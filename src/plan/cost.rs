@@ -962,7 +962,7 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
 
     // per file: its tests, and what it cost beyond them
     let mut tests_of: BTreeMap<String, u64> = BTreeMap::new();
-    for f in super::from_report::listed_tests(report).files.into_iter().flatten() {
+    for f in super::from_report::test_files(report).into_iter().flatten() {
         *tests_of.entry(f.to_owned()).or_insert(0) += 1;
     }
     // a reporter's record has the files' costs as measured and as it fitted them: learning again

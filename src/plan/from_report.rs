@@ -228,8 +228,20 @@ fn environment_index(report: &ReportView, selector: &EnvironmentSelector) -> Res
     }
 }
 
+/// What a walk keys each test by ([`Walk::out`], [`ListedTests::ids`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Keys {
+    /// Its unit id.
+    Ids,
+    /// Its file where it has one, else its id: the units of a runner that runs each file whole.
+    Files,
+    /// Nothing (a listing read for its files only): no id to build for each test.
+    None,
+}
+
 struct Walk<'a> {
     env: Option<usize>,
+    keys: Keys,
     /// id -> (file, summed prediction; none when no attempt says a duration); not filled while
     /// listing
     out: BTreeMap<String, (Option<String>, Option<f64>)>,
@@ -267,11 +279,17 @@ impl<'a> Walk<'a> {
         let file = location_file(&t.location).or(file_suite).or(suite_file);
         let title = t.title.as_deref().unwrap_or("");
         let mut id = String::new();
-        for part in file.into_iter().chain(self.path.iter().copied()).chain(Some(title).filter(|t| !t.is_empty())) {
-            if !id.is_empty() {
-                id.push_str(ID_SEPARATOR);
+        match (self.keys, file) {
+            (Keys::Files, Some(file)) => id.push_str(file),
+            (Keys::None, _) => {}
+            _ => {
+                for part in file.into_iter().chain(self.path.iter().copied()).chain(Some(title).filter(|t| !t.is_empty())) {
+                    if !id.is_empty() {
+                        id.push_str(ID_SEPARATOR);
+                    }
+                    id.push_str(part);
+                }
             }
-            id.push_str(part);
         }
         if let Some(listed) = &mut self.listed {
             // a listing is all its reader takes (`listed_tests`): no map by id to fill
@@ -322,9 +340,10 @@ impl<'a> Walk<'a> {
     }
 }
 
-fn walk(report: &ReportView, env: Option<usize>, list: bool) -> Walk<'_> {
+fn walk(report: &ReportView, env: Option<usize>, list: bool, keys: Keys) -> Walk<'_> {
     let mut walk = Walk {
         env,
+        keys,
         out: BTreeMap::new(),
         path: Vec::new(),
         listed: list.then(ListedTests::default),
@@ -367,13 +386,19 @@ fn nests_tests(report: &ReportView) -> bool {
 /// readers that show a report's tests by the planner's names (the report preview's test links
 /// and comparisons: it finds each test by its place and checks its title).
 pub fn listed_tests(report: &ReportView) -> ListedTests<'_> {
-    walk(report, None, true).listed.unwrap_or_default()
+    walk(report, None, true, Keys::Ids).listed.unwrap_or_default()
+}
+
+/// Each test's file, as [`listed_tests`] lists them (without their ids to build): what the cost
+/// model counts a file's tests by.
+pub(super) fn test_files(report: &ReportView) -> Vec<Option<&str>> {
+    walk(report, None, true, Keys::None).listed.unwrap_or_default().files
 }
 
 /// The report's tests as units (sorted by id), with the chosen environment's predictions.
 pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSelector>) -> Result<Vec<Unit<'static>>> {
     let env = environment.map(|e| environment_index(report, e)).transpose()?;
-    let walk = walk(report, env, false);
+    let walk = walk(report, env, false, Keys::Ids);
     if walk.out.contains_key("") {
         return Err(Error::invalid_input(
             "the report has a test with no title and no file; every test needs a title",
@@ -386,17 +411,10 @@ pub fn units_from_report(report: &ReportView, environment: Option<&EnvironmentSe
 /// Vitest and node:test shards: pkg-template/src/runner/timings.mjs `fileUnitsFromReport`): id
 /// and file the test's file, its prediction its tests' summed before rounding (300 tests of
 /// 0.2 ms are a 60 ms file, not the 300 ms of 300 units of at least 1 ms each), at least 1 ms when
-/// measured. A test without a file stays a unit of its own. Sorted by id.
+/// measured. A test without a file stays a unit of its own. Sorted by id. A file's tests are
+/// summed in document order, as the shards sum them ([`file_durations`]), without an id for each.
 pub fn file_units_from_report(report: &ReportView) -> Vec<Unit<'static>> {
-    // (the walk's own map type, by file: each new map or sort costs the .wasm KBs)
-    let mut files: BTreeMap<String, (Option<String>, Option<f64>)> = BTreeMap::new();
-    for (id, (file, ms)) in walk(report, None, false).out {
-        let sum = files.entry(file.clone().unwrap_or(id)).or_insert((file, None));
-        if let Some(ms) = ms {
-            sum.1 = Some(sum.1.unwrap_or(0.0) + ms);
-        }
-    }
-    as_units(files)
+    as_units(walk(report, None, false, Keys::Files).out)
 }
 
 /// The walk's `(file, summed duration)` by id as planner units; a measured 0 ms is known: the
@@ -438,12 +456,63 @@ pub struct TestDuration {
 /// reporter per test and project, the Jest and Vitest sequencers summed per file). Attempts whose
 /// `environmentIdx` is not an environment of the report are ignored.
 pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
+    listed_durations(report, true)
+}
+
+/// One file's time in a timings report: what a runner that runs each file whole (the Jest, Vitest
+/// and node:test shards) reads of it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileDuration {
+    pub file: String,
+    /// Its tests' [`TestDuration::duration_ms`] summed over environments, in document order
+    /// (nested tests left out): pkg-template/src/runner/timings.mjs `durationsByFile`.
+    pub duration_ms: f64,
+    /// One of its tests' outcome is `failed` in an environment (a re-run of the failed tests runs the file).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
+    /// One of its tests' outcome is `flaky` in an environment.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flaky: bool,
+}
+
+/// [`test_durations`] summed by file (tests without a file left out), in the order of each file's
+/// first test: all a file runner's shard reads of its timings, without a title path for each of
+/// thousands of tests to build, carry across to JavaScript and read there (on a Vitest suite of
+/// 3,535 tests, most of a shard's first read of its timings file in the .wasm).
+pub fn file_durations(report: &ReportView) -> Vec<FileDuration> {
+    let mut out: Vec<FileDuration> = Vec::new();
+    // each file's place in `out` (the map type the cost model counts tests by: a new one costs the .wasm KBs)
+    let mut at: BTreeMap<String, u64> = BTreeMap::new();
+    for d in listed_durations(report, false) {
+        let Some(file) = d.file else { continue };
+        let i = match at.get(&file) {
+            Some(&i) => i as usize,
+            None => {
+                at.insert(file.clone(), out.len() as u64);
+                out.push(FileDuration { file, duration_ms: 0.0, failed: false, flaky: false });
+                out.len() - 1
+            }
+        };
+        let f = &mut out[i];
+        if !d.nested {
+            f.duration_ms += d.duration_ms;
+        }
+        f.failed |= d.outcome == Some("failed");
+        f.flaky |= d.outcome == Some("flaky");
+    }
+    out
+}
+
+/// [`test_durations`], with each title path left empty unless `titles`.
+fn listed_durations(report: &ReportView, titles: bool) -> Vec<TestDuration> {
     struct Lister<'a> {
         envs: Vec<String>,
         path: Vec<&'a str>,
         out: Vec<TestDuration>,
         nests: bool,
         nested: bool,
+        titles: bool,
     }
     impl<'a> Lister<'a> {
         fn test(&mut self, t: &'a TestView, file: Option<&'a str>) {
@@ -467,8 +536,11 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
             }
             for ((env, sum), (last_ok, any_not)) in self.envs.iter().zip(sums).zip(ends) {
                 let Some(duration_ms) = sum else { continue };
-                let mut title_path: Vec<String> = self.path.iter().map(|s| s.to_string()).collect();
-                title_path.push(t.title.clone().unwrap_or_default());
+                let mut title_path: Vec<String> = Vec::new();
+                if self.titles {
+                    title_path.extend(self.path.iter().map(|s| s.to_string()));
+                    title_path.push(t.title.clone().unwrap_or_default());
+                }
                 let outcome = if !last_ok { Some("failed") } else if any_not { Some("flaky") } else { None };
                 self.out.push(TestDuration { environment: env.clone(), file: file.map(str::to_owned), title_path, duration_ms, outcome, nested: self.nested });
             }
@@ -495,7 +567,7 @@ pub fn test_durations(report: &ReportView) -> Vec<TestDuration> {
         }
     }
     let envs = report.environments.iter().map(|e| e.name.clone().unwrap_or_default()).collect();
-    let mut l = Lister { envs, path: Vec::new(), out: Vec::new(), nests: nests_tests(report), nested: false };
+    let mut l = Lister { envs, path: Vec::new(), out: Vec::new(), nests: nests_tests(report), nested: false, titles };
     for t in report.tests.iter().flatten() {
         l.test(t, None);
     }
@@ -640,5 +712,84 @@ mod tests {
             by_file(&report("jest")),
             (vec![(s("test/cart.test.mjs"), 12.0), (s("test/other.test.mjs"), 3.0), (s("test/search.test.mjs"), 330.0)], vec![])
         );
+    }
+
+    /// What a file runner's shard reads of its timings (`file_durations`) is what it read from
+    /// every test's durations before (pkg-template/src/runner/timings.mjs: `durationsByFile` sums a
+    /// file's tests, nested ones left out, in document order; `rerunSelection` picks a file with a
+    /// failed, or with `flaky` a flaky, test in any environment), on reports of every shape here
+    /// and on 3,000 generated tests with fractional durations (sums in another order could differ
+    /// in their last bits, and with them a shard's plan).
+    #[test]
+    fn a_files_duration_is_its_tests_summed_as_the_runners_summed_them() {
+        fn by_rule(r: &ReportView) -> Vec<FileDuration> {
+            let mut out: Vec<FileDuration> = Vec::new();
+            for d in test_durations(r) {
+                let Some(file) = d.file else { continue };
+                let i = match out.iter().position(|f| f.file == file) {
+                    Some(i) => i,
+                    None => {
+                        out.push(FileDuration { file, duration_ms: 0.0, failed: false, flaky: false });
+                        out.len() - 1
+                    }
+                };
+                if !d.nested {
+                    out[i].duration_ms += d.duration_ms;
+                }
+                out[i].failed |= d.outcome == Some("failed");
+                out[i].flaky |= d.outcome == Some("flaky");
+            }
+            out
+        }
+        let mut generated = String::from(r#"{"environments": [{"name": "a"}, {"name": "b"}], "suites": ["#);
+        let mut x: u64 = 7;
+        for f in 0..150 {
+            generated.push_str(&format!(r#"{}{{"type": "file", "title": "tests/f{f}.test.ts", "suites": [{{"type": "describe", "title": "d", "tests": ["#, if f > 0 { "," } else { "" }));
+            for t in 0..20 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let ms = (x >> 33) as f64 / 1e6;
+                let (status, env) = match x % 13 { 0 => ("failed", 0), 1 => ("passed", 1), _ => ("passed", 0) };
+                let retry = if x % 17 == 0 { r#"{"status": "failed", "duration": 1.25}, "# } else { "" };
+                generated.push_str(&format!(
+                    r#"{}{{"title": "t{t}", "attempts": [{retry}{{"environmentIdx": {env}, "status": "{status}", "duration": {ms}}}]}}"#,
+                    if t > 0 { "," } else { "" }
+                ));
+            }
+            generated.push_str("]}]}");
+        }
+        generated.push_str("]}");
+        let node_test = r#"{"category": "node-test", "environments": [{"name": "node"}], "suites": [
+          {"type": "file", "title": "a.mjs", "tests": [{"title": "s", "attempts": [{"duration": 100}]}],
+            "suites": [{"type": "suite", "title": "s", "tests": [{"title": "inner", "attempts": [{"status": "failed", "duration": 60}]}]}]}]}"#;
+        let fixtures = [
+            r#"{"environments": [{"name": "chromium"}, {"name": "firefox"}],
+              "suites": [{"type": "file", "title": "a.spec.ts", "tests": [{"title": "t", "attempts": [{"duration": 1.5}, {"environmentIdx": 1, "status": "timedOut", "duration": 2}]}],
+                "suites": [{"type": "describe", "title": "d", "location": {"file": "b.ts"}, "tests": [{"title": "u", "attempts": [{"status": "failed", "duration": 3}, {"duration": 4}]}]}]}],
+              "tests": [{"title": "loose", "attempts": [{"duration": 3}]}, {"title": "new", "location": {"file": "c.ts"}, "attempts": []}]}"#,
+            node_test,
+            &generated,
+        ];
+        for json in fixtures {
+            let r: ReportView = crate::from_json(json.as_bytes()).unwrap();
+            let got = file_durations(&r);
+            assert_eq!(got, by_rule(&r));
+            assert!(!got.is_empty());
+            // the units the cost model calibrates with: the same files at the same sums, exactly
+            let units: Vec<(String, f64)> =
+                file_units_from_report(&r).into_iter().filter_map(|u| Some((u.file?.to_string(), u.duration_ms?))).collect();
+            let mut sums: Vec<(String, f64)> = got.iter().map(|f| (f.file.clone(), f.duration_ms.max(1.0))).collect();
+            sums.sort_by(|a, b| a.0.cmp(&b.0));
+            assert_eq!(units, sums);
+        }
+        let r: ReportView = crate::from_json(fixtures[0].as_bytes()).unwrap();
+        let s = |x: &str| x.to_string();
+        let got: Vec<(String, f64, bool, bool)> = file_durations(&r).into_iter().map(|f| (f.file, f.duration_ms, f.failed, f.flaky)).collect();
+        // a test without a file has no file's time; a file's is its tests' over both environments
+        // (a describe inside the file suite is in its file, whatever its location says), failed
+        // for one test and flaky for another
+        assert_eq!(got, [(s("a.spec.ts"), 10.5, true, true)]);
+        // a subtest's time is in its test's; its failure is its file's
+        let r: ReportView = crate::from_json(node_test.as_bytes()).unwrap();
+        assert_eq!(file_durations(&r), [FileDuration { file: s("a.mjs"), duration_ms: 100.0, failed: true, flaky: false }]);
     }
 }

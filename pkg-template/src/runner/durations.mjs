@@ -11,9 +11,9 @@ import { plural } from './words.mjs';
 import { SharedReason } from './plan.mjs';
 import { readTimingsBytes, timingsOf, costsFromReport } from './timings.mjs';
 
-/** Reads a timings file (JSON or Brotli JSON) as the package's `decodeReport` does (with its durations and costs: `readTimingsBytes`). */
-export function readTimingsFile(file, api) {
-  return readTimingsBytes(new Uint8Array(readFileSync(file)), api);
+/** Reads a timings file (JSON or Brotli JSON) as the package's `decodeReport` does (with its durations and costs: `readTimingsBytes`, which takes `opts`). */
+export function readTimingsFile(file, api, opts) {
+  return readTimingsBytes(new Uint8Array(readFileSync(file)), api, opts);
 }
 
 /**
@@ -23,9 +23,9 @@ export function readTimingsFile(file, api) {
  * from every report). `reports`: how many reports it read; `runs`: how many runs saved them.
  * @returns {{report: object, reports: number, runs: number}}
  */
-export function readTimings(target, api) {
+export function readTimings(target, api, opts) {
   const files = savedReports(target).map((t) => (statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t));
-  if (files.length === 1) return { report: readTimingsFile(files[0], api), reports: 1, runs: 1 };
+  if (files.length === 1) return { report: readTimingsFile(files[0], api, opts), reports: 1, runs: 1 };
   const reports = files.map((f) => api.decodeReport(new Uint8Array(readFileSync(f))));
   return { report: timingsOf(api.__mergeRuns(reports), api), reports: reports.length, runs: runsOf(files) };
 }
@@ -57,12 +57,13 @@ function runsOf(files) {
  * @param {(report: object, kinds: {flaky: boolean}) => (unit: object) => boolean} [p.select] the
  *   units a re-run of the report's failed tests runs (`options.rerun`)
  * @param {string} [p.config] distinguishes configurations in the shard group key
+ * @param {boolean} [p.byFile] `lookup` and `select` read files only (`readTimingsBytes`)
  */
-export function durationsSource({ api, options, cwd, testRunner, testList, lookup, select, config }) {
+export function durationsSource({ api, options, cwd, testRunner, testList, lookup, select, config, byFile = false }) {
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      const { report, reports, runs } = readTimings(file, api);
+      const { report, reports, runs } = readTimings(file, api, { byFile });
       const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${reports} reports of ${runs} runs, each test at its mean)` : reports > 1 ? ` (${plural(reports, 'shard report')}, read as one run)` : ''}`;
       const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
       return { durationOf: lookup(report), source, costs: costsFromReport(report, api), rerun };

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { relativePosix, reportPath, gitInfo } from './options.mjs';
 import { planThisShard, SharedReason, ShardStop, balancingFailedLine, setShardStop } from './plan.mjs';
 import { durationsSource } from './durations.mjs';
-import { durationsByFile, rerunSelection } from './timings.mjs';
+import { durationsByFile, rerunFiles } from './timings.mjs';
 import { plural } from './words.mjs';
 import { suiteModules, sourceReader } from './modules.mjs';
 import { clearSaved, reportPlace } from './report.mjs';
@@ -128,9 +128,10 @@ export async function planFiles({ api, files, shardIndex, shardCount, workers, o
         return (u) => byFile.get(u.file);
       },
       select: (report, kinds) => {
-        const { files } = rerunSelection(report, api, kinds);
+        const files = rerunFiles(report, api, kinds);
         return (u) => files.has(u.file);
       },
+      byFile: true,
     });
     const getDurations = async () => {
       const d = await fromService();

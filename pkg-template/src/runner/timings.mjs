@@ -32,11 +32,16 @@ export const durationsFromReport = (report, api) => worked.get(report)?.duration
  */
 export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api.shardCosts(report);
 
-/** A timings file's bytes as a report (`decodeReport`), its durations and costs worked out with it. */
-export function readTimingsBytes(bytes, api) {
+/**
+ * A timings file's bytes as a report (`decodeReport`), its durations and costs worked out with it.
+ * `byFile`: a file runner's read (Jest, Vitest, node:test): its tests' durations summed by file
+ * (`durationsByFile`, `rerunFiles`), not listed each with its title path; asked for each test,
+ * the report's durations are worked out then.
+ */
+export function readTimingsBytes(bytes, api, { byFile = false } = {}) {
   if (!api.__readTimings) return api.decodeReport(bytes);
-  const { report, durations, costs } = api.__readTimings(bytes);
-  worked.set(report, { durations, costs });
+  const { report, durations, files, costs } = api.__readTimings(bytes, byFile);
+  worked.set(report, { durations, files, costs });
   return report;
 }
 
@@ -76,12 +81,21 @@ export function rerunSelection(report, api, { flaky = false } = {}) {
   return { tests, files };
 }
 
+/** The files of `rerunSelection` (a file runner re-runs each file whole), from a by-file read's sums where it has them. */
+export function rerunFiles(report, api, { flaky = false } = {}) {
+  const files = worked.get(report)?.files;
+  if (!files) return rerunSelection(report, api, { flaky }).files;
+  return new Set(files.filter((f) => f.failed || (flaky && f.flaky)).map((f) => f.file));
+}
+
 /**
  * Map file -> ms, summed over its tests and environments (for runners that shard by file). In a
  * node:test report a test with subtests is a test too, and its duration holds theirs: a file's
  * time is then its outermost tests' (the planner marks the others `nested`).
  */
 export function durationsByFile(report, api) {
+  const files = worked.get(report)?.files;
+  if (files) return new Map(files.map((f) => [f.file, f.durationMs]));
   const map = new Map();
   for (const d of durationsFromReport(report, api)) {
     if (d.file === undefined || d.nested) continue;

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,381,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,382,500 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -300,8 +300,13 @@ test('the .wasm stays within its size budget (1,381,000 bytes after wasm-opt -Oz
   // carried across and summed in JS; and no schema check of a timings file: together a Vitest
   // shard's first read of 3,535 tests' timings in a fresh process about 210 -> 155 ms, medians):
   // 1,378,708 -> 1,380,497 bytes (with a map type of its own to place the files, 1,384,309).
+  // 1,382,500 since a timings folder (a sharded run's shards' reports) is read in one call
+  // (`__readTimingsRuns`: each report's bytes into the model, merged and read in Rust, where each
+  // was decoded to an object, carried back as text to merge, and the merged one back again: a
+  // Vitest suite's 4 shards' reports in a fresh process about 355 -> 270 ms, medians of 6):
+  // 1,380,243 -> 1,381,903 bytes.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_381_000, `shardwise_bg.wasm is ${size} bytes, over the 1,381,000-byte budget`);
+  assert.ok(size <= 1_382_500, `shardwise_bg.wasm is ${size} bytes, over the 1,382,500-byte budget`);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { brotliCompressSync, constants as zc } from 'node:zlib';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import * as shardwise from 'shardwise';
 import { Schema } from '@flakiness/flakiness-report';
 import { createServer } from '../pkg/server/index.mjs';
 import { readTimingsFile, readTimings } from '../pkg/src/runner/durations.mjs';
+import { savedReports } from '../pkg/src/runner/report.mjs';
 import { durationsSource } from '../pkg/src/runner/durations.mjs';
 import { durationsFromReport, costsFromReport, durationsByFile, rerunFiles, rerunSelection } from '../pkg/src/runner/timings.mjs';
 import { runRows, reportDocument, COMMIT } from './helpers/reports.mjs';
@@ -243,6 +244,18 @@ test('a timings folder of several sharded runs of 6,000 tests: each test at its 
     const total = got.get(k).reduce((s, x) => s + (x ?? 0), 0);
     assert.ok(Math.abs(total - mean) <= got.get(k).length, `${k}: ${total} against the mean ${mean}`);
   }
+  // read in one call to the wasm (`__readTimingsRuns`), as when each report was decoded to an
+  // object, merged (`__mergeRuns`) and the merged one read (`__timingsOf`): the same document,
+  // durations and costs; a file runner's read sums the same files
+  const files = savedReports(dir).map((f) => path.join(f, 'report.json.br'));
+  const merged = shardwise.__mergeRuns(files.map((f) => decodeReport(new Uint8Array(readFileSync(f)))));
+  const apart = shardwise.__timingsOf(merged);
+  assert.deepEqual(report, merged);
+  assert.deepEqual(durationsFromReport(report, shardwise), apart.durations);
+  assert.deepEqual(costsFromReport(report, shardwise), apart.costs);
+  const byFile = readTimings(dir, shardwise, { byFile: true }).report;
+  assert.deepEqual(durationsByFile(byFile, shardwise), durationsByFile(merged, shardwise));
+  assert.deepEqual(costsFromReport(byFile, shardwise), apart.costs);
   // the CLI's plan of the folder: every test once
   const plan = await cli(['plan', dir, '--shards', '4', '--json']);
   assert.equal(plan.status, 0, plan.stderr);

@@ -41,6 +41,29 @@ pub fn read_timings(bytes: JsValue, by_file: bool) -> JsResult<JsValue> {
     Ok(out)
 }
 
+/// `__readTimingsRuns(list, byFile)` -> `{ report, durations | files, costs }`: several saved
+/// reports' bytes (a sharded run's shards, or several runs') read as one timings document, as
+/// `__mergeRuns` merges them (`plan::runs::merge_runs`), then as [`read_timings`] reads one: each
+/// read by `decodeReport`'s Brotli-or-JSON rule into the report model (which refuses what it
+/// cannot hold), without crossing to JavaScript and back between the steps (a shard read each
+/// report to an object, then each back as text to merge, then the merged one again to read it).
+#[wasm_bindgen(js_name = "__readTimingsRuns")]
+pub fn read_timings_runs(list: JsValue, by_file: bool) -> JsResult<JsValue> {
+    let bad = || Error::invalid_input("__readTimingsRuns takes a non-empty array of reports' bytes");
+    if !js_sys::Array::is_array(&list) {
+        return Err(bad().into());
+    }
+    let mut all = Vec::new();
+    for bytes in js_sys::Array::from(&list).iter() {
+        let json = timings_json_from_js(&bytes)?;
+        all.push(crate::from_json(&json).map_err(|e| Error::invalid_input(format!("a timings report does not fit the report model: {e}")))?);
+    }
+    let merged = crate::report::to_json(&crate::plan::runs::merge_runs(all).ok_or_else(bad)?);
+    let out = timings(&merged, by_file)?;
+    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&merged)?)?;
+    Ok(out)
+}
+
 /// `__timingsOf(report)` -> `{ durations, costs }`: `__testDurations` and `shardCosts` of one
 /// report object (the durations exchange's answer) from one reading of it.
 #[wasm_bindgen(js_name = "__timingsOf")]

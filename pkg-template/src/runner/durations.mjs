@@ -9,9 +9,9 @@ import { canReachService } from './options.mjs';
 import { savedReports } from './report.mjs';
 import { plural } from './words.mjs';
 import { SharedReason } from './plan.mjs';
-import { readTimingsBytes, timingsOf, costsFromReport } from './timings.mjs';
+import { readTimingsBytes, readTimingsRunsBytes, timingsOf, costsFromReport } from './timings.mjs';
 
-/** Reads a timings file (JSON or Brotli JSON) as the package's `decodeReport` does (with its durations and costs: `readTimingsBytes`, which takes `opts`). */
+/** Reads a timings file (JSON or Brotli JSON, by `decodeReport`'s rule; a plan reads it without the schema's check) with its durations and costs: `readTimingsBytes`, which takes `opts`. */
 export function readTimingsFile(file, api, opts) {
   return readTimingsBytes(new Uint8Array(readFileSync(file)), api, opts);
 }
@@ -26,8 +26,8 @@ export function readTimingsFile(file, api, opts) {
 export function readTimings(target, api, opts) {
   const files = savedReports(target).map((t) => (statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t));
   if (files.length === 1) return { report: readTimingsFile(files[0], api, opts), reports: 1, runs: 1 };
-  const reports = files.map((f) => api.decodeReport(new Uint8Array(readFileSync(f))));
-  return { report: timingsOf(api.__mergeRuns(reports), api), reports: reports.length, runs: runsOf(files) };
+  const report = readTimingsRunsBytes(files.map((f) => new Uint8Array(readFileSync(f))), api, opts);
+  return { report, reports: files.length, runs: runsOf(files) };
 }
 
 /**

@@ -33,7 +33,8 @@ export const durationsFromReport = (report, api) => worked.get(report)?.duration
 export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api.shardCosts(report);
 
 /**
- * A timings file's bytes as a report (`decodeReport`), its durations and costs worked out with it.
+ * A timings file's bytes as a report (as `decodeReport` reads them, without the published
+ * schema's check: Rust `__readTimings`), its durations and costs worked out with it.
  * `byFile`: a file runner's read (Jest, Vitest, node:test): its tests' durations summed by file
  * (`durationsByFile`, `rerunFiles`), not listed each with its title path; asked for each test,
  * the report's durations are worked out then.
@@ -41,6 +42,17 @@ export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api
 export function readTimingsBytes(bytes, api, { byFile = false } = {}) {
   if (!api.__readTimings) return api.decodeReport(bytes);
   const { report, durations, files, costs } = api.__readTimings(bytes, byFile);
+  worked.set(report, { durations, files, costs });
+  return report;
+}
+
+/**
+ * Several saved reports' bytes (a folder of shards' or runs' reports) as one timings report
+ * (`__mergeRuns`: each test at its mean over the runs), read as `readTimingsBytes` reads one.
+ */
+export function readTimingsRunsBytes(list, api, { byFile = false } = {}) {
+  if (!api.__readTimingsRuns) return timingsOf(api.__mergeRuns(list.map((bytes) => api.decodeReport(bytes))), api);
+  const { report, durations, files, costs } = api.__readTimingsRuns(list, byFile);
   worked.set(report, { durations, files, costs });
   return report;
 }

@@ -883,6 +883,20 @@ describe('durationsSource: timings file, else the live exchange', async () => {
     await assert.rejects(read('results.json'), (e) => e.code === 'INVALID_INPUT' && /^the timings report is not a report document: missing field `environments`/.test(e.message));
     writeFileSync(path.join(dir, 'notes.txt'), 'a list of slow tests');
     await assert.rejects(read('notes.txt'), (e) => e.code === 'INVALID_INPUT' && /neither Brotli-compressed JSON .* nor plain JSON/.test(e.message));
+    // a sharded run's folder (read in one call, `__readTimingsRuns`): the shards' files summed
+    // over the runs' mean; a shard's report that is no report stops it the same way
+    const run = { ...bare, category: 'jest', commitId: 'c'.repeat(40), startTimestamp: 1, duration: 50 };
+    const other = { ...run, suites: [{ type: 'file', title: 'b.test.js', tests: [{ title: 'v', attempts: [{ duration: 7, startTimestamp: 2 }] }] }] };
+    run.suites = [{ type: 'file', title: 'a.test.js', tests: [{ title: 't', attempts: [{ duration: 42, startTimestamp: 1 }] }, { title: 'u', attempts: [{ duration: 1, startTimestamp: 1 }] }] }];
+    for (const [name, doc] of [['shard-1-of-2', run], ['shard-2-of-2', other]]) {
+      mkdirSync(path.join(dir, 'run', name), { recursive: true });
+      writeFileSync(path.join(dir, 'run', name, 'report.json.br'), shardwise.encodeReport(doc));
+    }
+    const folder = await read('run');
+    assert.deepEqual([folder.durationOf({ file: 'a.test.js' }), folder.durationOf({ file: 'b.test.js' })], [43, 7]);
+    assert.match(folder.source, /timings file run \(2 shard reports, read as one run\)/);
+    writeFileSync(path.join(dir, 'run', 'shard-2-of-2', 'report.json.br'), JSON.stringify({ numTotalTests: 2, testResults: [] }));
+    await assert.rejects(read('run'), (e) => e.code === 'INVALID_INPUT' && /^a timings report does not fit the report model: missing field `category`/.test(e.message));
   });
   test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
     const calls = {};

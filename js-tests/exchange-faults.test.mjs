@@ -150,7 +150,9 @@ test('a slow server: timeoutMs bounds the whole exchange (TIMEOUT, the step that
 test('404 forever on the download URL: polls with a growing interval, then TIMEOUT at step poll', async (t) => {
   const fx = await createFaultServer({ script: { download: [{ status: 404, times: Infinity }] } });
   t.after(() => fx.close());
-  const { value: err, took, lateMs } = await timed(() => failure(fx, fetchDurations(opts(fx, { commitId: COMMIT, shardGroupKey: 'never', report: fixture().list, timeoutMs: 3000 }))));
+  // 5 s: polls start after the steps before them, which took over 1.7 s once on a loaded CI
+  // machine, and a 3 s deadline then left room for 2 polls (500 + 750 ms apart)
+  const { value: err, took, lateMs } = await timed(() => failure(fx, fetchDurations(opts(fx, { commitId: COMMIT, shardGroupKey: 'never', report: fixture().list, timeoutMs: 5000 }))));
   const polls = fx.requestsTo('download');
   assert.deepEqual([err.code, err.step, err.status], ['TIMEOUT', 'poll', 404]);
   assert.equal(err.attempts, polls.length, 'attempts = polls made');
@@ -160,7 +162,7 @@ test('404 forever on the download URL: polls with a growing interval, then TIMEO
   const gaps = polls.slice(1).map((r, i) => r.at - polls[i].at);
   assert.ok(gaps.every((g, i) => i === 0 || g > gaps[i - 1] - lateMs), `growing interval: ${gaps}, timers up to ${lateMs} ms late`);
   // (a wait that would end past the deadline is not started: the exchange may give up before it)
-  assert.ok(took <= 3000 + MARGIN_MS + lateMs, `never waits past timeoutMs: ${took} ms, timers up to ${lateMs} ms late`);
+  assert.ok(took <= 5000 + MARGIN_MS + lateMs, `never waits past timeoutMs: ${took} ms, timers up to ${lateMs} ms late`);
   assert.match(err.message, /still not ready after \d+ polls/);
 });
 

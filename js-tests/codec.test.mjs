@@ -304,9 +304,11 @@ test('the .wasm stays within its size budget (1,382,500 bytes after wasm-opt -Oz
   // (`__readTimingsRuns`: each report's bytes into the model, merged and read in Rust, where each
   // was decoded to an object, carried back as text to merge, and the merged one back again: a
   // Vitest suite's 4 shards' reports in a fresh process about 355 -> 270 ms, medians of 6):
-  // 1,380,243 -> 1,381,903 bytes.
+  // 1,380,243 -> 1,381,903 bytes. 1,383,000 since that call names the report it cannot read
+  // (a shard stopped by one shard's report of a folder said what was wrong, not where):
+  // 1,381,903 -> 1,382,758 bytes.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_382_500, `shardwise_bg.wasm is ${size} bytes, over the 1,382,500-byte budget`);
+  assert.ok(size <= 1_383_000, `shardwise_bg.wasm is ${size} bytes, over the 1,383,000-byte budget`);
 });

@@ -896,7 +896,10 @@ describe('durationsSource: timings file, else the live exchange', async () => {
     assert.deepEqual([folder.durationOf({ file: 'a.test.js' }), folder.durationOf({ file: 'b.test.js' })], [43, 7]);
     assert.match(folder.source, /timings file run \(2 shard reports, read as one run\)/);
     writeFileSync(path.join(dir, 'run', 'shard-2-of-2', 'report.json.br'), JSON.stringify({ numTotalTests: 2, testResults: [] }));
-    await assert.rejects(read('run'), (e) => e.code === 'INVALID_INPUT' && /^a timings report does not fit the report model: missing field `category`/.test(e.message));
+    // the shard's line names the report, under the folder as its timingsFile names it
+    await assert.rejects(read('run'), (e) => e.code === 'INVALID_INPUT' && e.message.startsWith(`${path.join('run', 'shard-2-of-2', 'report.json.br')}: a timings report does not fit the report model: missing field \`category\``));
+    writeFileSync(path.join(dir, 'run', 'shard-2-of-2', 'report.json.br'), 'a list of slow tests');
+    await assert.rejects(read('run'), (e) => e.code === 'INVALID_INPUT' && e.message.startsWith(`${path.join('run', 'shard-2-of-2', 'report.json.br')}: `) && /neither Brotli-compressed JSON .* nor plain JSON/.test(e.message));
   });
   test('live: fetchDurations gets the test list, commit and a shardGroupKeyFor key (no undefined fields)', async () => {
     const calls = {};

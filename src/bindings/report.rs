@@ -228,9 +228,10 @@ pub(super) fn report_json_from_js(bytes: &JsValue) -> JsResult<Vec<u8>> {
 /// that reading refuses a document that is not a report. The schema's check was half of a
 /// shard's read of its timings (16 of 34 ms natively for 3,535 tests, 596 KB; several times that
 /// in a .wasm on its first call, before V8 has optimised its code).
-pub(super) fn timings_json_from_js(bytes: &JsValue) -> JsResult<Vec<u8>> {
+/// `in_file` names the file in the error of bytes that are neither.
+pub(super) fn timings_json_from_js(bytes: &JsValue, in_file: impl FnOnce(Error) -> Error) -> JsResult<Vec<u8>> {
     let bytes = bytes_from_js(bytes, "a timings file is read from its bytes (a Uint8Array)")?;
-    Ok(report::read_json_text(&bytes, crate::codec::DecompressOptions::default())?.0)
+    Ok(report::read_json_text(&bytes, crate::codec::DecompressOptions::default()).map_err(in_file)?.0)
 }
 
 /// The JS object of JSON text that was read as JSON (by `decode_json` or `read_json_text`; text

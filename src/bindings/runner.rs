@@ -35,28 +35,40 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
 /// would carry the whole report across again).
 #[wasm_bindgen(js_name = "__readTimings")]
 pub fn read_timings(bytes: JsValue, by_file: bool) -> JsResult<JsValue> {
-    let json = timings_json_from_js(&bytes)?;
+    let json = timings_json_from_js(&bytes, |e| e)?;
     let out = timings(&json, by_file)?;
     js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&json)?)?;
     Ok(out)
 }
 
-/// `__readTimingsRuns(list, byFile)` -> `{ report, durations | files, costs }`: several saved
-/// reports' bytes (a sharded run's shards, or several runs') read as one timings document, as
+/// `__readTimingsRuns(list, byFile, names?)` -> `{ report, durations | files, costs }`: several
+/// saved reports' bytes (a sharded run's shards, or several runs') read as one timings document, as
 /// `__mergeRuns` merges them (`plan::runs::merge_runs`), then as [`read_timings`] reads one: each
 /// read by `decodeReport`'s Brotli-or-JSON rule into the report model (which refuses what it
 /// cannot hold), without crossing to JavaScript and back between the steps (a shard read each
 /// report to an object, then each back as text to merge, then the merged one again to read it).
+/// `names`: each report's file, as the user knows it, for the error of one that cannot be read
+/// (without them, its place in the list: `report 2 of 3`).
 #[wasm_bindgen(js_name = "__readTimingsRuns")]
-pub fn read_timings_runs(list: JsValue, by_file: bool) -> JsResult<JsValue> {
+pub fn read_timings_runs(list: JsValue, by_file: bool, names: Option<Vec<String>>) -> JsResult<JsValue> {
     let bad = || Error::invalid_input("__readTimingsRuns takes a non-empty array of reports' bytes");
     if !js_sys::Array::is_array(&list) {
         return Err(bad().into());
     }
+    let list = js_sys::Array::from(&list);
+    let count = list.length() as usize;
     let mut all = Vec::new();
-    for bytes in js_sys::Array::from(&list).iter() {
-        let json = timings_json_from_js(&bytes)?;
-        all.push(crate::from_json(&json).map_err(|e| Error::invalid_input(format!("a timings report does not fit the report model: {e}")))?);
+    for (i, bytes) in list.iter().enumerate() {
+        let in_file = |mut e: Error| {
+            let name = names.as_ref().and_then(|n| n.get(i).cloned()).unwrap_or_else(|| format!("report {} of {count}", i + 1));
+            e.message = format!("{name}: {}", e.message);
+            e
+        };
+        let json = timings_json_from_js(&bytes, in_file)?;
+        all.push(
+            crate::from_json(&json)
+                .map_err(|e| in_file(Error::invalid_input(format!("a timings report does not fit the report model: {e}"))))?,
+        );
     }
     let merged = crate::report::to_json(&crate::plan::runs::merge_runs(all).ok_or_else(bad)?);
     let out = timings(&merged, by_file)?;

@@ -21,12 +21,16 @@ export function readTimingsFile(file, api, opts) {
  * sharded run's shards, or several runs' side by side), whose reports are read as one
  * (`api.__mergeRuns`: every test, at its mean over the reports that ran it, and the costs learned
  * from every report). `reports`: how many reports it read; `runs`: how many runs saved them.
+ * `shown`: `target` as the user named it (a report of the folder that cannot be read is named
+ * under it).
  * @returns {{report: object, reports: number, runs: number}}
  */
-export function readTimings(target, api, opts) {
+export function readTimings(target, api, opts, shown = target) {
   const files = savedReports(target).map((t) => (statSync(t).isDirectory() ? path.join(t, REPORT_FILE) : t));
   if (files.length === 1) return { report: readTimingsFile(files[0], api, opts), reports: 1, runs: 1 };
-  const report = readTimingsRunsBytes(files.map((f) => new Uint8Array(readFileSync(f))), api, opts);
+  // a report that cannot be read is named as the user knows the folder (its timingsFile)
+  const names = files.map((f) => path.join(shown, path.relative(target, f)));
+  const report = readTimingsRunsBytes(files.map((f) => new Uint8Array(readFileSync(f))), api, { ...opts, names });
   return { report, reports: files.length, runs: runsOf(files) };
 }
 
@@ -63,7 +67,7 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      const { report, reports, runs } = readTimings(file, api, { byFile });
+      const { report, reports, runs } = readTimings(file, api, { byFile }, options.timingsFile);
       const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${reports} reports of ${runs} runs, each test at its mean)` : reports > 1 ? ` (${plural(reports, 'shard report')}, read as one run)` : ''}`;
       const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
       return { durationOf: lookup(report), source, costs: costsFromReport(report, api), rerun };

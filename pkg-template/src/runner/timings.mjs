@@ -49,10 +49,11 @@ export function readTimingsBytes(bytes, api, { byFile = false } = {}) {
 /**
  * Several saved reports' bytes (a folder of shards' or runs' reports) as one timings report
  * (`__mergeRuns`: each test at its mean over the runs), read as `readTimingsBytes` reads one.
+ * `names`: each report's file, which the error of one that cannot be read starts with.
  */
-export function readTimingsRunsBytes(list, api, { byFile = false } = {}) {
+export function readTimingsRunsBytes(list, api, { byFile = false, names } = {}) {
   if (!api.__readTimingsRuns) return timingsOf(api.__mergeRuns(list.map((bytes) => api.decodeReport(bytes))), api);
-  const { report, durations, files, costs } = api.__readTimingsRuns(list, byFile);
+  const { report, durations, files, costs } = api.__readTimingsRuns(list, byFile, names);
   worked.set(report, { durations, files, costs });
   return report;
 }

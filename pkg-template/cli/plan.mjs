@@ -10,7 +10,7 @@ import { readSaved } from '../src/runner/report.mjs';
 import { inFile, reportTargets } from './files.mjs';
 import { parse, required, number, UsageError } from './args.mjs';
 import { fmtMs } from '../src/runner/plan.mjs';
-import { planAsRun } from '../src/runner/timings.mjs';
+import { planAsRun, readTimingsRunsBytes } from '../src/runner/timings.mjs';
 import { plural } from '../src/runner/words.mjs';
 import { gitInfo } from '../src/runner/options.mjs';
 import { suiteModules, jestAliases } from '../src/runner/modules.mjs';
@@ -85,8 +85,12 @@ Options:
 function readInput(target) {
   const targets = reportTargets(target);
   if (targets.length > 1) {
-    const shards = shardReports(targets);
-    return { reportFile: target, content: { report: api.__mergeRuns(shards) }, shards };
+    // a sharded run's folder, or several runs': their reports read as one, as a shard reads that
+    // folder as its timings (every test at its mean, the costs learned from every report), and a
+    // report that cannot be read is named
+    const shards = targets.map((t) => readSaved(t));
+    const report = readTimingsRunsBytes(shards.map((s) => s.bytes), api, { names: shards.map((s) => s.reportFile) });
+    return { reportFile: target, content: { report }, shards };
   }
   const { reportFile, bytes } = readSaved(targets[0]);
   try {
@@ -97,20 +101,6 @@ function readInput(target) {
   } catch (e) {
     throw inFile(reportFile, e);
   }
-}
-
-/** A sharded run's folder, or several runs': their reports, which plan as one (`__mergeRuns`: every test at its mean, the costs learned from every report). */
-function shardReports(targets) {
-  return targets.map((t) => {
-    const { reportFile, bytes } = readSaved(t);
-    try {
-      const doc = __readJson(bytes);
-      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new api.ShardwiseError('a sharded run\'s folder holds reports, and this is not one', { code: 'INVALID_INPUT' });
-      return doc;
-    } catch (e) {
-      throw inFile(reportFile, e);
-    }
-  });
 }
 
 /**
@@ -326,7 +316,7 @@ function recommendCount({ values, opts, reportFile, content, read, shards }) {
   const budget = budgetOf(values.budget ?? '1.5x');
   const input = read ? readInput(reportFile).content : content;
   // a sharded run's folder: each shard's wall time tells the fixed cost (the merged one has none)
-  const own = shards ? shards.map((report) => ({ reportFile, report })) : input.report ? [{ reportFile, report: input.report }] : [];
+  const own = shards ? shards.map((s) => ({ reportFile: s.reportFile, report: __readJson(s.bytes) })) : input.report ? [{ reportFile, report: input.report }] : [];
   const reports = [...own, ...(values['overhead-from'] ?? []).map((f) => {
     if (!existsSync(f)) throw new UsageError(`${f} does not exist`);
     const r = readInput(f);

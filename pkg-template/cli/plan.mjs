@@ -210,9 +210,11 @@ export async function run(argv) {
   if (values.environment !== undefined) opts.environment = /^\d+$/.test(values.environment) ? Number(values.environment) : values.environment;
 
   let { reportFile, content, shards } = readInput(input);
-  const read = content.report ? await asTheRunnerPlans(content, opts, values) : undefined;
+  // the report as read (a Jest or Vitest one plans as its files, `read.content`)
+  const { report } = content;
+  const read = report ? await asTheRunnerPlans(content, opts, values) : undefined;
   if (read) content = read.content;
-  if (auto) return recommendCount({ values, opts, reportFile, content, read, shards });
+  if (auto) return recommendCount({ values, opts, reportFile, content, report, read, shards });
   const plan = planOf(reportFile, { ...opts, ...content });
   if (values.json) console.log(JSON.stringify(plan, null, 2));
   else console.log(`${formatPlan(plan, read?.label ?? (content.report ? 'tests' : 'units'))}${read ? `\n${read.lines.join('\n')}` : ''}`);
@@ -311,12 +313,11 @@ async function jestMaps(root, configFile) {
 }
 
 /** `--shards auto`: every count up to --max-shards with the fixed cost, and the one chosen. */
-function recommendCount({ values, opts, reportFile, content, read, shards }) {
+function recommendCount({ values, opts, reportFile, content, report, read, shards }) {
   const maxShards = number('plan', values, 'max-shards') ?? 16;
   const budget = budgetOf(values.budget ?? '1.5x');
-  const input = read ? readInput(reportFile).content : content;
   // a sharded run's folder: each shard's wall time tells the fixed cost (the merged one has none)
-  const own = shards ? shards.map((s) => ({ reportFile: s.reportFile, report: __readJson(s.bytes) })) : input.report ? [{ reportFile, report: input.report }] : [];
+  const own = shards ? shards.map((s) => ({ reportFile: s.reportFile, report: __readJson(s.bytes) })) : report ? [{ reportFile, report }] : [];
   const reports = [...own, ...(values['overhead-from'] ?? []).map((f) => {
     if (!existsSync(f)) throw new UsageError(`${f} does not exist`);
     const r = readInput(f);

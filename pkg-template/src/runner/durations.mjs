@@ -19,8 +19,8 @@ export function readTimingsFile(file, api, opts) {
 /**
  * The timings `target` names: a file; a folder a reporter saved; or a folder of saved folders (a
  * sharded run's shards, or several runs' side by side), whose reports are read as one
- * (`api.__mergeRuns`: every test, at its mean over the reports that ran it, and the costs learned
- * from every report). `reports`: how many reports it read; `runs`: how many runs saved them.
+ * (`readTimingsRunsBytes`, as `api.__mergeRuns` merges them: every test, at its mean over the
+ * reports that ran it, and the costs learned from every report). `reports`: how many reports it read; `runs`: how many runs saved them.
  * `shown`: `target` as the user named it (a report of the folder that cannot be read is named
  * under it).
  * @returns {{report: object, reports: number, runs: number}}

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,382,500 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,384,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -306,9 +306,14 @@ test('the .wasm stays within its size budget (1,382,500 bytes after wasm-opt -Oz
   // Vitest suite's 4 shards' reports in a fresh process about 355 -> 270 ms, medians of 6):
   // 1,380,243 -> 1,381,903 bytes. 1,383,000 since that call names the report it cannot read
   // (a shard stopped by one shard's report of a folder said what was wrong, not where):
-  // 1,381,903 -> 1,382,758 bytes.
+  // 1,381,903 -> 1,382,758 bytes. 1,384,000 since several runs' reports teach their workers'
+  // start together (the median of what every shard's workers' first files paid beyond a steady
+  // file), and a first file that paid far beyond it keeps the rest as its own cost (commander.js'
+  // TypeScript compile, 5 s, which Jest runs first on its shard: read as a worker's start, the
+  // plans from a shards' folder charged it to every shard and predicted its own shard 1.29x
+  // short): 1,382,758 -> 1,383,962 bytes.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_383_000, `shardwise_bg.wasm is ${size} bytes, over the 1,383,000-byte budget`);
+  assert.ok(size <= 1_384_000, `shardwise_bg.wasm is ${size} bytes, over the 1,384,000-byte budget`);
 });

@@ -646,6 +646,10 @@ pub struct Learned {
     /// other files' costs to nothing).
     #[serde(skip)]
     pub(super) unfitted: BTreeMap<String, u64>,
+    /// What each worker's first file paid beyond a steady file, where the run had files enough
+    /// to tell ([`warm_up`]): what [`learn_runs`] takes a suite's workers' start from.
+    #[serde(skip)]
+    pub(super) first_starts: Vec<u64>,
 }
 
 /// Per file, the gaps on the workers' timelines before its tests: after a worker's first test,
@@ -829,14 +833,15 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// shard's folder, a 4-shard run of the Jest bench's jest-slow suite took 1.19-1.23 of its shards'
 /// predictions.
 ///
-/// Returns `(warm, lead, cold)`: each worker's start, the part of it paid before the run's first
-/// test, and the shard's cold cost at full.
-fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>, modules_share: Option<f64>) -> (f64, f64, f64) {
+/// A run of enough files, given the start other runs of the suite learned (`known`), takes it as
+/// its workers' start, and a first file that paid far beyond it keeps the rest as its own cost
+/// ([`OWN_COST_OVER_START`]).
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>, modules_share: Option<f64>) -> WarmUp {
     let few = too_few_files(measured.len(), workers);
     let workers = workers.max(1) as usize;
-    let known = known.filter(|w| few && w.is_finite() && *w > 0.0);
+    let known = known.filter(|w| w.is_finite() && *w > 0.0);
     if few && known.is_none() {
-        return (0.0, 0.0, 0.0);
+        return WarmUp::default();
     }
     let mut first: BTreeMap<&str, f64> = BTreeMap::new();
     for &(file, start, _, _, _) in attempts {
@@ -847,20 +852,20 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     }
     // the files by their first start (keys `start << 20 | index`, sorted as integers)
     if first.len() >= 1 << 20 {
-        return (0.0, 0.0, 0.0);
+        return WarmUp::default();
     }
     let names: Vec<&str> = first.keys().copied().collect();
     let t0 = first.values().copied().fold(f64::INFINITY, f64::min);
     let mut keys: Vec<u64> = first.values().enumerate().map(|(i, &s)| ((s - t0).round() as u64).min((1 << 40) - 1) << 20 | i as u64).collect();
     keys.sort_unstable();
     let order: Vec<&str> = keys.iter().map(|&k| names[(k & ((1 << 20) - 1)) as usize]).collect();
-    if let Some(warm) = known {
+    if let Some(warm) = known.filter(|_| few) {
         for f in &order[..workers.min(order.len())] {
             if let Some(v) = measured.get_mut(*f) {
                 *v = (*v - warm).max(0.0);
             }
         }
-        return (warm, warm, 0.0);
+        return WarmUp { warm, lead: warm, ..WarmUp::default() };
     }
     // the early files, and the cost a file is held to: the median file, or the upper quartile of
     // the files that ran after the early half (too few of those: the first files' rule)
@@ -873,7 +878,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     pool.sort_unstable();
     let steady = pool[pool.len() * quarters / 4] as f64;
     if early.is_empty() {
-        return (0.0, 0.0, 0.0);
+        return WarmUp::default();
     }
     let over = |f: &&str| (measured[*f] - steady).max(0.0);
     let firsts = workers.min(early.len());
@@ -881,26 +886,56 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     // rest of the early files paid (Jest's transforms of shared modules), over the workers: the
     // shard's cold cost, which a shard of few files pays less of (it imports fewer modules)
     let rest: f64 = early[firsts..].iter().map(over).sum();
-    let warm = early[..firsts].iter().map(over).sum::<f64>() / firsts as f64;
+    let starts: Vec<u64> = early[..firsts].iter().map(|f| over(f).round() as u64).collect();
+    // each worker's start: what its first file paid beyond a steady file, on average; or, known
+    // from other runs of the suite (the median of their first files'), a first file that paid
+    // more than `OWN_COST_OVER_START` times it was paying for itself too (a compiler it loads):
+    // it keeps that part (see [`OWN_COST_OVER_START`])
+    let warm = known.unwrap_or_else(|| starts.iter().sum::<u64>() as f64 / firsts as f64);
+    let own = |over: f64| if known.is_some() && over > OWN_COST_OVER_START * warm { over - warm } else { 0.0 };
     // what the run paid is what a shard of its files pays: at full, a little more (over the share
     // of the modules it loaded, when its plan knew them)
     let cold_ms = rest / workers as f64 / modules_share.map_or_else(|| cold_share(measured.len()).max(0.5), |s| s.max(0.2));
-    // what of the warm-up came before the run's first test: its file's, or every first file's on
-    // average (the workers start side by side)
+    // what of the warm-up came before the run's first test: its file's (less what that file paid
+    // for itself), or every first file's on average (the workers start side by side)
     let lead = match cold {
         Cold::FirstFiles => warm,
-        Cold::EarlyHalf => over(&early[0]),
+        Cold::EarlyHalf => over(&early[0]) - own(over(&early[0])),
     };
-    // each early file keeps the steady cost at most: workers warm up unevenly (one may instrument
-    // the sources for coverage, or load jsdom, on its first file), and what was left on an early
-    // file would be charged to it again on whichever shard it lands on
-    for f in early {
+    // each early file keeps the steady cost at most (a first file, what it paid for itself too):
+    // workers warm up unevenly (one may instrument the sources for coverage, or load jsdom, on its
+    // first file), and what was left on an early file would be charged to it again on whichever
+    // shard it lands on
+    for (i, f) in early.iter().enumerate() {
         if let Some(v) = measured.get_mut(*f) {
-            *v = steady.min(*v);
+            let own = if i < firsts { own((*v - steady).max(0.0)) } else { 0.0 };
+            *v = v.min(steady + own);
         }
     }
-    (warm, lead, cold_ms)
+    WarmUp { warm, lead, cold: cold_ms, starts }
 }
+
+/// What [`warm_up`] read from a run: each worker's start (`warm`), the part of it paid before the
+/// run's first test (`lead`), the shard's cold cost at full (`cold`), and what each worker's first
+/// file paid beyond a steady file (`starts`: the figures [`learn_runs`] takes the suite's start
+/// from).
+#[derive(Default)]
+struct WarmUp {
+    warm: f64,
+    lead: f64,
+    cold: f64,
+    starts: Vec<u64>,
+}
+
+/// How many times the suite's workers' start ([`suite_start`]) a worker's first file may pay
+/// beyond a steady file and still be read as that start (see [`warm_up`]); beyond it, the rest is
+/// the file's own. On commander.js at 63eed4aa (Jest, 2 workers, coverage on), the workers' first
+/// files paid 2.2 and 2.0 s beyond a steady file in its unsharded run; in its shards' runs 2.6 and
+/// 2.8 s against 6.1 and 6.4 s where one was `ts-imports.test.ts` (its TypeScript compile, 5 s
+/// wherever it runs; Jest runs it first, the longest file). Read as start, that file cost a
+/// steady file's 0.3 s in the shards' folder, every shard was charged half of it as its workers'
+/// start, and a 4-shard plan from that folder put it on a shard that took 1.29x its prediction.
+const OWN_COST_OVER_START: f64 = 1.5;
 
 /// Whether a run of `files` measured files on `workers` workers has too few to tell its workers'
 /// warm-up from its files' costs (at most twice as many as workers; see [`warm_up`]).
@@ -944,9 +979,9 @@ pub fn learn(report: &ReportView) -> Learned {
 }
 
 /// [`learn`], with a worker's warm-up other runs of the suite learned (`known_warm`, ms): a run of
-/// too few files to tell it from their own costs ([`warm_up`]) has it taken off the files its
-/// workers ran first.
-fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
+/// too few files to tell it from their own costs has it taken off the files its workers ran
+/// first; one of enough files takes it as its workers' start ([`warm_up`]).
+pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
     let runner = report.category().map(str::to_owned);
     let record = report.source_text(COSTS_SOURCE).and_then(|t| crate::from_json::<CostsRecord>(t.as_bytes()).ok());
     let attempts = report.attempts_with_files();
@@ -999,13 +1034,15 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
     let first = attempts.iter().filter(|a| a.1 > 0.0).min_by(|a, b| a.1.total_cmp(&b.1));
     let first_file = first.and_then(|a| a.0);
     let first_start = taken.iter().find(|(f, _)| Some(f.as_str()) == first_file).map_or(0.0, |t| t.1 as f64);
+    let mut first_starts = Vec::new();
     let (warm, lead, cold) = if fitted.is_some() {
         let lead = record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
         (0.0, lead, 0.0)
     } else {
         // a shard that loaded part of the suite's modules paid their transforms, not all
         let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
-        let (warm, lead, cold) = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
+        let WarmUp { warm, lead, cold, starts } = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
+        first_starts = starts;
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
         // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
@@ -1108,7 +1145,15 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
         from_wall,
         source,
         unfitted,
+        first_starts,
     }
+}
+
+/// The workers' start several runs found together: the median of what their workers' first files
+/// paid beyond a steady file ([`Learned::first_starts`]); `None` where none paid any.
+pub(super) fn suite_start(runs: &[Learned]) -> Option<f64> {
+    let starts: Vec<u64> = runs.iter().flat_map(|l| l.first_starts.iter().copied()).filter(|&ms| ms > 0).collect();
+    (!starts.is_empty()).then(|| median_of(starts) as f64)
 }
 
 /// The cost model of several runs' reports (the shards of a sharded run, or runs of one suite):
@@ -1117,21 +1162,22 @@ fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
 /// of them is the median among those of at least half the most files, and of the costs per file
 /// and per test and the workers the median, so that one run on a busy machine moves the figures
 /// less than it would alone. `None` without a report. Of the runs learned from a wall time, only
-/// those count for the fixed costs, when there are any. A run of too few files to tell its
-/// workers' warm-up from its files' costs is learned again with the others' ([`warm_up`]).
+/// those count for the fixed costs, when there are any. Each run is then learned again with the
+/// workers' start the runs found together ([`suite_start`], [`warm_up`]).
 pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     let mut each: Vec<Learned> = reports.iter().map(learn).collect();
     if each.len() <= 1 {
         return each.pop();
     }
-    // a shard of too few files to tell its workers' warm-up from its files' costs: learned again
-    // with the warm-up the others found (the median of theirs), off its first files
-    let few = |l: &Learned| too_few_files(l.measured_files as usize, l.workers.unwrap_or(1));
-    let warms: Vec<u64> = each.iter().filter(|l| !few(l) && l.costs.per_worker_ms > 0).map(|l| l.costs.per_worker_ms).collect();
-    if !warms.is_empty() {
-        let warm = median_of(warms) as f64;
+    // every run learned again with the workers' start the runs found together: the median of
+    // what their workers' first files paid beyond a steady file. A shard of too few files to tell
+    // it from its files' costs has it taken off its first files; one of enough files takes it as
+    // its workers' start, and a first file that paid far beyond it (Jest runs the longest file
+    // first, a TypeScript compile among them) keeps the rest as its own cost, which alone the run
+    // could not tell from its worker's start
+    if let Some(warm) = suite_start(&each) {
         for (l, r) in each.iter_mut().zip(reports) {
-            if few(l) && l.measured_files > 0 {
+            if l.measured_files > 0 {
                 *l = learn_given(r, Some(warm));
             }
         }
@@ -1225,6 +1271,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         from_wall,
         source,
         unfitted: BTreeMap::new(),
+        first_starts: Vec::new(),
     })
 }
 
@@ -1416,6 +1463,60 @@ mod tests {
         ));
         let l = learn(&doc);
         assert_eq!((l.costs.per_worker_ms, l.costs.files["f0.ts"]), (3000, 3100));
+    }
+
+    /// A Jest shard's run of 12 files on 2 workers (as commander.js' shards): its files' costs as
+    /// measured (`first` and `second`: those its workers ran first, the others about 100 ms), its
+    /// wall time.
+    fn jest_shard(prefix: &str, first: u64, second: u64, wall: u64) -> ReportView {
+        let mut files = String::new();
+        let mut tests = String::new();
+        for f in 0..12 {
+            let cost = match f {
+                0 => first,
+                1 => second,
+                _ => 90 + 2 * f,
+            };
+            let sep = if f > 0 { "," } else { "" };
+            files.push_str(&format!(r#"{sep}\"{prefix}{f}.ts\":{cost}"#));
+            let start = if f < 2 { 8000 + f * 30 } else { 9000 + f * 300 };
+            tests.push_str(&format!(
+                r#"{sep}{{"title":"t{f}","location":{{"file":"{prefix}{f}.ts","line":1,"column":1}},"attempts":[{{"startTimestamp":{start},"duration":50}}]}}"#
+            ));
+        }
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{files}}}}}"#);
+        view(&format!(
+            r#"{{"category":"jest","duration":{wall},"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{tests}]}}"#
+        ))
+    }
+
+    #[test]
+    fn a_first_file_that_pays_far_beyond_the_suites_worker_start_keeps_its_own_cost() {
+        // commander.js' shards: Jest runs a shard's longest file first, ts-imports.test.ts (a
+        // TypeScript compile, 5 s wherever it runs), beside another worker's first file; both pay
+        // the workers' start (2.5 s) beyond a steady file (about 100 ms). Alone, the run cannot
+        // tell the compile from its worker's start: read as start (3.7 s each, the mean), the
+        // file cost a steady file's 0.1 s, and every shard a plan from it made was charged half
+        // of the compile as its workers' start, the file's own shard 1.29x its prediction
+        let ts = jest_shard("a", 2600 + 5000, 2500 + 100, 16000);
+        let alone = learn(&ts);
+        assert!(alone.costs.files["a0.ts"] < 400 && alone.costs.per_worker_ms > 3500, "{alone:?}");
+        // another shard of the same run, its first files alike: together, the workers' start is
+        // the median of the four first files' (2.5 s), and the compile stays with its file (it
+        // held its worker 5 s more than a steady file), on whichever shard it lands
+        let other = jest_shard("b", 2700, 2400, 11000);
+        let l = learn_runs(&[ts, other]).unwrap();
+        assert!((2300..=2700).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
+        assert!((4600..=5400).contains(&l.costs.files["a0.ts"]), "{:?}", l.costs.files);
+        for f in ["a1.ts", "b0.ts", "b1.ts"] {
+            assert!(l.costs.files[f] < 400, "{f}: {:?}", l.costs.files);
+        }
+        // a worker's first file that paid less than the others' (it loads little of the suite) is
+        // no start of its own: the median leaves it out, and the other files keep what they had
+        let light = jest_shard("c", 2600, 500, 11000);
+        let l = learn_runs(&[jest_shard("a", 2600 + 5000, 2500 + 100, 16000), jest_shard("b", 2700, 2400, 11000), light]).unwrap();
+        assert!((2300..=2700).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
+        assert!(l.costs.files["c0.ts"] < 400 && l.costs.files["c1.ts"] < 600, "{:?}", l.costs.files);
     }
 
     /// A Jest-like run of 12 files on 2 workers: f0 and f1 ran first (jsdom files, each 370 ms

@@ -258,7 +258,7 @@ fn shift(suites: &mut [Suite], tests: &mut [Test], offset: u32) {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::plan::cost::learn;
+    use crate::plan::cost::{learn, learn_given, suite_start};
 
     /// A Jest shard's report: its files (one test each, `ms` long, on worker `i % 2`), its costs
     /// record, its wall time.
@@ -307,7 +307,9 @@ mod tests {
         // read as one report, it teaches what the shards teach together: every file's cost, the
         // fixed costs their median
         let together = learn(&view(&merged));
-        let each = [learn(&view(&one)), learn(&view(&two))];
+        // each shard learned with the workers' start both found
+        let warm = suite_start(&[learn(&view(&one)), learn(&view(&two))]);
+        let each = [learn_given(&view(&one), warm), learn_given(&view(&two), warm)];
         assert_eq!(together.costs.files.len(), 10);
         for l in &each {
             for (f, ms) in &l.costs.files {

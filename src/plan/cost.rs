@@ -833,9 +833,10 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// shard's folder, a 4-shard run of the Jest bench's jest-slow suite took 1.19-1.23 of its shards'
 /// predictions.
 ///
-/// A run of enough files, given the start other runs of the suite learned (`known`), takes it as
-/// its workers' start, and a first file that paid far beyond it keeps the rest as its own cost
-/// ([`OWN_COST_OVER_START`]).
+/// A run of enough files, given the start other runs of the suite learned (`known`), leaves a
+/// first file that paid far beyond it out of its workers' start, and that file keeps the rest as
+/// its own cost ([`OWN_COST_OVER_START`]); the start is its other first files' mean (the known
+/// start where there are none).
 fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>, modules_share: Option<f64>) -> WarmUp {
     let few = too_few_files(measured.len(), workers);
     let workers = workers.max(1) as usize;
@@ -887,12 +888,14 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     // shard's cold cost, which a shard of few files pays less of (it imports fewer modules)
     let rest: f64 = early[firsts..].iter().map(over).sum();
     let starts: Vec<u64> = early[..firsts].iter().map(|f| over(f).round() as u64).collect();
-    // each worker's start: what its first file paid beyond a steady file, on average; or, known
-    // from other runs of the suite (the median of their first files'), a first file that paid
-    // more than `OWN_COST_OVER_START` times it was paying for itself too (a compiler it loads):
-    // it keeps that part (see [`OWN_COST_OVER_START`])
-    let warm = known.unwrap_or_else(|| starts.iter().sum::<u64>() as f64 / firsts as f64);
-    let own = |over: f64| if known.is_some() && over > OWN_COST_OVER_START * warm { over - warm } else { 0.0 };
+    // each worker's start: what its first file paid beyond a steady file, on average; with the
+    // start other runs of the suite found (`known`: the median of their first files'), a first
+    // file that paid more than `OWN_COST_OVER_START` times it was paying for itself too (a
+    // compiler it loads): it is left out of the mean and keeps the rest as its own cost
+    let alike = |x: f64| known.is_none_or(|k| x <= OWN_COST_OVER_START * k);
+    let (sum, n) = starts.iter().map(|&x| x as f64).filter(|&x| alike(x)).fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
+    let warm = if n > 0 { sum / f64::from(n) } else { known.unwrap_or(0.0) };
+    let own = |over: f64| if alike(over) { 0.0 } else { over - warm };
     // what the run paid is what a shard of its files pays: at full, a little more (over the share
     // of the modules it loaded, when its plan knew them)
     let cold_ms = rest / workers as f64 / modules_share.map_or_else(|| cold_share(measured.len()).max(0.5), |s| s.max(0.2));
@@ -980,7 +983,7 @@ pub fn learn(report: &ReportView) -> Learned {
 
 /// [`learn`], with a worker's warm-up other runs of the suite learned (`known_warm`, ms): a run of
 /// too few files to tell it from their own costs has it taken off the files its workers ran
-/// first; one of enough files takes it as its workers' start ([`warm_up`]).
+/// first; one of enough files tells by it which first file paid for itself too ([`warm_up`]).
 pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learned {
     let runner = report.category().map(str::to_owned);
     let record = report.source_text(COSTS_SOURCE).and_then(|t| crate::from_json::<CostsRecord>(t.as_bytes()).ok());
@@ -1163,7 +1166,9 @@ pub(super) fn suite_start(runs: &[Learned]) -> Option<f64> {
 /// and per test and the workers the median, so that one run on a busy machine moves the figures
 /// less than it would alone. `None` without a report. Of the runs learned from a wall time, only
 /// those count for the fixed costs, when there are any. Each run is then learned again with the
-/// workers' start the runs found together ([`suite_start`], [`warm_up`]).
+/// workers' start the runs found together ([`suite_start`], [`warm_up`]): a shard of few files
+/// has it taken off its first files, and in a shard of enough files a first file that paid far
+/// beyond it keeps the rest as its own cost.
 pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     let mut each: Vec<Learned> = reports.iter().map(learn).collect();
     if each.len() <= 1 {
@@ -1171,10 +1176,10 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     }
     // every run learned again with the workers' start the runs found together: the median of
     // what their workers' first files paid beyond a steady file. A shard of too few files to tell
-    // it from its files' costs has it taken off its first files; one of enough files takes it as
-    // its workers' start, and a first file that paid far beyond it (Jest runs the longest file
-    // first, a TypeScript compile among them) keeps the rest as its own cost, which alone the run
-    // could not tell from its worker's start
+    // it from its files' costs has it taken off its first files; in one of enough files, a first
+    // file that paid far beyond it (Jest runs the longest file first, a TypeScript compile among
+    // them) keeps the rest as its own cost, which alone the run could not tell from its worker's
+    // start
     if let Some(warm) = suite_start(&each) {
         for (l, r) in each.iter_mut().zip(reports) {
             if l.measured_files > 0 {
@@ -1501,9 +1506,10 @@ mod tests {
         let ts = jest_shard("a", 2600 + 5000, 2500 + 100, 16000);
         let alone = learn(&ts);
         assert!(alone.costs.files["a0.ts"] < 400 && alone.costs.per_worker_ms > 3500, "{alone:?}");
-        // another shard of the same run, its first files alike: together, the workers' start is
-        // the median of the four first files' (2.5 s), and the compile stays with its file (it
-        // held its worker 5 s more than a steady file), on whichever shard it lands
+        // another shard of the same run, its first files alike: together, the suite's start is
+        // the median of the four first files' (2.5 s); the compile's shard reads its start from
+        // its other first file (2.5 s), and the compile stays with its file (it held its worker
+        // 5 s more than a steady file), on whichever shard it lands
         let other = jest_shard("b", 2700, 2400, 11000);
         let l = learn_runs(&[ts, other]).unwrap();
         assert!((2300..=2700).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,384,100 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,384,200 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -313,9 +313,11 @@ test('the .wasm stays within its size budget (1,384,100 bytes after wasm-opt -Oz
   // plans from a shards' folder charged it to every shard and predicted its own shard 1.29x
   // short): 1,382,758 -> 1,383,962 bytes; 1,384,100 since a run whose first files are alike keeps
   // its own mean as its workers' start (the suite's start only tells which first file paid for
-  // itself): 1,384,039 bytes.
+  // itself): 1,384,039 bytes. 1,384,200 since a folder learns again only the runs the suite's start
+  // changes (too few files, or a first file far beyond it), where it learned every run twice:
+  // 1,384,139 bytes.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_384_100, `shardwise_bg.wasm is ${size} bytes, over the 1,384,100-byte budget`);
+  assert.ok(size <= 1_384_200, `shardwise_bg.wasm is ${size} bytes, over the 1,384,200-byte budget`);
 });

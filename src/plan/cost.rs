@@ -1179,10 +1179,13 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     // it from its files' costs has it taken off its first files; in one of enough files, a first
     // file that paid far beyond it (Jest runs the longest file first, a TypeScript compile among
     // them) keeps the rest as its own cost, which alone the run could not tell from its worker's
-    // start
+    // start. Only those two are learned again: a run of enough files whose first files all paid
+    // about the start learns the same with it (each run's fit plans its units many times, which a
+    // shard reading a folder pays at its start)
     if let Some(warm) = suite_start(&each) {
         for (l, r) in each.iter_mut().zip(reports) {
-            if l.measured_files > 0 {
+            let few = too_few_files(l.measured_files as usize, l.workers.unwrap_or(1));
+            if l.measured_files > 0 && (few || l.first_starts.iter().any(|&ms| ms as f64 > OWN_COST_OVER_START * warm)) {
                 *l = learn_given(r, Some(warm));
             }
         }

@@ -59,13 +59,17 @@ pub(crate) struct Ctx<'a, T, C, F> {
     jitter: RefCell<Jitter>,
     /// Tokens and presigned URLs: replaced in any text that reaches a message.
     secrets: RefCell<Vec<String>>,
+    /// Tries of the current step made by its earlier calls (the polls before this one): the
+    /// progress counts them, as the step's own errors do, so a timeout the edge names says as
+    /// many attempts as the one the core names.
+    pub earlier: Cell<u32>,
 }
 
 impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
     pub fn new(env: Env<'a, T, C, F>, what: &'static str, timeout_ms: u64) -> Self {
         let deadline_ms = env.clock.now_ms().saturating_add(timeout_ms);
         let jitter = RefCell::new(Jitter::new(env.jitter_seed));
-        Ctx { env, what, timeout_ms, deadline_ms, jitter, secrets: RefCell::new(Vec::new()) }
+        Ctx { env, what, timeout_ms, deadline_ms, jitter, secrets: RefCell::new(Vec::new()), earlier: Cell::new(0) }
     }
 
     /// Registers a token or presigned URL so it never appears in a message. For a URL its
@@ -146,14 +150,15 @@ impl<'a, T: Transport, C: Clock, F: Files> Ctx<'a, T, C, F> {
         loop {
             self.check(step, attempt, last_status)?;
             attempt += 1;
-            self.env.progress.set(Progress { step: Some(step), attempts: attempt, status: last_status });
+            let earlier = self.earlier.get();
+            self.env.progress.set(Progress { step: Some(step), attempts: earlier + attempt, status: last_status });
             let outcome = self.env.transport.send(req).await;
             // a transport error may still carry a status (a body that failed to decode)
             let status = match &outcome {
                 Ok(r) => Some(r.status),
                 Err(e) => e.status,
             };
-            self.env.progress.set(Progress { step: Some(step), attempts: attempt, status: status.or(last_status) });
+            self.env.progress.set(Progress { step: Some(step), attempts: earlier + attempt, status: status.or(last_status) });
             (self.env.on_event)(&Event { step: step.as_str(), attempt, status, bytes });
             self.check(step, attempt, status.or(last_status))?;
             let wait = match outcome {

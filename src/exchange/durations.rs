@@ -140,6 +140,7 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
     let mut polls = 0;
     let mut interval = cx.env.retry.poll_interval_ms;
     loop {
+        cx.earlier.set(polls);
         let (resp, n) = cx
             .call(Step::Poll, &req, |s| s == 200 || s == 404)
             .await

@@ -750,6 +750,11 @@ fn progress_names_the_call_in_flight() {
     let h = Harness::new(FakeNet::new(|r, n| (path(&r.url).ends_with("/submit") && n == 0).then(|| status(503))));
     h.durations(&durations_opts()).unwrap();
     assert_eq!(h.progress.get(), Progress { step: Some(Step::Poll), attempts: 1, status: Some(200) });
+    // the polls before the one in flight count, as the poll step's own errors count them (a
+    // timeout the edge named during the fourth poll said 1 attempt where 4 polls were made)
+    let h = Harness::new(FakeNet::new(|r, n| (path(&r.url) == "/result" && n < 3).then(|| status(404))));
+    h.durations(&durations_opts()).unwrap();
+    assert_eq!(h.progress.get(), Progress { step: Some(Step::Poll), attempts: 4, status: Some(200) });
     let h = Harness::new(FakeNet::new(|r, _| path(&r.url).ends_with("/finish").then(|| status(400))));
     h.upload(&upload_opts(vec![])).unwrap_err();
     assert_eq!(h.progress.get(), Progress { step: Some(Step::Finish), attempts: 1, status: Some(400) });

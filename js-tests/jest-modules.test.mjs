@@ -56,6 +56,8 @@ function run(label, shard, env2 = {}) {
 describe('jest: a shard pays the transforms of the modules its files load', { concurrency: false }, () => {
   let seed;
   let seedSpread;
+  /** What the seed taught (`shardCosts(seed report).costs`). */
+  let taught;
   let shards;
   before(async () => {
     rmSync(DIR, { recursive: true, force: true });
@@ -91,6 +93,7 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
       seed = await run('seed');
       assert.equal(seed.code, 0, seed.text);
       const { costs } = api.shardCosts(api.decodeReport(new Uint8Array(readFileSync(timings))));
+      taught = costs;
       const sums = FAMILIES.map((f) => Object.entries(costs.files).filter(([file]) => file.includes(`/${f}-`)).reduce((a, [, ms]) => a + ms, 0));
       seedSpread = Math.max(...sums) - Math.min(...sums);
       if (seedSpread <= costs.coldMs / 5) break;
@@ -103,8 +106,7 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
   const line = (r) => r.text.match(/^\[shardwise\] shard \d\/2: .*fingerprint (\S+)/m);
 
   test('the seed run teaches a cold cost, and each shard reads the suite\'s modules with it', () => {
-    const learned = api.shardCosts(api.decodeReport(new Uint8Array(readFileSync(path.join(DIR, 'out', 'seed', 'report.json.br')))));
-    assert.ok(learned.costs.coldMs > 0, `the seed's first files paid the large modules' transforms: ${JSON.stringify(learned.costs)}`);
+    assert.ok(taught.coldMs > 0, `the seed's first files paid the large modules' transforms: ${JSON.stringify(taught)}`);
     for (const r of shards) {
       assert.equal(r.code, 0, r.text);
       assert.ok(line(r), r.text);
@@ -116,8 +118,7 @@ describe('jest: a shard pays the transforms of the modules its files load', { co
     const ran = shards.map((r) => [...r.text.matchAll(/(?:PASS|FAIL) .*tests\/(\w+)-\d+\.test\.js/g)].map((m) => m[1]));
     assert.equal(ran.flat().length, FAMILIES.length * FAMILY, `every file ran once:\n${shards.map((r) => r.text).join('\n')}`);
     // a failure says what the seed taught: a file far beyond its family's others is the seed's noise
-    const seedCosts = () => JSON.stringify(api.shardCosts(api.decodeReport(new Uint8Array(readFileSync(path.join(DIR, 'out', 'seed', 'report.json.br'))))).costs);
-    for (const [i, families] of ran.entries()) assert.equal(new Set(families).size, 2, `shard ${i + 1} ran ${families.join(', ')}; the seed's families' costs were ${seedSpread} ms apart, and it taught ${seedCosts()}`);
+    for (const [i, families] of ran.entries()) assert.equal(new Set(families).size, 2, `shard ${i + 1} ran ${families.join(', ')}; the seed's families' costs were ${seedSpread} ms apart, and it taught ${JSON.stringify(taught)}`);
   });
 
   test('each shard\'s report keeps the share of the modules its files loaded, so its cold cost is read at full', () => {

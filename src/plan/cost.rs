@@ -892,7 +892,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     // start other runs of the suite found (`known`: the median of their first files'), a first
     // file that paid more than `OWN_COST_OVER_START` times it was paying for itself too (a
     // compiler it loads): it is left out of the mean and keeps the rest as its own cost
-    let alike = |x: f64| known.is_none_or(|k| x <= OWN_COST_OVER_START * k);
+    let alike = |x: f64| known.is_none_or(|k| !pays_for_itself(x, k));
     let (sum, n) = starts.iter().map(|&x| x as f64).filter(|&x| alike(x)).fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
     let warm = if n > 0 { sum / f64::from(n) } else { known.unwrap_or(0.0) };
     let own = |over: f64| if alike(over) { 0.0 } else { over - warm };
@@ -939,6 +939,13 @@ struct WarmUp {
 /// steady file's 0.3 s in the shards' folder, every shard was charged half of it as its workers'
 /// start, and a 4-shard plan from that folder put it on a shard that took 1.29x its prediction.
 const OWN_COST_OVER_START: f64 = 1.5;
+
+/// Whether a worker's first file that paid `over` ms beyond a steady file paid for itself too,
+/// given the suite's workers' start (`start`, ms): more than [`OWN_COST_OVER_START`] times it. The
+/// one rule [`warm_up`] reads a run's start by and [`learn_runs`] picks the runs it changes by.
+fn pays_for_itself(over: f64, start: f64) -> bool {
+    over > OWN_COST_OVER_START * start
+}
 
 /// Whether a run of `files` measured files on `workers` workers has too few to tell its workers'
 /// warm-up from its files' costs (at most twice as many as workers; see [`warm_up`]).
@@ -1185,7 +1192,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     if let Some(warm) = suite_start(&each) {
         for (l, r) in each.iter_mut().zip(reports) {
             let few = too_few_files(l.measured_files as usize, l.workers.unwrap_or(1));
-            if l.measured_files > 0 && (few || l.first_starts.iter().any(|&ms| ms as f64 > OWN_COST_OVER_START * warm)) {
+            if l.measured_files > 0 && (few || l.first_starts.iter().any(|&ms| pays_for_itself(ms as f64, warm))) {
                 *l = learn_given(r, Some(warm));
             }
         }

@@ -170,7 +170,7 @@ for (const name of Object.keys(RUNNERS)) {
       // a Jest run may teach a cold cost (its first files' costs beyond the others': a few ms on
       // these fixtures, as the machine goes; Vitest's runs teach none): the shards then share it
       // over the one module their files load (started.cjs), and say so
-      const cold = learned.costs.coldMs > 0 ? `, cold \\S+ over 1 module of the suite \\(0 KB\\)` : '';
+      const cold = api.__chargesModules(learned.costs.coldMs ?? 0) ? `, cold \\S+ over 1 module of the suite \\(0 KB\\)` : '';
       const fingerprints = shards.map((r) => {
         assert.match(r.text, new RegExp(`costs: learned from a run: ${nominal.size} files' costs measured, start-up from its wall time${cold}\\), fingerprint`), r.text);
         return r.text.match(/fingerprint ([0-9a-f]{40})/)[1];

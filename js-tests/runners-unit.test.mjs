@@ -1145,5 +1145,12 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     assert.equal(withCold.shard.modulesShare, 0.5);
     assert.equal(withCold.expected.modulesShare, 0.5);
     assert.equal(without.expected.modulesShare, undefined);
+    // a cold cost too small to share out (luxon's shards learn 0.1-0.4 s): not read, charged by
+    // the shard's number of files, the plan of no modules
+    const small = await plan({ perWorkerMs: 0, coldMs: 300, perFileMs: 0, perTestMs: 0, files: {} });
+    assert.equal(reads, 1, 'the modules were not read again');
+    assert.doesNotMatch(small.line, /modules/);
+    assert.equal(small.expected.modulesShare, undefined);
+    assert.ok(!shardwise.__chargesModules(300) && shardwise.__chargesModules(2000));
   });
 });

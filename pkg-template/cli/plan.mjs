@@ -40,7 +40,8 @@ A report plans as its runner does (what 'shardwise plan' reads of it is printed 
   - its workers (the run's), unless --workers;
   - a Jest or Vitest report by file (one unit a file, as their shards run: --unit file is
     the same), unless --unit test;
-  - with a cold cost (Jest's transforms, paid again on every shard): the suite's own modules
+  - with a cold cost big enough to share out by module (Jest's transforms, paid again on every
+    shard): the suite's own modules
     its files load, read from the checkout this runs in, as the Jest shards read them (with the
     names its Jest configuration maps to files: moduleNameMapper, modulePaths,
     moduleDirectories; --jest-config when Jest runs with --config).
@@ -265,7 +266,10 @@ async function asTheRunnerPlans(content, opts, values) {
     delete opts.unit; // each unit is a file already, as the shards plan them
     lines.push(`unit         file: ${learned.runner} runs each file whole on one shard (--unit test to split them)`);
     const units = run.fileUnits();
-    if (opts.costs?.coldMs > 0) lines.push(await withModules(opts, units, learned.runner === 'jest' ? values['jest-config'] : undefined));
+    // as a shard decides (Rust plan::cost::charges_modules): a small cold cost is charged by
+    // each shard's number of files, without reading the modules
+    if (api.__chargesModules(opts.costs?.coldMs ?? 0)) lines.push(await withModules(opts, units, learned.runner === 'jest' ? values['jest-config'] : undefined));
+    else if (opts.costs?.coldMs > 0) lines.push(`modules      not read: a cold cost of ${fmtMs(opts.costs.coldMs)} is too small to share out by module (the shards do not read them either): each shard is charged it by its number of files`);
     return { content: { units }, label: 'units', lines };
   }
   return { content, lines };

@@ -220,6 +220,13 @@ pub fn max_setups_and_starts() -> u32 {
     crate::plan::setups::MAX_SETUPS as u32
 }
 
+/// Whether a plan with the cold cost `coldMs` charges the suite's modules, so that a shard reads
+/// them (`costs.modules`): `plan::cost::charges_modules`.
+#[wasm_bindgen(js_name = "__chargesModules")]
+pub fn charges_modules(cold_ms: f64) -> bool {
+    crate::plan::cost::charges_modules(cold_ms)
+}
+
 /// How much sooner a balanced plan must be predicted to replace a runner's own split
 /// (`runnerSplit`): `plan::RUNNER_SPLIT_MARGIN`, for the line a shard prints.
 #[wasm_bindgen(js_name = "__runnerSplitMargin")]

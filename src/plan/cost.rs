@@ -122,6 +122,21 @@ pub const MAX_MODULES: usize = 48;
 /// Most `costs.modules` entries taken.
 const MAX_MODULES_INPUT: usize = 100_000;
 
+/// The least cold cost ([`Costs::cold_ms`], ms) a plan shares out over the suite's modules
+/// ([`Module`]); below it the plan charges it by a shard's number of groups ([`ColdOf`]), as
+/// without modules, and a shard need not read them ([`charges_modules`]). Reading them is most of
+/// what a plan adds to a shard's start: 80-145 ms in luxon's Jest shards (b6b9d037: 58 files, 25
+/// modules, 272 KB), for a cold cost of 99-369 ms learned from its shards' folders (commander's
+/// 5-341 ms), where a plan by modules moves a part of the cold cost at most. The bench's Jest
+/// suites, which the modules decide (`npm run bench:modules`), learn 1.5-3.4 s.
+pub const MODULES_MIN_COLD_MS: u64 = 500;
+
+/// Whether a plan with the cold cost `cold_ms` (as `costs.coldMs` gives it) charges the suite's
+/// modules ([`MODULES_MIN_COLD_MS`]): a shard reads them only then.
+pub fn charges_modules(cold_ms: f64) -> bool {
+    cold_ms.is_finite() && cold_ms.round() >= MODULES_MIN_COLD_MS as f64
+}
+
 /// `costs.order`: the order in which the runner hands a shard's groups (files) to its workers,
 /// each to the first free one. It decides a shard's time over several workers: a long file
 /// handed out last ends late.
@@ -250,9 +265,11 @@ impl CostsInput {
         for (f, &ms) in self.files.iter().flatten() {
             files.insert(f.clone(), ms_of(Some(ms), &format!("costs.files[{f:?}]"))?);
         }
+        let cold_ms = ms_of(self.cold_ms, "costs.coldMs")?;
+        let modules = check_modules(self.modules.as_deref().unwrap_or_default())?;
         Ok(Costs {
             per_worker_ms: ms_of(self.per_worker_ms, "costs.perWorkerMs")?,
-            cold_ms: ms_of(self.cold_ms, "costs.coldMs")?,
+            cold_ms,
             per_file_ms: ms_of(self.per_file_ms, "costs.perFileMs")?,
             per_test_ms: ms_of(self.per_test_ms, "costs.perTestMs")?,
             files,
@@ -262,7 +279,8 @@ impl CostsInput {
                 Some("name") => Order::Name,
                 Some(o) => return Err(Error::invalid_input(format!("costs.order must be 'longest' or 'name', got {o:?}"))),
             },
-            modules: check_modules(self.modules.as_deref().unwrap_or_default())?,
+            // below the least cold cost they share out, as if not given (the fingerprint too)
+            modules: if charges_modules(cold_ms as f64) { modules } else { Vec::new() },
         })
     }
 }
@@ -352,10 +370,10 @@ impl Costs {
             && self.order == Order::Longest
     }
 
-    /// The modules a shard is charged for (see [`Module`]): none without a cold cost, which they
-    /// share out.
+    /// The modules a shard is charged for (see [`Module`]): none below the least cold cost they
+    /// share out ([`MODULES_MIN_COLD_MS`]).
     pub(super) fn charged_modules(&self) -> &[Module] {
-        if self.cold_ms == 0 { &[] } else { &self.modules }
+        if charges_modules(self.cold_ms as f64) { &self.modules } else { &[] }
     }
 
     /// Per charged module, the work a shard that loads it pays: `coldMs × workers × bytes /

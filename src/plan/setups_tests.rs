@@ -337,6 +337,19 @@ fn modules_are_read_whatever_their_order_and_merged_by_the_files_that_load_them(
     let none = plan(json!({ "units": all, "shardCount": 3, "workers": 2 }));
     let zero = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "modules": modules } }));
     assert_eq!(zero.fingerprint, none.fingerprint);
+    // below the least cold cost they share out, as if not given (a shard does not read them): by
+    // groups, the fingerprint of no modules; at it, shared out
+    let min = crate::plan::cost::MODULES_MIN_COLD_MS;
+    let low = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": min - 1, "modules": modules } }));
+    let low_blind = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": min - 1 } }));
+    assert_eq!(low.fingerprint, low_blind.fingerprint);
+    assert!(low.shards.iter().all(|s| s.modules_share.is_none()));
+    let at = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": min, "modules": modules } }));
+    let at_blind = plan(json!({ "units": all, "shardCount": 3, "workers": 2, "costs": { "coldMs": min } }));
+    assert_ne!(at.fingerprint, at_blind.fingerprint);
+    assert!(at.shards.iter().all(|s| s.modules_share.is_some()));
+    assert!(crate::plan::cost::charges_modules(min as f64 - 0.5) && !crate::plan::cost::charges_modules(min as f64 - 0.51), "as coldMs is rounded");
+    assert!(!crate::plan::cost::charges_modules(f64::NAN));
     // modules of files that are not planned: the cold cost by groups, as without them
     let other = json!([{ "id": "lib/c.js", "bytes": 1000, "files": ["c.test.js"] }]);
     let by_groups = plan(json!({ "units": all, "shardCount": 3, "costs": { "coldMs": 3000 } }));
@@ -360,7 +373,7 @@ fn modules_checks() {
     // more modules than a mask holds: the largest kept, beside the setups and starts
     let many: Vec<Value> = (0..200).map(|i| json!({ "id": format!("m{i:03}"), "bytes": 1000 + i, "files": [format!("{}0{}.test.js", if i % 2 == 0 { 'a' } else { 'b' }, i % 2)] })).collect();
     let starts: Vec<Value> = (0..40).map(|i| json!({ "id": format!("s{i}"), "durationMs": 1, "files": ["a00.test.js"] })).collect();
-    plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 10, "modules": many, "starts": starts } }));
+    plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 1000, "modules": many, "starts": starts } }));
 }
 
 #[test]
@@ -435,7 +448,7 @@ proptest! {
 
     /// With modules charged, every shard says the share of their bytes it loads: in [0, 1], 1 for
     /// a shard of every file, 0 for an empty one, together at least the whole (a module some
-    /// shards share counts on each), and none without a cold cost; whatever the number of
+    /// shards share counts on each), and none without a cold cost to share out; whatever the number of
     /// modules (past the 48 a plan charges) and files.
     #[test]
     fn every_shard_says_its_share_of_the_modules(
@@ -465,7 +478,7 @@ proptest! {
             }
         }
         prop_assert_eq!(seen, weights.len());
-        if cold == 0 || picks.is_empty() {
+        if !crate::plan::cost::charges_modules(cold as f64) || picks.is_empty() {
             prop_assert!(shares.iter().all(Option::is_none));
         } else {
             prop_assert!(shares.iter().all(Option::is_some), "{:?}", shares);

@@ -77,8 +77,8 @@ export class SharedReason extends Error {}
  * @param {number[]} [p.runnerSplit] per unit, its shard (1-based) in the runner's own split: the
  *   plan keeps it unless balancing is predicted `__runnerSplitMargin()` sooner (not on a re-run)
  * @param {() => {modules: object[], bytes: number}} [p.modules] the suite's own modules and the
- *   files that load them (`suiteModules`, modules.mjs), read when the costs have a cold cost to
- *   share out over them (Jest's)
+ *   files that load them (`suiteModules`, modules.mjs), read when the costs have a cold cost big
+ *   enough to share out over them (Jest's; `__chargesModules`)
  * @returns {Promise<{plan, shard, mine: Set<string>, line: string, record: object, units: object[]}>}
  *   `units`: those planned (a re-run's: what failed)
  * @throws {ShardStop}
@@ -162,8 +162,9 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   // holds, and for each setup or teardown project it runs: a worker's start (`perWorkerMs`) is
   // then a start cost per project (Rust plan::cost Start), which keeps projects together
   let { planCosts, workerMs } = projectStarts(withDurations, costs.costs, setups.length, api.__maxSetupsAndStarts?.());
-  // what a shard pays once per module its files load (Jest's transforms): its cold cost shared out
-  const loaded = modules && costs.costs?.coldMs > 0 ? modules() : undefined;
+  // what a shard pays once per module its files load (Jest's transforms): its cold cost shared
+  // out, where it is worth reading them (Rust plan::cost::charges_modules)
+  const loaded = modules && api.__chargesModules(costs.costs?.coldMs ?? 0) ? modules() : undefined;
   if (loaded?.modules.length) planCosts = { ...planCosts, modules: loaded.modules };
   const plan = api.planShards({
     units: coreUnits, shardCount, ...(workers > 1 ? { workers } : {}),

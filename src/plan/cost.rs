@@ -825,8 +825,12 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// twice as many files measured as workers, so that a typical file means something.
 ///
 /// How far into the run it reaches depends on the runner (`cold`):
-/// - [`Cold::FirstFiles`]: the `workers` files that started first, beyond the median file, on
-///   average. Vitest and Playwright: a worker's start (its environment, its browser).
+/// - [`Cold::FirstFiles`]: the `workers` files that started first, beyond the median of the
+///   others, on average. Vitest and Playwright: a worker's start (its environment, its browser).
+///   Not the median of all: in a run of few files the first ones are many of them (jest-slow's
+///   4-shard run from the seed: a shard of 6 files, its 6 s file and a heavy file first, held the
+///   files to a median of 1.9 s, and the plan from its folder predicted that file's shard of its
+///   own 10.1 s; it took 6.9-7.4 s).
 /// - [`Cold::EarlyHalf`]: the same of the first files, beyond the upper quartile of the run's
 ///   second half's files; and what the rest of the first half's files paid beyond it, over the
 ///   workers, is the shard's cold cost (`coldMs`, see [`cold_of`]). Jest: its transform cache is
@@ -878,6 +882,9 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     let mut keys: Vec<u64> = first.values().enumerate().map(|(i, &s)| ((s - t0).round() as u64).min((1 << 40) - 1) << 20 | i as u64).collect();
     keys.sort_unstable();
     let order: Vec<&str> = keys.iter().map(|&k| names[(k & ((1 << 20) - 1)) as usize]).collect();
+    if order.is_empty() {
+        return WarmUp::default();
+    }
     if let Some(warm) = known.filter(|_| few) {
         for f in &order[..workers.min(order.len())] {
             if let Some(v) = measured.get_mut(*f) {
@@ -886,12 +893,19 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
         }
         return WarmUp { warm, lead: warm, ..WarmUp::default() };
     }
-    // the early files, and the cost a file is held to: the median file, or the upper quartile of
-    // the files that ran after the early half (too few of those: the first files' rule)
+    // the early files, and the cost a file is held to: the median of the files after the first
+    // ones, or the upper quartile of the files that ran after the early half (too few of those:
+    // the first files' rule)
     let half = order.len() / 2;
     let cold = if order.len() - half < 2 * workers { Cold::FirstFiles } else { cold };
     let (early, mut pool, quarters): (&[&str], Vec<u64>, usize) = match cold {
-        Cold::FirstFiles => (&order[..workers.min(order.len())], measured.values().map(|&v| v.round() as u64).collect(), 2),
+        // the median of the files the workers did not start with (all of them where there are
+        // none): in a run of few files its first files are many of them
+        Cold::FirstFiles => {
+            let firsts = workers.min(order.len());
+            let later = if firsts < order.len() { &order[firsts..] } else { &order[..] };
+            (&order[..firsts], later.iter().map(|f| measured[*f].round() as u64).collect(), 2)
+        }
         Cold::EarlyHalf => (&order[..half], order[half..].iter().map(|f| measured[*f].round() as u64).collect(), 3),
     };
     pool.sort_unstable();
@@ -1496,6 +1510,34 @@ mod tests {
         ));
         let l = learn(&doc);
         assert_eq!((l.costs.per_worker_ms, l.costs.files["f0.ts"]), (3000, 3100));
+    }
+
+    #[test]
+    fn a_run_of_few_files_holds_its_first_ones_to_the_others_median() {
+        // jest-slow's 4-shard run planned from its seed, shard 4: 6 files on 2 workers, each
+        // worker's first file (the 6 s file, file-024, and file-006) paid its start, 2.8 s beyond
+        // its tests; file-076 paid a module's transform later (1.8 s); the others 120-210 ms.
+        // Held to the median of all six (1.8 s), the first files kept 1.9 s each and a plan from
+        // the shards' folder predicted file-024's shard of its own 10.1 s; it took 6.9-7.4 s.
+        let run = [("f024.js", 582, 2792), ("f006.js", 633, 2818), ("f060.js", 4534, 159), ("f076.js", 5746, 1837), ("f030.js", 7612, 208), ("f000.js", 7874, 121)];
+        let files: Vec<String> = run.iter().map(|(f, _, cost)| format!(r#"\"{f}\":{cost}"#)).collect();
+        let tests: Vec<String> = run
+            .iter()
+            .map(|(f, start, _)| format!(r#"{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"startTimestamp":{},"duration":20}}]}}"#, 1000 + start))
+            .collect();
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, files.join(","));
+        let r = view(&format!(
+            r#"{{"category":"jest","startTimestamp":1000,"duration":9173,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
+            tests.join(",")
+        ));
+        let l = learn(&r);
+        // the later files' median is 208 ms: each first file is held to it (as the run's wall
+        // fits them, a steady later file's cost), and a later file keeps what it paid
+        let f = &l.costs.files;
+        assert!(f["f024.js"] <= f["f030.js"] && f["f006.js"] <= f["f030.js"] && f["f030.js"] < 600, "{f:?}");
+        assert!(f["f076.js"] >= 1500, "{f:?}");
+        // each worker's start the rest of its first file's cost (2.6 s beyond the median)
+        assert!((2000..=2800).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
     }
 
     /// A Jest shard's run of 12 files on 2 workers (as commander.js' shards): its files' costs as

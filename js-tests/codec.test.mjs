@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,384,600 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,385,100 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -321,8 +321,10 @@ test('the .wasm stays within its size budget (1,384,600 bytes after wasm-opt -Oz
   // modules and a shard does not read them (`__chargesModules`, plan::cost::charges_modules):
   // 1,384,461 bytes. 1,384,600 since a run's first files are held to the median of its other
   // files, not of all (a run of few files, where the first ones are many of them): 1,384,557.
+  // 1,385,100 since a folder of an even number of shards takes the mean of the middle two's fixed
+  // costs, where the one nearer their mean decided alone: 1,385,027.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_384_600, `shardwise_bg.wasm is ${size} bytes, over the 1,384,600-byte budget`);
+  assert.ok(size <= 1_385_100, `shardwise_bg.wasm is ${size} bytes, over the 1,385,100-byte budget`);
 });

@@ -316,11 +316,12 @@ mod tests {
                 assert_eq!(together.costs.files[f], (*ms).max(l.unfitted[f]), "{f}");
             }
         }
-        // the fixed costs of one of them (of two, the one nearer their mean: the first on a tie)
-        let fixed = |l: &crate::plan::cost::Learned| l.per_shard_overhead_ms + l.costs.per_worker_ms + l.costs.cold_ms;
-        let mid = (fixed(&each[0]) + fixed(&each[1])).div_ceil(2);
-        let typical = if fixed(&each[0]).abs_diff(mid) <= fixed(&each[1]).abs_diff(mid) { &each[0] } else { &each[1] };
-        assert_eq!((together.per_shard_overhead_ms, together.costs.per_worker_ms), (typical.per_shard_overhead_ms, typical.costs.per_worker_ms));
+        // the fixed costs of two: their means
+        let mean = |f: &dyn Fn(&crate::plan::cost::Learned) -> u64| (f(&each[0]) + f(&each[1])).div_ceil(2);
+        assert_eq!(
+            (together.per_shard_overhead_ms, together.costs.per_worker_ms, together.costs.cold_ms),
+            (mean(&|l| l.per_shard_overhead_ms), mean(&|l| l.costs.per_worker_ms), mean(&|l| l.costs.cold_ms))
+        );
         assert_eq!((together.workers, together.runner.as_deref()), (Some(2), Some("jest")));
 
         // a test both shards ran (a setup project's) keeps the first shard's attempt only, at its

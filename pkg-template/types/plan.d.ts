@@ -106,7 +106,8 @@ export interface ShardCostsOptions {
    * loads (a shard of every file pays `coldMs`), so files that load the same modules go together
    * unless the imbalance is worth transforming them again. Modules loaded by the same files are
    * merged; the 48 largest are kept (fewer beside many `setups` and `starts`: 64 in all). Ignored
-   * without `coldMs`.
+   * where `coldMs` is under 500 ms (the shards do not read them then: reading them costs about what
+   * they could move), as without `coldMs`.
    */
   modules?: PlanModule[];
 }

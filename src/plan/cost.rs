@@ -882,9 +882,6 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     let mut keys: Vec<u64> = first.values().enumerate().map(|(i, &s)| ((s - t0).round() as u64).min((1 << 40) - 1) << 20 | i as u64).collect();
     keys.sort_unstable();
     let order: Vec<&str> = keys.iter().map(|&k| names[(k & ((1 << 20) - 1)) as usize]).collect();
-    if order.is_empty() {
-        return WarmUp::default();
-    }
     if let Some(warm) = known.filter(|_| few) {
         for f in &order[..workers.min(order.len())] {
             if let Some(v) = measured.get_mut(*f) {
@@ -892,6 +889,9 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
             }
         }
         return WarmUp { warm, lead: warm, ..WarmUp::default() };
+    }
+    if order.is_empty() {
+        return WarmUp::default();
     }
     // the early files, and the cost a file is held to: the median of the files after the first
     // ones, or the upper quartile of the files that ran after the early half (too few of those:
@@ -1614,8 +1614,8 @@ mod tests {
     #[test]
     fn two_shards_alike_in_size_give_the_mean_of_their_fixed_costs() {
         // two shards of 12 files, one on a busier machine (its wall 12 s against 9 s): the plan
-        // from their folder takes neither's fixed cost (per shard, per worker, cold) alone but
-        // their mean, split as the nearer one's; of three, the middle one's as it is
+        // from their folder takes neither's fixed costs (per shard, per worker, cold) alone but
+        // their means; of three, the middle one's as they are
         let sum = |l: &Learned| l.per_shard_overhead_ms + l.costs.per_worker_ms + l.costs.cold_ms;
         let (a, b, c) = (jest_shard("a", 2600, 2500, 12000), jest_shard("b", 2600, 2500, 9000), jest_shard("c", 2600, 2500, 10000));
         let (la, lb, lc) = (learn(&a), learn(&b), learn(&c));

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,385,100 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,385,900 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -322,9 +322,12 @@ test('the .wasm stays within its size budget (1,385,100 bytes after wasm-opt -Oz
   // 1,384,461 bytes. 1,384,600 since a run's first files are held to the median of its other
   // files, not of all (a run of few files, where the first ones are many of them): 1,384,557.
   // 1,385,100 since a folder of an even number of shards takes the mean of the middle two's fixed
-  // costs, where the one nearer their mean decided alone: 1,385,027.
+  // costs, where the one nearer their mean decided alone: 1,385,027. 1,385,900 since each shard
+  // of a plan says its tests' own time as the plan counted it, estimates included (`testsMs`:
+  // a shard's closing line read an estimated file at its own files' mean and called its
+  // durations stale): 1,385,801.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_385_100, `shardwise_bg.wasm is ${size} bytes, over the 1,385,100-byte budget`);
+  assert.ok(size <= 1_385_900, `shardwise_bg.wasm is ${size} bytes, over the 1,385,900-byte budget`);
 });

@@ -59,7 +59,7 @@ test('a runner that fills in the skeleton: its report saved in its shard\'s fold
   const reporter = new FakeRunnerReporter({ commitId: COMMIT, outputFolder: 'out', upload: false });
   // what a sequencer hands over for a balanced shard (files relative to the repository)
   const record = { fingerprint: 'f00d', shardIndex: 2, shardCount: 3, units: ['a.test.js', 'b.test.js', 'c.test.js'], assigned: ['a.test.js', 'c.test.js'] };
-  setShardPrediction({ index: 2, count: 3, predictedMs: 1500, expected: { bodiesMs: 30, knownCount: 2, estimated: 0, costs: 'fake defaults' }, record, root });
+  setShardPrediction({ index: 2, count: 3, predictedMs: 1500, expected: { bodiesMs: 30, testsMs: 30, estimated: 0, costs: 'fake defaults' }, record, root });
 
   assert.equal(reporter.onStart({ root, shard: { index: 2, count: 3 } }), true);
   reporter.onResult({ file: path.join(root, 'a.test.js'), title: 't1', environment: 'fast', ms: 10 });

@@ -408,7 +408,7 @@ describe('planThisShard: the shared flow and its one line', () => {
     assert.match(at(9000, 3100, { ...known, costs: 'jest defaults' })[1], /\(jest defaults\) took 5\.9s against 1\.0s predicted\. A timings file that is a saved report of a full run/);
     // with workers, the tests' own time is shared over them: the rest is the wall less that share
     // (a shard of 2 workers: 28.0 s of tests in a 22.7 s wall leaves 8.7 s, not nothing)
-    const two = { bodiesMs: 34400, knownCount: 41, estimated: 0, costs: 'learned from a run', workers: 2 };
+    const two = { bodiesMs: 34400, testsMs: 34400, estimated: 0, costs: 'learned from a run', workers: 2 };
     const chain = actualLines({ shardIndex: 1, shardCount: 4, predictedMs: 29100, actualMs: 22700, testsMs: 28000, expected: two });
     assert.equal(chain[0], '[shardwise] shard 1/4 took 22.7s (predicted 29.1s, -22%): its tests\' own time 28.0s over 2 workers (predicted 34.4s), the rest 8.7s start-up, files and workers (predicted 11.9s)');
     // 22% off: within a busy machine's noise, no second line
@@ -445,6 +445,28 @@ describe('planThisShard: the shared flow and its one line', () => {
     assert.equal(new Set(parts.map((p) => p.plan.fingerprint)).size, 1);
     const all = parts.flatMap((p) => [...p.mine]);
     assert.deepEqual(all.sort(), units.map((u) => u.id).sort());
+  });
+  test('a shard with an estimated file expects its tests to take what the plan counted: no stale line when they do', async () => {
+    // the runner fixture's shape: files known at 3.2, 3.8, 3.4 and 0.5 s, and one whose
+    // `test.each` titles no listing finds (estimated: the mean of the known, 2.7 s). The shard
+    // that ran it beside the 3.2 s file was told its tests would take 6.4 s (the estimate at its
+    // own file's mean), took 3.8 s, and said its durations were stale
+    const five = unitsFromFiles(['/r/alpha.js', '/r/bravo.js', '/r/charlie.js', '/r/delta.js', '/r/foxtrot.js'], '/r');
+    const ms = { 'alpha.js': 3200, 'bravo.js': 3800, 'charlie.js': 3400, 'delta.js': 500 };
+    const durations = async () => ({ durationOf: (u) => ms[u.file], source: 'timings file t.json' });
+    const parts = await Promise.all([1, 2, 3].map((i) => planThisShard({ api, units: five, shardIndex: i, shardCount: 3, getDurations: durations, unitLabel: 'files' })));
+    const withEstimate = parts.find((p) => p.mine.has(five[4].id));
+    const estimate = Math.round((3200 + 3800 + 3400 + 500) / 4);
+    const knownMs = [...withEstimate.mine].filter((id) => id !== five[4].id).reduce((a, id) => a + ms[five.find((u) => u.id === id).file], 0);
+    assert.equal(withEstimate.expected.estimated, 1);
+    assert.equal(withEstimate.expected.bodiesMs, knownMs, 'the known durations alone');
+    assert.equal(withEstimate.expected.testsMs, knownMs + estimate, 'the estimate as the plan made it');
+    assert.equal(withEstimate.expected.testsMs, withEstimate.shard.testsMs);
+    for (const p of parts) assert.equal(p.expected.testsMs, p.shard.testsMs);
+    // the shard's tests took what was predicted, the estimated file its mean: one line
+    const lines = actualLines({ shardIndex: withEstimate.shard.index, shardCount: 3, predictedMs: withEstimate.shard.predictedMs, actualMs: withEstimate.shard.predictedMs + 300, testsMs: knownMs + estimate - 200, expected: withEstimate.expected });
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], new RegExp(`its tests' own time \\S+ \\(predicted ${(withEstimate.expected.testsMs / 1000).toFixed(1)}s\\)`));
   });
   test('durations this shard alone may lack (the service, a timings file): the shard stops, one line, no plan of its own', async () => {
     for (const e of [new Error('service down'), Object.assign(new Error('HTTP 401'), { code: 'HTTP_STATUS' })]) {
@@ -491,9 +513,11 @@ describe('planThisShard: the shared flow and its one line', () => {
     assert.ok(withDeps.mine.has(four[1].id), 'the dependents share the shard that runs the setup');
     assert.equal(withDeps.shard.predictedMs, 6000, 'its setup, then its two files');
     assert.equal(withDeps.expected.bodiesMs, 6000, 'the tests it runs include the setup\'s');
+    assert.equal(withDeps.expected.testsMs, 6000, 'as the plan counts them, the setup\'s beside');
     const other = shards.find((p) => p !== withDeps);
     assert.equal(other.shard.predictedMs, 2000);
     assert.equal(other.expected.bodiesMs, 2000, 'no setup on the shard that runs no dependent');
+    assert.equal(other.expected.testsMs, 2000);
     for (const p of shards) {
       assert.match(p.line, /\n\[shardwise\] 1 setup or teardown test runs on each shard that needs them: 4\.0s, planned as the cost of the 1 of 2 shards that run a test needing them$/m);
     }

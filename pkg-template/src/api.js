@@ -95,7 +95,7 @@ function planColumns(opts) {
     for (let j = 0; j < unitIds.length; j++) unitIds[j] = ids[p.units[atUnit++]];
     const fileNames = new Array(p.fileCounts[s]);
     for (let j = 0; j < fileNames.length; j++) fileNames[j] = files[fileOf[p.files[atFile++]]];
-    shards[s] = { index: s + 1, predictedMs: p.predictedMs[s], units: unitIds, files: fileNames };
+    shards[s] = { index: s + 1, predictedMs: p.predictedMs[s], testsMs: p.testsMs[s], units: unitIds, files: fileNames };
     if (p.modulesShare !== undefined) shards[s].modulesShare = p.modulesShare[s];
   }
   const plan = { fingerprint: p.fingerprint, lowerBoundMs: p.lowerBoundMs, makespanMs: p.makespanMs, shards, estimated: p.estimated };

@@ -172,6 +172,10 @@ export interface Shard {
   /** perShardOverheadMs plus its units' time: their sum with one worker; with several, its groups
    *  longest first, each to the first free worker, and the last to finish. 0 for an empty shard. */
   predictedMs: number;
+  /** Its units' own time as the plan counted it: their durations and the estimates of those
+   *  without one, summed, without costs and whatever the workers. A shard's closing line sets its
+   *  tests' own time against it. */
+  testsMs: number;
   /** Unit ids, sorted (for a report: the file, the suite titles and the test title joined with " › "). */
   units: string[];
   files: string[];

@@ -131,7 +131,7 @@ pub fn plan_shards_columns(
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
 fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
-    if p.lower_bound_ms > MAX_SAFE || p.makespan_ms > MAX_SAFE || p.predicted_ms.iter().any(|&v| v > MAX_SAFE) || p.runner_split_ms.is_some_and(|v| v > MAX_SAFE) {
+    if p.lower_bound_ms > MAX_SAFE || p.makespan_ms > MAX_SAFE || p.predicted_ms.iter().chain(&p.tests_ms).any(|&v| v > MAX_SAFE) || p.runner_split_ms.is_some_and(|v| v > MAX_SAFE) {
         return Ok(JsValue::UNDEFINED);
     }
     let o = js_sys::Object::new();
@@ -142,6 +142,8 @@ fn compact_to_js(p: &CompactPlan) -> JsResult<JsValue> {
     set("estimated", JsValue::from(p.estimated))?;
     let predicted: Vec<f64> = p.predicted_ms.iter().map(|&v| v as f64).collect();
     set("predictedMs", js_sys::Float64Array::from(&predicted[..]).into())?;
+    let tests: Vec<f64> = p.tests_ms.iter().map(|&v| v as f64).collect();
+    set("testsMs", js_sys::Float64Array::from(&tests[..]).into())?;
     set("unitCounts", js_sys::Uint32Array::from(&p.unit_counts[..]).into())?;
     set("units", js_sys::Uint32Array::from(&p.units[..]).into())?;
     set("fileCounts", js_sys::Uint32Array::from(&p.file_counts[..]).into())?;

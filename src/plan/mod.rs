@@ -110,6 +110,10 @@ pub struct Shard {
     /// of its groups over the workers, longest first to the first free worker; 0 for an empty
     /// shard.
     pub predicted_ms: u64,
+    /// Its units' own time as the plan counted it: their durations, and the estimates of those
+    /// without one, summed (no costs, whatever the workers). A shard's end line sets its tests'
+    /// own time against it.
+    pub tests_ms: u64,
     /// Unit ids, sorted.
     pub units: Vec<String>,
     /// The distinct files of those units, sorted.
@@ -163,6 +167,7 @@ pub fn plan_units(input: &[Unit], settings: &Settings) -> Result<ShardPlan> {
         .map(|s| Shard {
             index: s as u32 + 1,
             predicted_ms: core.predicted_ms[s],
+            tests_ms: core.tests_ms[s],
             units: core.shard_units(s).iter().map(|&u| canon.input_ids[u as usize].to_owned()).collect(),
             files: core.shard_files(s).iter().map(|&f| canon.files[f as usize].to_owned()).collect(),
             modules_share: core.modules_share.as_ref().map(|v| Thousandths(v[s])),
@@ -189,6 +194,8 @@ pub struct CompactPlan {
     pub estimated: u32,
     /// Per shard (in index order).
     pub predicted_ms: Vec<u64>,
+    /// Per shard, [`Shard::tests_ms`].
+    pub tests_ms: Vec<u64>,
     /// Per shard, how many units (of `units`) and files (of `files`) it has.
     pub unit_counts: Vec<u32>,
     pub file_counts: Vec<u32>,
@@ -249,6 +256,7 @@ fn compact(core: Core) -> CompactPlan {
         makespan_ms: core.makespan_ms,
         estimated: core.estimated,
         predicted_ms: core.predicted_ms,
+        tests_ms: core.tests_ms,
         runner_split_ms: core.runner_split_ms,
         kept_runner_split: core.kept_runner_split,
         modules_share: core.modules_share,
@@ -263,6 +271,7 @@ struct Core<'a> {
     makespan_ms: u64,
     estimated: u32,
     predicted_ms: Vec<u64>,
+    tests_ms: Vec<u64>,
     /// Shard `s` holds input units `unit_list[unit_ends[s]..unit_ends[s + 1]]` (in id order)
     /// and canonical files `file_list[file_ends[s]..file_ends[s + 1]]` (ascending).
     unit_list: Vec<u32>,
@@ -434,6 +443,12 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         loaded[s as usize - 1] |= m;
     }
     let modules_share = setups::module_shares(settings, &loaded);
+    // each shard's units' own time, estimates included and costs left out (assign_core added
+    // them to its copy): resolved again, once per plan
+    let mut tests_ms = vec![0u64; shards];
+    for (&s, ms) in shard_of.iter().zip(estimate::resolve(&canon, settings.default_duration_ms).ms) {
+        tests_ms[s as usize - 1] = tests_ms[s as usize - 1].saturating_add(ms);
+    }
     Core {
         canon,
         fingerprint,
@@ -441,6 +456,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         makespan_ms,
         estimated,
         predicted_ms,
+        tests_ms,
         unit_list,
         unit_ends,
         file_list,

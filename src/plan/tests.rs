@@ -440,7 +440,7 @@ fn groups_join_transitively_across_files() {
 fn more_shards_than_groups_leaves_the_last_shards_empty() {
     let p = plan(&[timed("a", 5.0), timed("b", 3.0)], 4);
     assert_eq!(p.shards.iter().map(|s| s.units.len()).collect::<Vec<_>>(), [1, 1, 0, 0]);
-    assert_eq!(p.shards[2], Shard { index: 3, predicted_ms: 0, units: vec![], files: vec![], modules_share: None });
+    assert_eq!(p.shards[2], Shard { index: 3, predicted_ms: 0, tests_ms: 0, units: vec![], files: vec![], modules_share: None });
     let empty = plan(&[], 3);
     assert_eq!((empty.makespan_ms, empty.lower_bound_ms, empty.estimated, empty.shards.len()), (0, 0, 0, 3));
 }
@@ -1144,4 +1144,34 @@ fn a_runner_split_is_checked() {
     assert!(text.contains("\"runnerSplitMs\":5") && text.contains("\"keptRunnerSplit\":true"), "{text}");
     let plain = serde_json::to_string(&plan_json(json!({"units": units, "shardCount": 2})).unwrap()).unwrap();
     assert!(!plain.contains("runnerSplit") && !plain.contains("keptRunnerSplit"), "{plain}");
+}
+
+/// A shard's tests' own time is what the plan counted for its units: an estimated file at the
+/// planner's estimate (the mean of all known units here), not the mean of the shard's own, and no
+/// costs. The runner fixture's shape: a shard of alpha (3.2 s) and foxtrot, a file whose
+/// `test.each` titles no listing finds, was told its tests would take 6.4 s (foxtrot at alpha's
+/// mean) and that its durations were stale when they took 3.8 s.
+#[test]
+fn a_shards_tests_time_counts_its_estimates_as_the_plan_does_and_no_costs() {
+    let file = |f: &str, ms: Option<f64>| unit(f, Some(f), None, ms);
+    let units = vec![
+        file("alpha.cjs", Some(3200.0)),
+        file("bravo.cjs", Some(3800.0)),
+        file("charlie.cjs", Some(3400.0)),
+        file("delta.cjs", Some(500.0)),
+        file("foxtrot.cjs", None),
+    ];
+    let mut s = Settings { unit: UnitKind::File, ..Settings::new(3) };
+    s.costs.per_file_ms = 400;
+    let p = plan_units(&units, &s).unwrap();
+    let resolved = resolved_ms(&units);
+    assert_eq!(resolved["foxtrot.cjs"], (3200 + 3800 + 3400 + 500 + 2) / 4);
+    for sh in &p.shards {
+        let want: u64 = sh.units.iter().map(|u| resolved[u.as_str()]).sum();
+        assert_eq!(sh.tests_ms, want, "shard {}: {:?}", sh.index, sh.units);
+        assert_eq!(sh.predicted_ms, want + 400 * sh.files.len() as u64, "shard {}: one worker, its files' costs beside", sh.index);
+    }
+    // the compact path (the bindings') gives the same
+    let compact = plan_units_compact(&units, &s).unwrap();
+    assert_eq!(compact.tests_ms, p.shards.iter().map(|sh| sh.tests_ms).collect::<Vec<_>>());
 }

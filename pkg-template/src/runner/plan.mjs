@@ -198,21 +198,21 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
   if (shard.units.length === 0 && !options.allowEmptyShards && !options.rerun)
     throw new ShardStop(`${line}; the shard fails rather than pass having run nothing (allowEmptyShards: true lets it pass)`);
   const mine = new Set(shard.units);
-  // the tests' own predicted time on this shard (known durations only) and how many were
-  // estimated: the end of the shard tells stale durations from costs that were off
-  // the shard's tests include the setup and teardown tests it runs (if it runs any)
+  // the tests' own predicted time on this shard: as the plan counted its units (estimates
+  // included, Rust Shard::tests_ms) and the setup and teardown tests it runs (if any); and the
+  // known durations alone, and how many were estimated: the end of the shard tells stale
+  // durations from costs that were off, or from none at all
   let bodiesMs = 0;
-  let knownCount = 0;
-  for (const st of runs(shard)) {
-    bodiesMs += setupTime.get(st.id).ms;
-    knownCount += setupTime.get(st.id).known;
-  }
+  let setupsMs = 0;
+  for (const st of runs(shard)) setupsMs += setupTime.get(st.id).ms;
   let estimated = 0;
   for (const u of coreUnits) {
     if (!mine.has(u.id)) continue;
     if (u.durationMs === undefined) estimated += 1;
-    else { bodiesMs += u.durationMs; knownCount += 1; }
+    else bodiesMs += u.durationMs;
   }
+  bodiesMs += setupsMs;
+  const testsMs = (shard.testsMs ?? 0) + setupsMs;
   return {
     plan,
     shard,
@@ -220,7 +220,7 @@ export async function planThisShard({ api, units, shardIndex, shardCount, getDur
     order: longestFirst(coreUnits.filter((u) => mine.has(u.id)), costs.costs),
     // the share of the suite's modules this shard's files load (the plan's, over the modules it
     // charges): its report keeps it, and its cold cost is read over it (Rust plan::cost::learn)
-    expected: { bodiesMs, knownCount, estimated, costs: costs.source, workers, ...(shard.modulesShare !== undefined ? { modulesShare: shard.modulesShare } : {}) },
+    expected: { bodiesMs, testsMs, estimated, costs: costs.source, workers, ...(shard.modulesShare !== undefined ? { modulesShare: shard.modulesShare } : {}) },
     line,
     record: { fingerprint: plan.fingerprint, shardIndex, shardCount, units: units.map((u) => u.id), assigned: shard.units },
     units,
@@ -314,9 +314,9 @@ export const ESTIMATED_SHARE = 0.2;
  * @param {number} p.predictedMs the plan's prediction of the shard's wall time
  * @param {number} p.actualMs the shard's wall time
  * @param {number} [p.testsMs] its tests' attempts' durations, summed (undefined: not reported)
- * @param {{bodiesMs: number, knownCount?: number, estimated: number, costs?: string, workers?: number}} [p.expected]
- *   what planThisShard expected of its tests (known durations summed, how many known, how many
- *   estimated), where its costs came from and its workers
+ * @param {{bodiesMs: number, testsMs?: number, estimated: number, costs?: string, workers?: number}} [p.expected]
+ *   what planThisShard expected of its tests (known durations summed; all of them as the plan
+ *   counted them, estimates included; how many estimated), where its costs came from and its workers
  */
 export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, testsMs, expected }) {
   const pct = (off, of) => (of > 0 ? `${off > 0 ? '+' : ''}${Math.round((100 * off) / of)}%` : 'no prediction');
@@ -324,11 +324,10 @@ export function actualLines({ shardIndex, shardCount, predictedMs, actualMs, tes
   const who = `[shardwise] shard ${shardIndex}/${shardCount}`;
   const workers = workerCount(expected?.workers);
   let head = `${who} took ${fmtMs(actualMs)} (predicted ${fmtMs(predictedMs)}, ${pct(actualMs - predictedMs, predictedMs)})`;
-  // the tests' predicted time: the known durations, and each estimated test at their mean (as
-  // the planner estimates, near enough to tell a moved suite from a noisy one)
+  // the tests' predicted time: as the plan counted them (estimates included), else the known
+  // durations alone
   const known = expected && expected.bodiesMs > 0;
-  const knownCount = known ? expected.knownCount ?? 1 : 0;
-  const testsPredicted = known ? Math.round(expected.bodiesMs + (expected.estimated * expected.bodiesMs) / Math.max(1, knownCount)) : undefined;
+  const testsPredicted = known ? Math.round(expected.testsMs ?? expected.bodiesMs) : undefined;
   // the rest: the wall less the tests' own time shared over the workers (an even share: what
   // the tests held of the wall, near enough to tell which part missed)
   const rest = (wall, tests) => Math.max(0, Math.round(wall - tests / workers));

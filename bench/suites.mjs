@@ -270,6 +270,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     // measured balanced shard of that count plans from (a sharded run's folder, as a CI downloads
     // its last run's artifacts): costs learned where shards ran, not in one unsharded run
     suite.history = new Map();
+    suite.previousSlowest = new Map(); // n -> the slowest shard of the run planned from the seed
     for (const n of counts) {
       const dir = path.join(suite.out, 'runs', `history-n${n}`);
       rmSync(dir, { recursive: true, force: true });
@@ -281,6 +282,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
       }
       checkUnion(suite, seed, set, n, { loud: true });
       suite.history.set(n, dir);
+      suite.previousSlowest.set(n, Math.max(...set.map((r) => r.ms)));
       console.log(`previous run N=${n} (planned from the seed; the timings of the measured balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
     }
   }
@@ -350,10 +352,16 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   else {
     console.log(`\n${suite.name}: shardwise plan ${auto.args.join(' ').replace(ROOT, '')}`);
     console.log(`fixed cost per shard read from the seed: ${s(auto.rec.perShardOverheadMs)}; recommended ${auto.rec.shards}`);
-    console.log('N  predicted wall  measured wall  measured/predicted');
+    // auto plans from the seed: with --history its prediction is set against the run planned
+    // from the seed (the previous run's slowest shard, one round), not against the measured
+    // balanced shards, which plan from that run's folder (other costs, other splits)
+    const previous = suite.previousSlowest;
+    console.log(`N  predicted wall  measured wall  measured/predicted${previous ? '  (measured: the run planned from the seed; the balanced shards planned from its folder: slowest, /predicted)' : ''}`);
     for (const p of auto.rec.rows ?? []) {
-      const measured = p.shards === 1 ? seed.ms : rows.find((r) => r.n === p.shards)?.balanced;
-      console.log(`${String(p.shards).padEnd(2)} ${s(p.wallMs).padStart(14)}  ${s(measured).padStart(13)}${p.shards === 1 ? ' (seed)' : '       '}  ${x(measured / p.wallMs).padStart(18)}`);
+      const balanced = rows.find((r) => r.n === p.shards)?.balanced;
+      const measured = p.shards === 1 ? seed.ms : previous ? previous.get(p.shards) : balanced;
+      const also = previous && p.shards > 1 ? `  ${s(balanced).padStart(8)} ${x(balanced / p.wallMs)}` : '';
+      console.log(`${String(p.shards).padEnd(2)} ${s(p.wallMs).padStart(14)}  ${s(measured).padStart(13)}${p.shards === 1 ? ' (seed)' : '       '}  ${x(measured / p.wallMs).padStart(18)}${also}`);
     }
   }
 

@@ -24,6 +24,5 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-ru
   cargo test --release --target wasm32-unknown-unknown --test wasm "${WASM_CONFIG[@]}"
 
 echo; echo "== node --test js-tests (package through its exports, Node and headless Chromium)"
-# Three files at a time: most of their time is real runners, Chromium and servers waiting on each
-# other (on 2 cores: 10 min two at a time, 8 three at a time); each file's assertions hold under load.
-node --test --test-concurrency=3 --test-reporter=spec js-tests/*.test.mjs js-tests/*.test.cjs
+# Three files at a time, the longest first (scripts/node-tests.mjs says why).
+node scripts/node-tests.mjs

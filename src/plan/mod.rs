@@ -292,10 +292,12 @@ impl Core<'_> {
     }
 }
 
-/// The first half of a plan: the units' durations (with their costs), their groups, and the
-/// groups' assignment to shards.
+/// The first half of a plan: the units' durations (without costs), their groups (weighed with
+/// costs), and the groups' assignment to shards.
 struct Assigned {
     estimated: u32,
+    /// Per canonical unit, its duration (known or estimated), without costs.
+    durations_ms: Vec<u64>,
     groups: groups::Groups,
     unit_masks: Vec<u64>,
     assignment: assign::Assignment,
@@ -305,13 +307,15 @@ struct Assigned {
 }
 
 fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
-    let mut durations = estimate::resolve(canon, settings.default_duration_ms);
+    let durations = estimate::resolve(canon, settings.default_duration_ms);
+    // each unit's weight: its duration with its costs (the durations alone are the shards' tests' time)
+    let mut weights = durations.ms.clone();
     if !settings.costs.is_zero() {
-        for (ms, extra) in durations.ms.iter_mut().zip(settings.costs.unit_extras(canon)) {
+        for (ms, extra) in weights.iter_mut().zip(settings.costs.unit_extras(canon)) {
             *ms = ms.saturating_add(extra);
         }
     }
-    let groups = groups::build(canon, &durations.ms, settings.unit);
+    let groups = groups::build(canon, &weights, settings.unit);
     // with setups, start costs or modules, each unit's (and group's): they decide where the groups go
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts, settings.costs.charged_modules());
     // the runner's own split, when given: the plan's rival, predicted by the same model
@@ -353,7 +357,7 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
             (if keep { runner } else { balanced }, Some(r), keep)
         }
     };
-    Assigned { estimated: durations.estimated, groups, unit_masks, assignment, runner_split_ms, kept_runner_split }
+    Assigned { estimated: durations.estimated, durations_ms: durations.ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split }
 }
 
 /// Per group, its shard in the runner's own split (`settings.runner_split`, per input unit), when
@@ -399,7 +403,7 @@ fn makespan_of(canon: &units::Canon, settings: &Settings) -> u64 {
 }
 
 fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
-    let Assigned { estimated, groups, unit_masks, assignment, runner_split_ms, kept_runner_split } = assign_core(&canon, settings);
+    let Assigned { estimated, durations_ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split } = assign_core(&canon, settings);
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u
@@ -443,10 +447,9 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         loaded[s as usize - 1] |= m;
     }
     let modules_share = setups::module_shares(settings, &loaded);
-    // each shard's units' own time, estimates included and costs left out (assign_core added
-    // them to its copy): resolved again, once per plan
+    // each shard's units' own time, estimates included and costs left out
     let mut tests_ms = vec![0u64; shards];
-    for (&s, ms) in shard_of.iter().zip(estimate::resolve(&canon, settings.default_duration_ms).ms) {
+    for (&s, ms) in shard_of.iter().zip(durations_ms) {
         tests_ms[s as usize - 1] = tests_ms[s as usize - 1].saturating_add(ms);
     }
     Core {

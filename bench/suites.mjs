@@ -230,13 +230,14 @@ function checkShardwise(suite, runs, n) {
   return v.status === 0 ? 'verify: whole' : `VERIFY FAILED (exit ${v.status}): ${said.slice(0, 6).join(' / ')}`;
 }
 
-/** `shardwise plan <seed> --shards auto`, with the flags its --help lists (the planner's options change). */
+/** `shardwise plan <seed> --shards auto`, with the flags its --help lists (the planner's options change), in the suite's checkout. */
 function planAuto(suite, maxShards) {
   const help = spawnSync(process.execPath, [CLI, 'plan', '--help'], { encoding: 'utf8' }).stdout ?? '';
   const args = [CLI, 'plan', suite.timingsDir ?? path.dirname(suite.timingsFile), '--shards', 'auto', '--max-shards', String(maxShards), '--json'];
   if (help.includes('--unit')) args.push('--unit', 'file');
   if (help.includes('--workers')) args.push('--workers', String(suite.workers));
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  // in the suite's checkout, as the README says to plan as the shards did (it reads the modules there)
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: suite.cwd });
   if (r.status !== 0) return { error: `shardwise ${args.slice(1).join(' ')}: exit ${r.status}: ${r.stderr.trim()}` };
   return { args: args.slice(2), rec: JSON.parse(r.stdout) };
 }

@@ -164,11 +164,19 @@ for (const name of Object.keys(RUNNERS)) {
       assert.deepEqual(Object.keys(record.files).sort(), [...nominal.keys()].map((f) => path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/')).sort());
       for (const ms of Object.values(record.files)) assert.ok(Number.isInteger(ms) && ms >= 0 && ms < 30_000, `a file's cost ${ms} ms`);
       assert.ok(record.perShardMs >= 0, 'the fixed cost per shard the run teaches');
+      if (name === 'vitest') {
+        // the suite's one module (not its test files, not a package), as Vitest's main process
+        // transformed it, taken off the file that asked for it first
+        const started = path.relative(ROOT, path.join(dir, 'started.js')).split(path.sep).join('/');
+        assert.deepEqual(Object.keys(record.transforms ?? {}), [started], JSON.stringify(record));
+        assert.ok(Number.isInteger(record.transforms[started]) && record.transforms[started] < 30_000);
+        assert.ok(record.transformMs === undefined || record.transformMs <= record.transforms[started] + 1);
+      }
       const learned = api.shardCosts(full.report);
       assert.equal(learned.measuredFiles, nominal.size);
       assert.ok(learned.fromWall);
-      // a Jest run may teach a cold cost (its first files' costs beyond the others': a few ms on
-      // these fixtures, as the machine goes; Vitest's runs teach none): the shards then share it
+      // a run may teach a cold cost (Jest: its first files' costs beyond the others'; Vitest: its
+      // transform of started.js; a few ms on these fixtures, as the machine goes): the shards then share it
       // over the one module their files load (started.cjs), and say so
       const cold = api.__chargesModules(learned.costs.coldMs ?? 0) ? `, cold \\S+ over 1 module of the suite \\(0 KB\\)` : '';
       const fingerprints = shards.map((r) => {

@@ -15,7 +15,8 @@ import { recordFileResult, statusOf, reporterOptions as jestOptions } from '../p
 import { recordTestCase, titlePathOf } from '../pkg/vitest/translate.mjs';
 import { durationsFromReport, durationsByTest, durationsByFile, testKey } from '../pkg/src/runner/timings.mjs';
 import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKinds, projectStarts, runnerSplitLine } from '../pkg/src/runner/plan.mjs';
-import { RunCosts, jestEnvironment, jestEnvironmentMs } from '../pkg/src/runner/costs.mjs';
+import { RunCosts, jestEnvironment, jestEnvironmentMs, firstLoads } from '../pkg/src/runner/costs.mjs';
+import { vitestTransforms } from '../pkg/vitest/transforms.mjs';
 import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
 import { suiteModules, jestAliases } from '../pkg/src/runner/modules.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
@@ -676,6 +677,70 @@ describe('Jest: each file\'s test environment and its load, for the planner', ()
     assert.deepEqual(record.environments, ['jest-environment-jsdom', 'jest-environment-node']);
     assert.deepEqual(record.environmentOf, { 'a.test.js': 0, 'b.test.js': 1 });
     assert.deepEqual(record.environmentMs, { 'a.test.js': 370, 'b.test.js': 3 });
+  });
+});
+
+describe("Vitest: the suite's transforms, by the file that asked for each first", () => {
+  test('firstLoads: each module once, to the file that started first (ties: the given order; no start: last)', () => {
+    const durations = new Map([['m1', 100], ['m2', 40], ['m3', 7], ['m4', 0]]);
+    const { byFile, totalMs } = firstLoads([
+      { file: 'late.ts', start: 50, modules: ['m1', 'm3'] },
+      { file: 'none.ts', start: Infinity, modules: ['m3', 'm9'] },
+      { file: 'early.ts', start: 10, modules: ['m1', 'm2', 'm4'] },
+      { file: 'tie.ts', start: 50, modules: ['m3'] },
+    ], durations);
+    assert.deepEqual([...byFile].sort(), [['early.ts', 140], ['late.ts', 7]]);
+    assert.equal(totalMs, 147, 'm9 was not transformed this run; m4 took no time');
+  });
+
+  // Vitest's internals as its versions keep them: 3 (vite-node's durations and vite's graph) and
+  // 4+ (durations by url in its state, a graph per vite environment)
+  const node = (file, imports = []) => ({ file, id: file, importedModules: new Set(imports) });
+  const graphOf = (nodes) => ({ getModuleById: (id) => nodes.find((n) => n.id === id) });
+  const root = '/repo';
+  const shared = node('/repo/src/shared.ts');
+  const heavy = node('/repo/src/heavy.ts', [shared, node('/repo/node_modules/dep/index.js')]);
+  const aTest = node('/repo/src/a.test.ts', [heavy]);
+  const bTest = node('/repo/src/b.test.ts', [shared]);
+  const modules = (aStart, bStart) => [
+    { moduleId: '/repo/src/a.test.ts', project: undefined, task: { result: { startTime: aStart } }, diagnostic: () => ({ collectDuration: 30, setupDuration: 5 }) },
+    { moduleId: '/repo/src/b.test.ts', project: undefined, task: { result: { startTime: bStart } }, diagnostic: () => ({ collectDuration: 2, setupDuration: 0 }) },
+  ];
+
+  test('Vitest 3: vite-node durations by path; test files and packages are not the suite\'s modules', () => {
+    const project = { config: { root }, vitenode: {
+      durations: { ssr: new Map([['/repo/src/heavy.ts', [300]], ['/repo/src/shared.ts', [20, 1]], ['/repo/src/a.test.ts', [50]], ['/repo/node_modules/dep/index.js', [9]]]), web: new Map() },
+      server: { moduleGraph: graphOf([aTest, bTest, heavy, shared]) },
+    } };
+    const ms = modules(1000, 1100).map((m) => ({ ...m, project }));
+    const { byFile, totalMs } = vitestTransforms({ config: { root }, projects: [project] }, ms, root);
+    assert.deepEqual([...byFile], [['src/a.test.ts', 321]]);
+    assert.equal(totalMs, 321);
+    // b began loading first (its suite started at 1,010 after 2 ms of collection; a's at 1,100 after 35)
+    const later = vitestTransforms({ config: { root }, projects: [project] }, modules(1100, 1010).map((m) => ({ ...m, project })), root);
+    assert.deepEqual([...later.byFile].sort(), [['src/a.test.ts', 300], ['src/b.test.ts', 21]]);
+  });
+
+  test('Vitest 4+: durations by url in its state, the graph of a vite environment', () => {
+    const project = { name: 'unit', config: { root }, vite: { environments: { ssr: { moduleGraph: graphOf([aTest, bTest, heavy, shared]) } } } };
+    const ctx = { config: { root }, projects: [project], state: { metadata: { unit: { duration: { '/src/heavy.ts?v=1': [300], '/@fs/repo/src/shared.ts': [21], '\0virtual': [5] } } } } };
+    const { byFile, totalMs } = vitestTransforms(ctx, modules(1000, 1100).map((m) => ({ ...m, project })), root);
+    assert.deepEqual([...byFile], [['src/a.test.ts', 321]]);
+    assert.equal(totalMs, 321);
+    assert.equal(vitestTransforms({ config: { root }, projects: [{ name: 'x' }] }, [], root), undefined, 'no figures: nothing');
+  });
+
+  test('the record: taken off the files that asked first (never below 0), their sum as transformMs', () => {
+    const c = new RunCosts('vitest', 2);
+    c.add('src/a.test.ts', 400);
+    c.add('src/b.test.ts', 10);
+    c.transforms = { byFile: new Map([['src/a.test.ts', 321], ['src/b.test.ts', 25], ['src/gone.ts', 99]]), totalMs: 445 };
+    const record = JSON.parse(c.addTo({ sources: [] }).sources[0].text);
+    assert.deepEqual(record.files, { 'src/a.test.ts': 79, 'src/b.test.ts': 0 });
+    assert.equal(record.transformMs, 331);
+    const none = new RunCosts('vitest', 2);
+    none.add('src/a.test.ts', 400);
+    assert.equal(JSON.parse(none.addTo({ sources: [] }).sources[0].text).transformMs, undefined);
   });
 });
 

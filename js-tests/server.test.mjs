@@ -87,13 +87,14 @@ test('costs: the runs\' costs records are kept per runner and given back with du
   // a start cost (a test environment's first load per worker), with its files
   const jsdom = (ms, files) => [{ id: 'environment jest-environment-jsdom', durationMs: ms, files }];
   await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 1000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 300, 'gone.test.js': 50 }, starts: jsdom(400, ['a.test.js', 'gone.test.js']) }));
-  await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 2000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 500 }, starts: jsdom(600, ['a.test.js']) }));
+  await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 2000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 500 }, starts: jsdom(600, ['a.test.js']), transforms: { 'lib/b.ts': 30, 'lib/a.ts': 120 } }));
   // another runner's record is its own
   await upload(srv, { ...withCosts({ perShardMs: 9000, files: { 'a.test.js': 9000 } }), category: 'other' });
   const costsOf = (doc) => JSON.parse(doc.sources.find((x) => x.filePath === '.shardwise/costs.json').text);
   const got = costsOf(parse(await durations(srv, 'c1', 'run-1')));
   // the same weighted means as a test's duration: 1000 then 2000 -> 1500; only the list's files
-  assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, fittedFiles: { 'a.test.js': 400 }, starts: jsdom(500, ['a.test.js']) });
+  // each module's transforms (Vitest's), whatever files the list has
+  assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, fittedFiles: { 'a.test.js': 400 }, starts: jsdom(500, ['a.test.js']), transforms: { 'lib/a.ts': 120, 'lib/b.ts': 30 } });
   await srv.close();
   srv = await createServer({ dataDir, computeDelayMs: 0 });
   assert.deepEqual(costsOf(parse(await durations(srv, 'c2', 'run-2'))), got);

@@ -65,6 +65,9 @@ function costsOf(report, out) {
     put(`start:${st.id}`, st.durationMs);
     for (const f of Array.isArray(st.files) ? st.files : []) if (typeof f === 'string') put(`start-file:${st.id}\n${f}`, 1);
   }
+  // each of the suite's modules, what its transforms took (Vitest): the modules' weights in a plan
+  const transforms = record.transforms;
+  if (transforms && typeof transforms === 'object') for (const [m, v] of Object.entries(transforms)) put(`module:${m}`, v);
 }
 
 /** The costs record for a test list's runner and files, from the state; undefined without any. */
@@ -95,6 +98,15 @@ function costsFor(testList, predictor, files) {
     if (ms !== undefined && mine.length) starts.push({ id, durationMs: Math.round(ms), files: mine });
   }
   if (starts.length) { record.starts = starts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); any = true; }
+  // the modules' transforms, all of the runner's (a plan weighs the modules its files load)
+  const modulePrefix = costKey(runner, 'module:').slice(0, -2);
+  const transforms = [];
+  for (const key of predictor.tests.keys()) {
+    if (!key.startsWith(modulePrefix)) continue;
+    const ms = predictor.predict(key, '');
+    if (ms !== undefined) transforms.push([JSON.parse(key)[2].slice('module:'.length), Math.round(ms)]);
+  }
+  if (transforms.length) { record.transforms = Object.fromEntries(transforms.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))); any = true; }
   return any ? record : undefined;
 }
 

@@ -110,6 +110,13 @@ export interface ShardCostsOptions {
    * they could move), as without `coldMs`.
    */
   modules?: PlanModule[];
+  /**
+   * Per module (as `modules` names it), what its transforms took in a past run (ms): its weight
+   * among `modules` in place of its bytes; a module without one weighs its bytes at the rate of
+   * those with one. A Vitest run's learned costs give it (`ShardCosts.costs.moduleMs`, from the
+   * transforms its reporter records).
+   */
+  moduleMs?: Record<string, number>;
 }
 
 /** One module of `ShardCostsOptions.modules`. */
@@ -145,11 +152,13 @@ export interface ShardCosts {
   /** The fixed cost per shard: a run's wall time less the model's prediction of it, else the runner's default. */
   perShardOverheadMs: number;
   /**
-   * Every figure (`coldMs` only when the run paid one: Jest's; `starts` only when it found one;
-   * `order` only when not longest first: node:test's `'name'`; never `modules`, which a report
-   * does not hold: the Jest sequencer reads them from the sources).
+   * Every figure (`coldMs` only when the run paid one: Jest's, or Vitest's transforms of the
+   * suite's modules; `starts` only when it found one; `order` only when not longest first:
+   * node:test's `'name'`; `moduleMs` only where the run recorded its modules' transforms:
+   * Vitest's; never `modules`, which a report does not hold: the sequencers read them from the
+   * sources).
    */
-  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts' | 'order' | 'modules'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts' | 'order'>;
+  costs: Required<Omit<ShardCostsOptions, 'coldMs' | 'starts' | 'order' | 'modules' | 'moduleMs'>> & Pick<ShardCostsOptions, 'coldMs' | 'starts' | 'order' | 'moduleMs'>;
   /** How many files' costs were measured. */
   measuredFiles: number;
   /** Whether `perShardOverheadMs` came from the run's wall time. */
@@ -180,7 +189,8 @@ export interface Shard {
   units: string[];
   files: string[];
   /**
-   * With `costs.modules` and a cold cost (`costs.coldMs`): of the modules' bytes the plan's files
+   * With `costs.modules` and a cold cost (`costs.coldMs`): of the modules' bytes (their transform
+   * times, with `costs.moduleMs`) the plan's files
    * load (the modules it charges), the share this shard's files load, in steps of 0.001. A
    * shard's report keeps it (its costs record), and its cold cost is read over it.
    */

@@ -5,6 +5,7 @@ import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
 import { vitestFileCost } from '../src/runner/costs.mjs';
 import { environmentName, recordTestCase, recordModuleErrors, recordRunEnd } from './translate.mjs';
+import { vitestTransforms } from './transforms.mjs';
 
 export default class ShardwiseVitestReporter extends RunReporter {
   /** @param {import('../types/vitest').ShardwiseVitestOptions} [options] */
@@ -13,6 +14,7 @@ export default class ShardwiseVitestReporter extends RunReporter {
   }
 
   onInit(ctx) {
+    this.vitest = ctx; // Vitest's context (the skeleton's `ctx` is its own)
     const config = ctx?.config ?? {};
     this.begin({
       cwd: config.root ?? process.cwd(),
@@ -38,6 +40,11 @@ export default class ShardwiseVitestReporter extends RunReporter {
 
   async onTestRunEnd(testModules, unhandledErrors, reason) {
     recordRunEnd(this.runErrors, { root: this.root }, testModules, unhandledErrors, reason);
+    // the transforms of the suite's modules, by the file that asked for each first: read from
+    // Vitest's internals where they are (transforms.mjs); without them the files keep their costs
+    try {
+      if (this.costs && this.root && Array.isArray(testModules)) this.costs.transforms = vitestTransforms(this.vitest, testModules, this.root);
+    } catch { /* a Vitest that keeps them elsewhere */ }
     const { failed } = await this.end();
     if (failed) process.exitCode = 1; // a stopped shard fails, even where an empty run would pass (passWithNoTests)
   }

@@ -85,6 +85,11 @@ pub struct CostsInput {
     /// over them by size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modules: Option<Vec<ModuleInput>>,
+    /// Per module (as `modules` names it), what its transforms took in a past run (ms): its
+    /// weight among `modules` in place of its size ([`check_modules`]). A run's learned costs give
+    /// it ([`Costs::module_ms`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_ms: Option<BTreeMap<String, f64>>,
 }
 
 /// One entry of `costs.modules`, as given.
@@ -111,6 +116,8 @@ pub struct ModuleInput {
 #[serde(rename_all = "camelCase")]
 pub struct Module {
     pub id: String,
+    /// Its weight: its bytes, or with the modules' transform times (`costs.moduleMs`) thousandths
+    /// of a ms ([`check_modules`]).
     pub bytes: u64,
     #[serde(skip)]
     pub files: Vec<String>,
@@ -210,6 +217,12 @@ pub struct Costs {
     /// The largest first (ties by id); left out of the fingerprint while empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub modules: Vec<Module>,
+    /// Per module of the suite's own, what its transforms took in the run [`learn`] read (a
+    /// Vitest record's `transforms`): given out with the learned costs, which a plan takes as
+    /// `costs.moduleMs`, the modules' weights. Empty in a plan's checked costs, whose modules
+    /// carry them (the fingerprint too).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub module_ms: BTreeMap<String, u64>,
 }
 
 fn is_zero_ms(v: &u64) -> bool {
@@ -266,7 +279,11 @@ impl CostsInput {
             files.insert(f.clone(), ms_of(Some(ms), &format!("costs.files[{f:?}]"))?);
         }
         let cold_ms = ms_of(self.cold_ms, "costs.coldMs")?;
-        let modules = check_modules(self.modules.as_deref().unwrap_or_default())?;
+        let mut weights = BTreeMap::new();
+        for (m, &ms) in self.module_ms.iter().flatten() {
+            weights.insert(m.clone(), ms_of(Some(ms), &format!("costs.moduleMs[{m:?}]"))?);
+        }
+        let modules = check_modules(self.modules.as_deref().unwrap_or_default(), &weights)?;
         Ok(Costs {
             per_worker_ms: ms_of(self.per_worker_ms, "costs.perWorkerMs")?,
             cold_ms,
@@ -281,17 +298,25 @@ impl CostsInput {
             },
             // below the least cold cost they share out, as if not given (the fingerprint too)
             modules: if charges_modules(cold_ms as f64) { modules } else { Vec::new() },
+            module_ms: BTreeMap::new(),
         })
     }
 }
 
 /// `costs.modules` checked: those loaded by the same files merged (their bytes summed, the
 /// largest's id), the [`MAX_MODULES`] largest kept, largest first (ties by id: the input's order
-/// does not matter). A module no file loads is left out.
-fn check_modules(input: &[ModuleInput]) -> Result<Vec<Module>> {
+/// does not matter). A module no file loads is left out. With the modules' transform times
+/// (`module_ms`, `costs.moduleMs`), a module weighs what its transforms took in place of its
+/// bytes, and one without a time its bytes at the rate of those with one (ms a byte): a module's
+/// transform costs more than its size says where the modules are small (date-fns's 684
+/// one-function modules of its `fp` build, 1.9 s of Vitest's 5.8 s for the suite's modules).
+fn check_modules(input: &[ModuleInput], module_ms: &BTreeMap<String, u64>) -> Result<Vec<Module>> {
     if input.len() > MAX_MODULES_INPUT {
         return Err(Error::invalid_input(format!("costs.modules: at most {MAX_MODULES_INPUT} modules, got {}", input.len())));
     }
+    // ms a byte, of the modules with a time (IEEE multiplication and division: the same on every host)
+    let (timed_ms, timed_bytes) = input.iter().filter_map(|m| module_ms.get(&m.id).map(|&ms| (ms, m.bytes))).fold((0u64, 0f64), |(a, b), (ms, bytes)| (a + ms, b + bytes.max(0.0)));
+    let timed = timed_ms > 0 && timed_bytes >= 1.0;
     // by the files that load them (a key of their names): the merged module, its largest's bytes
     let mut index: BTreeMap<String, u64> = BTreeMap::new();
     let mut merged: Vec<(Module, u64)> = Vec::new();
@@ -306,7 +331,12 @@ fn check_modules(input: &[ModuleInput]) -> Result<Vec<Module>> {
         if files.is_empty() {
             continue;
         }
-        let bytes = m.bytes.round() as u64;
+        let bytes = match module_ms.get(&m.id) {
+            // in thousandths of a ms: the weights' unit where times are given
+            Some(&ms) if timed => ms.saturating_mul(1000),
+            _ if timed => (m.bytes.round() * 1000.0 * timed_ms as f64 / timed_bytes.round()).round() as u64,
+            _ => m.bytes.round() as u64,
+        };
         let key = files.join("\n");
         let k = *index.entry(key).or_insert_with(|| {
             merged.push((Module { id: m.id.clone(), bytes: 0, files }, bytes));
@@ -502,6 +532,16 @@ pub struct CostsRecord {
     /// of every file pays it over this share ([`learn`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modules_share: Option<f64>,
+    /// What the runner's main process spent transforming the suite's own modules (not its test
+    /// files) this run, taken off the costs of the files that asked for each first (Vitest: vite
+    /// transforms a module once per run, for whichever file loads it first): paid once a shard for
+    /// the modules its files load, its cold cost ([`learn`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform_ms: Option<f64>,
+    /// Per module of the suite's own (as the report names files), what its transforms took this
+    /// run: the modules' weights in a plan ([`Costs::module_ms`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transforms: Option<BTreeMap<String, f64>>,
 }
 
 /// The least a test environment's first load in a worker must cost beyond its usual load to be
@@ -745,6 +785,7 @@ fn adjusted(costs: &Costs, k: f64, a: f64) -> Costs {
         starts: costs.starts.clone(),
         order: costs.order,
         modules: costs.modules.clone(),
+        module_ms: costs.module_ms.clone(),
     }
 }
 
@@ -930,7 +971,8 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     let own = |over: f64| if alike(over) { 0.0 } else { over - warm };
     // what the run paid is what a shard of its files pays: at full, a little more (over the share
     // of the modules it loaded, when its plan knew them)
-    let cold_ms = rest / workers as f64 / modules_share.map_or_else(|| cold_share(measured.len()).max(0.5), |s| s.max(0.2));
+    let cold_ms = cold_at_full(rest, workers as u32, measured.len(), modules_share);
+    let cold_fit = cold_at_full(rest, workers as u32, measured.len(), None);
     // what of the warm-up came before the run's first test: its file's (less what that file paid
     // for itself), or every first file's on average (the workers start side by side)
     let lead = match cold {
@@ -947,7 +989,14 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
             *v = v.min(steady + own);
         }
     }
-    WarmUp { warm, lead, cold: cold_ms, starts }
+    WarmUp { warm, lead, cold: cold_ms, cold_fit, starts }
+}
+
+/// A shard's cold cost at full from what a run of `files` files paid for the shared modules (`paid`,
+/// work over its `workers`): a run that loaded part of the suite's modules (`modules_share`, where
+/// its plan read them; else by its number of files, [`cold_share`]) paid part of it.
+fn cold_at_full(paid: f64, workers: u32, files: usize, modules_share: Option<f64>) -> f64 {
+    paid / workers.max(1) as f64 / modules_share.map_or_else(|| cold_share(files).max(0.5), |s| s.max(0.2))
 }
 
 /// What [`warm_up`] read from a run: each worker's start (`warm`), the part of it paid before the
@@ -959,6 +1008,9 @@ struct WarmUp {
     warm: f64,
     lead: f64,
     cold: f64,
+    /// The cold cost as the run paid it, for fitting the run (`cold` without its share of the
+    /// modules: what a shard of its number of files pays at full, [`cold_at_full`]).
+    cold_fit: f64,
     starts: Vec<u64>,
 }
 
@@ -1077,14 +1129,21 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     let first_file = first.and_then(|a| a.0);
     let first_start = taken.iter().find(|(f, _)| Some(f.as_str()) == first_file).map_or(0.0, |t| t.1 as f64);
     let mut first_starts = Vec::new();
-    let (warm, lead, cold) = if fitted.is_some() {
+    let (warm, lead, cold, cold_fit) = if fitted.is_some() {
         let lead = record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
-        (0.0, lead, 0.0)
+        (0.0, lead, 0.0, 0.0)
     } else {
         // a shard that loaded part of the suite's modules paid their transforms, not all
         let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
-        let WarmUp { warm, lead, cold, starts } = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
+        let WarmUp { warm, lead, cold, cold_fit, starts } = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
         first_starts = starts;
+        // the transforms the runner recorded apart from the files' costs (Vitest's), where the
+        // early files did not say it
+        let transforms = record.as_ref().and_then(|r| r.transform_ms).filter(|t| t.is_finite() && *t > 0.0);
+        let (cold, cold_fit) = match transforms {
+            Some(t) if cold <= 0.0 && !measured.is_empty() => (cold_at_full(t, workers.unwrap_or(1), measured.len(), share), cold_at_full(t, workers.unwrap_or(1), measured.len(), None)),
+            _ => (cold, cold_fit),
+        };
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
         // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
@@ -1097,9 +1156,9 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         let lead = (lead + first_start).min(before);
         // a project's workers start as the run's first ones did, before its first test
         if switch_ms > warm {
-            (switch_ms, lead.max(switch_ms), cold)
+            (switch_ms, lead.max(switch_ms), cold, cold_fit)
         } else {
-            (warm, lead, cold)
+            (warm, lead, cold, cold_fit)
         }
     };
     let (d_shard, d_worker, d_file, d_test) = profile.defaults;
@@ -1117,7 +1176,7 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         num(record.as_ref().and_then(|r| r.per_worker_ms)).unwrap_or(if measured.is_empty() { d_worker } else { 0 })
     };
     let cold_ms = if cold > 0.0 { cold.round() as u64 } else { num(record.as_ref().and_then(|r| r.cold_ms)).unwrap_or(0) };
-    let costs = Costs {
+    let mut costs = Costs {
         per_worker_ms,
         cold_ms,
         per_file_ms,
@@ -1126,7 +1185,14 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         starts,
         order: profile.order,
         modules: Vec::new(),
+        module_ms: BTreeMap::new(),
     };
+    // (inserted one by one: a map collected from an iterator sorts with a copy of its own)
+    for (m, ms) in record.as_ref().and_then(|r| r.transforms.as_ref()).into_iter().flatten() {
+        if ms.is_finite() && *ms >= 0.0 {
+            costs.module_ms.insert(m.clone(), ms.round().min(MAX_DURATION_MS as f64) as u64);
+        }
+    }
 
     // the fixed cost per shard, and the files' costs fitted to what the run took (see `calibrate`)
     let launch = record.as_ref().and_then(|r| r.launch_ms).filter(|l| l.is_finite() && *l >= 0.0).unwrap_or(0.0);
@@ -1157,7 +1223,20 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
                 _ => super::from_report::units_from_report(report, None),
             };
             match units {
-                Ok(units) => calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched)),
+                Ok(units) => {
+                    // fitted with the cold cost the run paid: a shard that loaded part of the
+                    // suite's modules paid part of its cold cost at full, and fitted with all of
+                    // it, its fixed cost came out short by the rest
+                    if cold_fit > 0.0 {
+                        costs.cold_ms = cold_fit.round() as u64;
+                    }
+                    // (the modules' times are not planned with here: out of the copies the fit makes)
+                    let module_ms = std::mem::take(&mut costs.module_ms);
+                    let per_shard = calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched));
+                    costs.cold_ms = cold_ms;
+                    costs.module_ms = module_ms;
+                    per_shard
+                }
                 Err(_) => wall.round() as u64,
             }
         }
@@ -1277,6 +1356,17 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         let n = counts.get(f).copied().unwrap_or(1).max(1);
         *sum = (*sum + n / 2) / n;
     }
+    // each module's transforms: the mean of the runs that made them (a shard transforms those its
+    // files load)
+    let (mut module_ms, mut module_n): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
+    for (m, &ms) in each.iter().flat_map(|l| &l.costs.module_ms) {
+        *module_ms.entry(m.clone()).or_insert(0) += ms;
+        *module_n.entry(m.clone()).or_insert(0) += 1;
+    }
+    for (m, sum) in module_ms.iter_mut() {
+        let n = module_n.get(m).copied().unwrap_or(1).max(1);
+        *sum = (*sum + n / 2) / n;
+    }
     let workers = pool.iter().any(|l| l.workers.is_some()).then(|| median(&|l| u64::from(l.workers.unwrap_or(1))) as u32);
     // the start costs: each the mean of the runs that found it, with all their files
     let mut starts: Vec<Start> = Vec::new();
@@ -1311,6 +1401,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         starts,
         order: typical.costs.order,
         modules: Vec::new(),
+        module_ms,
     };
     let from_wall = pool.iter().any(|l| l.from_wall);
     let measured = costs.files.len();
@@ -1365,7 +1456,7 @@ mod tests {
     fn a_file_kept_whole_carries_exactly_its_cost() {
         let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
         let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
-        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest, modules: Vec::new() };
+        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new() };
         let p = plan_units(&units, &s).unwrap();
         // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
         assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
@@ -1743,9 +1834,34 @@ mod tests {
         let part = shard("0.4");
         assert!((2550..=2650).contains(&part.costs.cold_ms), "{}: 2,075 / 2 / 0.4", part.costs.cold_ms);
         assert_eq!(part.costs.per_worker_ms, l.costs.per_worker_ms);
+        // the run is fitted with the cold cost it paid, not at full: the same fixed cost per shard
+        // as the run without a share (fitted with all of it, 1.5 s short)
+        assert!(part.per_shard_overhead_ms.abs_diff(l.per_shard_overhead_ms) <= 20, "{} vs {}", part.per_shard_overhead_ms, l.per_shard_overhead_ms);
         // every module, or a share that is no share: as a run of no plan
         assert_eq!(shard("1").costs.cold_ms, l.costs.cold_ms);
         assert_eq!(shard("0").costs.cold_ms, l.costs.cold_ms);
+        // Vitest's transforms of the suite's modules, recorded apart from the files' costs (3 s in
+        // a run of 20 files over two workers): the cold cost of a shard, 3,000 / 2 / (1 − 0.8^20);
+        // over the share of the modules a shard's files loaded, where its plan read them
+        let vitest = |extra: &str| learn(&doc_with("vitest", extra));
+        let full = vitest(r#"\"transformMs\":3000,"#);
+        assert_eq!(full.costs.cold_ms, 1517);
+        assert_eq!(full.costs.per_worker_ms, v.costs.per_worker_ms);
+        assert_eq!(vitest(r#"\"transformMs\":3000,\"modulesShare\":0.5,"#).costs.cold_ms, 3000);
+        assert_eq!(vitest(r#"\"transformMs\":0,"#).costs.cold_ms, 0);
+        // each module's transforms: given out with the costs (a plan's `costs.moduleMs`), the
+        // mean of the runs that made them from a folder
+        let one = vitest(r#"\"transformMs\":3000,\"transforms\":{\"lib/a.ts\":2000.4,\"lib/b.ts\":999.6,\"lib/x.ts\":-1},"#);
+        assert_eq!(one.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 2000), ("lib/b.ts".to_owned(), 1000)]));
+        assert_eq!(serde_json::to_value(&one).unwrap()["costs"]["moduleMs"]["lib/a.ts"], 2000);
+        let runs = learn_runs(&[
+            doc_with("vitest", r#"\"transformMs\":3000,\"transforms\":{\"lib/a.ts\":2000,\"lib/b.ts\":1000},"#),
+            doc_with("vitest", r#"\"transformMs\":1500,\"transforms\":{\"lib/a.ts\":1000,\"lib/c.ts\":500},"#),
+        ])
+        .unwrap();
+        assert_eq!(runs.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 1500), ("lib/b.ts".to_owned(), 1000), ("lib/c.ts".to_owned(), 500)]));
+        // Jest's early files say its cold cost: a record's transforms do not replace it
+        assert_eq!(learn(&doc_with("jest", r#"\"transformMs\":3000,"#)).costs.cold_ms, l.costs.cold_ms);
     }
 
     #[test]
@@ -2003,7 +2119,7 @@ mod tests {
             let plain = plan_units(&units, &s).unwrap();
             s.costs = Costs::default();
             prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
-            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest, modules: Vec::new() };
+            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new() };
             let cold = ColdOf::new(cold_ms);
             let p = plan_units(&units, &s).unwrap();
             let mut seen = 0;

@@ -343,11 +343,13 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
             group_masks[g as usize] |= m;
         }
         let (setups, starts) = (&settings.setups, &settings.costs.starts);
+        // a module only one group loads is part of its weight
+        let weights = setups::with_owned_modules(&groups.weights, &group_masks, settings);
         let runner = runner.map(|shard_of_group| {
-            let costs = setups::costs_of(&groups.weights, group_masks.clone(), setups, starts, settings, &shard_of_group);
+            let costs = setups::costs_of(&weights, group_masks.clone(), setups, starts, settings, &shard_of_group);
             assign::Assignment { shard_of_group, costs }
         });
-        (setups::assign(&groups.weights, group_masks, setups, starts, settings), runner)
+        (setups::assign(&weights, group_masks, setups, starts, settings), runner)
     };
     let (assignment, runner_split_ms, kept_runner_split) = match runner {
         None => (balanced, None, false),

@@ -140,6 +140,42 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
     first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1
 }
 
+/// Per charged module, its work on a shard ([`super::cost::Costs::module_ms`]), and the one group
+/// that loads it where only one does: a module only one file loads is transformed for that file
+/// wherever it goes, on its worker, while that file waits (Vitest's main process transforms it
+/// as the file imports it), so it is part of that file's weight, not work another worker can
+/// take (date-fns's `fp` build: 1.9 s of transforms for one file, which as work of its own the
+/// model spread beside the file on the shard's other worker, and the file's shard took 1.25x
+/// its prediction). `None` without charged modules.
+fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usize>)>> {
+    let first = s.setups.len() + s.costs.starts.len();
+    let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
+    let modules = s.costs.module_ms(s.workers, |k| loads_module(loaded, first, k))?;
+    Some(
+        modules
+            .iter()
+            .enumerate()
+            .map(|(k, &ms)| {
+                let mut loaders = group_masks.iter().enumerate().filter(|(_, &m)| loads_module(m, first, k)).map(|(g, _)| g);
+                let owner = loaders.next().filter(|_| loaders.next().is_none());
+                (ms, owner)
+            })
+            .collect(),
+    )
+}
+
+/// The groups' weights with the modules only one group loads ([`module_work`]): what the phases
+/// model plans and predicts with.
+pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Settings) -> Vec<u64> {
+    let mut out = weights.to_vec();
+    for (ms, owner) in module_work(group_masks, s).into_iter().flatten() {
+        if let Some(g) = owner {
+            out[g] = out[g].saturating_add(ms);
+        }
+    }
+    out
+}
+
 /// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged
 /// modules' bytes that some shard loads, the share its files load, in thousandths (rounded);
 /// `None` without charged modules or where no planned file loads one.
@@ -197,11 +233,10 @@ impl Model {
         let phase_of_setup = |st: &Setup| if st.teardown { SERIAL } else { st.level as usize };
         let mut setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
         setups_p.extend(starts.iter().map(|st| (SERIAL, st.duration_ms)));
-        // the modules, by the bits after the setups' and starts'
-        let first = setups.len() + starts.len();
-        let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
-        let modules = s.costs.module_ms(s.workers, |k| loads_module(loaded, first, k));
-        setups_p.extend(modules.iter().flatten().map(|&ms| (WORK, ms)));
+        // the modules, by the bits after the setups' and starts': work of the shard, but for those
+        // one group loads, which its weight carries ([`with_owned_modules`])
+        let modules = module_work(&group_masks, s);
+        setups_p.extend(modules.iter().flatten().map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
         setups_p.truncate(MAX_SETUPS);
         let phase_of_group: Vec<usize> = group_masks
             .iter()
@@ -335,8 +370,20 @@ impl Model {
         for (p, bin) in b.phases.iter().enumerate() {
             let mut with = bin.clone();
             for (k, &(sp, ms)) in self.setups.iter().enumerate() {
-                if (sp == p || (sp == WORK && p == 0)) && b.needs[k] > 0 {
-                    with.insert((ms, usize::MAX - k));
+                if !((sp == p || (sp == WORK && p == 0)) && b.needs[k] > 0) {
+                    continue;
+                }
+                // a module one group of the shard loads: transformed for that group, on its
+                // worker, while it waits (date-fns's `fp` file alone on a shard: the library's
+                // modules, which other shards' files load too, as work beside it the model put on
+                // the shard's idle worker)
+                let owner = (sp == WORK && b.needs[k] == 1).then(|| with.items.iter().position(|&(_, g)| g < self.masks.len() && self.masks[g] >> k & 1 == 1)).flatten();
+                match owner {
+                    Some(pos) => {
+                        let (w, g) = with.remove(pos);
+                        with.insert((w.saturating_add(ms), g));
+                    }
+                    None => with.insert((ms, usize::MAX - k)),
                 }
             }
             total += over_workers(&with.items, with.sum, self.workers);

@@ -359,6 +359,56 @@ fn modules_are_read_whatever_their_order_and_merged_by_the_files_that_load_them(
 }
 
 #[test]
+fn modules_weigh_what_their_transforms_took_where_a_run_measured_them() {
+    // lib/a.js is small (10 KB) but its transforms took 3 s; lib/b.js is 100 KB and took 1 s:
+    // by bytes a shard of the a-files pays 4 s × 10/110 of the cold cost, by the times 3/4 of it
+    let (all, _) = module_suite(4);
+    let files = |p: &str| (0..4).map(|i| format!("{p}{i:02}.test.js")).collect::<Vec<_>>();
+    let modules = json!([
+        { "id": "lib/a.js", "bytes": 10_000, "files": files("a") },
+        { "id": "lib/b.js", "bytes": 100_000, "files": files("b") },
+        // no time: its bytes at the rate of those with one (4 s over 110 KB: 1.1 s for 30 KB)
+        { "id": "lib/c.js", "bytes": 30_000, "files": files("b") },
+    ]);
+    let by_bytes = plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000, "modules": modules } }));
+    let timed = plan(json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000, "modules": modules, "moduleMs": { "lib/a.js": 3000, "lib/b.js": 1000 } } }));
+    let share = |p: &ShardPlan, family: char| p.shards.iter().find(|s| s.units[0].starts_with(family)).and_then(|s| s.modules_share).map(|t| t.0);
+    assert_eq!(share(&by_bytes, 'a'), Some(71), "10 of 140 KB");
+    // 3,000 of 3,000 + 1,000 + 1,091 ms
+    assert_eq!(share(&timed, 'a'), Some(589));
+    assert_eq!(share(&timed, 'b'), Some(411));
+    assert_ne!(timed.fingerprint, by_bytes.fingerprint);
+    let e = PlanInput::from_json(&json!({ "units": all, "shardCount": 2, "costs": { "coldMs": 4000, "modules": modules, "moduleMs": { "lib/a.js": -1 } } }).to_string()).and_then(plan_shards).unwrap_err();
+    assert!(e.message.contains("costs.moduleMs[\"lib/a.js\"]"), "{}", e.message);
+}
+
+#[test]
+fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
+    // a.test.js (1 s) alone loads lib/fp.js, whose transform (3 s of a 2-worker shard's cold
+    // cost of 2 s: 4 s of work over the modules' sizes) its worker waits for; lib/core.js (1 s)
+    // both files load, which either worker may transform
+    let units = json!([
+        { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
+        { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
+    ]);
+    let modules = json!([
+        { "id": "lib/fp.js", "bytes": 3000, "files": ["a.test.js"] },
+        { "id": "lib/core.js", "bytes": 1000, "files": ["a.test.js", "b.test.js"] },
+    ]);
+    let p = plan(json!({ "units": units, "shardCount": 1, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
+    // a.test.js and its module on one worker (4 s), b.test.js and lib/core.js on the other (2 s);
+    // as work of its own, lib/fp.js went beside a.test.js: 3 s
+    assert_eq!(p.makespan_ms, 4000);
+    assert_eq!(p.shards[0].predicted_ms, 4000);
+    // a file alone on its shard: every module it loads there is its worker's (5 s: 1 s of its
+    // own, 3 s and 1 s of transforms), where lib/core.js went to the idle worker (4 s)
+    let two = plan(json!({ "units": units, "shardCount": 2, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
+    let of = |f: &str| two.shards.iter().find(|s| s.units == [f]).map(|s| s.predicted_ms);
+    assert_eq!(of("a.test.js"), Some(5000));
+    assert_eq!(of("b.test.js"), Some(2000));
+}
+
+#[test]
 fn modules_checks() {
     let (all, _) = module_suite(2);
     for (modules, says) in [

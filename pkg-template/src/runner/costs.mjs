@@ -33,6 +33,15 @@ export class RunCosts {
      * @type {number | undefined}
      */
     this.modulesShare = undefined;
+    /**
+     * The transforms of the suite's own modules (not its test files) the runner's main process made
+     * this run, by the file that loaded each first (`firstLoads`): taken off those files' costs and
+     * recorded as their sum (`transformMs`), a cost a shard pays once per module its files load
+     * (Rust reads it as the shard's cold cost), and each module's (`transforms`, by report path:
+     * the modules' weights in a plan). Vitest.
+     * @type {{byFile: Map<string, number>, byModule?: Map<string, number>, totalMs: number} | undefined}
+     */
+    this.transforms = undefined;
   }
 
   /**
@@ -63,6 +72,19 @@ export class RunCosts {
   addTo(report, shardCosts) {
     if (!report) return report;
     const record = { runner: this.runner, ...(this.workers ? { workers: this.workers } : {}), ...(this.launchMs > 0 ? { launchMs: Math.round(this.launchMs) } : {}), ...(this.modulesShare > 0 && this.modulesShare < 1 ? { modulesShare: this.modulesShare } : {}) };
+    if (this.transforms) {
+      // each file keeps what it paid beyond the transforms it was first to ask for; the record
+      // keeps the sum of what was taken off
+      let taken = 0;
+      for (const [file, ms] of this.transforms.byFile) {
+        if (!this.files.has(file)) continue;
+        const off = Math.min(this.files.get(file), Math.round(ms));
+        this.files.set(file, this.files.get(file) - off);
+        taken += off;
+      }
+      if (taken > 0) record.transformMs = taken;
+      if (this.transforms.byModule?.size) record.transforms = sortedObject(new Map([...this.transforms.byModule].map(([m, ms]) => [m, Math.round(ms)])));
+    }
     if (this.files.size) record.files = sortedObject(this.files);
     if (this.environments.size) {
       // the environments' names once, each file's by its index
@@ -141,4 +163,33 @@ export function jestEnvironmentMs(testResult) {
   const p = testResult?.perfStats;
   const [from, to] = [ms(p?.loadTestEnvironmentStart), ms(p?.loadTestEnvironmentEnd)];
   return from !== undefined && to !== undefined && from > 0 && to >= from ? to - from : undefined;
+}
+
+/**
+ * Which file paid for each module's transform: the runner's main process transforms a module once
+ * per run, for the first file that asks for it, and every later file reads it from its cache (Vitest:
+ * vite's transform cache, one per process; a fresh CI machine starts with none). `files`: the run's
+ * test files, each with when it began loading (ms, any clock) and the modules it loads (directly or
+ * through others); `durations`: per module, the time its transform took. Returns per file the
+ * transforms it was first to ask for, their sum, and per module loaded its transforms' time.
+ * @param {Array<{file: string, start: number, modules: Iterable<string>}>} files
+ * @param {Map<string, number>} durations
+ * @returns {{byFile: Map<string, number>, byModule: Map<string, number>, totalMs: number}}
+ */
+export function firstLoads(files, durations) {
+  const byFile = new Map();
+  const paid = new Map();
+  let totalMs = 0;
+  // by start, ties in the given order (a file without a start last)
+  const order = files.map((f, i) => [Number.isFinite(f.start) ? f.start : Infinity, i, f]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const [, , f] of order) {
+    for (const m of f.modules) {
+      const ms = durations.get(m);
+      if (paid.has(m) || !(ms >= 0)) continue;
+      paid.set(m, ms);
+      byFile.set(f.file, (byFile.get(f.file) ?? 0) + ms);
+      totalMs += ms;
+    }
+  }
+  return { byFile, byModule: paid, totalMs };
 }

@@ -730,6 +730,27 @@ describe("Vitest: the suite's transforms, by the file that asked for each first"
     assert.equal(vitestTransforms({ config: { root }, projects: [{ name: 'x' }] }, [], root), undefined, 'no figures: nothing');
   });
 
+  test('3,000 test files that each import the same 3,000-module app: each module once, to the file that began loading first', () => {
+    // an app of a chain of 3,000 modules (each imports the next), each test file its own module
+    // and the app's entry; 1 ms each
+    const app = Array.from({ length: 3000 }, (_, i) => node(`/repo/app/m${i}.ts`));
+    for (let i = 0; i + 1 < app.length; i++) app[i].importedModules.add(app[i + 1]);
+    const tests = Array.from({ length: 3000 }, (_, i) => node(`/repo/t/${i}.test.ts`, [node(`/repo/t/own${i}.ts`), app[0]]));
+    const all = [...app, ...tests, ...tests.map((t) => [...t.importedModules][0])];
+    const byId = new Map(all.map((n) => [n.id, n]));
+    const durations = new Map(all.filter((n) => !n.id.endsWith('.test.ts')).map((n) => [n.id, [1]]));
+    const project = { config: { root }, vitenode: { durations: { ssr: durations }, server: { moduleGraph: { getModuleById: (id) => byId.get(id) } } } };
+    // file 1,234 began loading first
+    const ms = tests.map((t, i) => ({ moduleId: t.id, project, task: { result: { startTime: i === 1234 ? 5 : 100 + i } }, diagnostic: () => ({ collectDuration: 1 }) }));
+    const { byFile, byModule, totalMs } = vitestTransforms({ config: { root }, projects: [project] }, ms, root);
+    assert.equal(totalMs, 6000);
+    assert.equal(byFile.get('t/1234.test.ts'), 3001, 'the app and its own module');
+    assert.equal(byFile.get('t/0.test.ts'), 1, 'its own module only');
+    assert.equal(byFile.size, 3000);
+    assert.equal(byModule.size, 6000);
+    assert.equal(byModule.get('app/m2999.ts'), 1);
+  });
+
   test('the record: taken off the files that asked first (never below 0), their sum as transformMs', () => {
     const c = new RunCosts('vitest', 2);
     c.add('src/a.test.ts', 400);

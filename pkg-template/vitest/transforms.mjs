@@ -52,22 +52,25 @@ function graphsOf(project) {
   return graphs.filter((g) => typeof g?.getModuleById === 'function');
 }
 
-/** The module paths a test file loads, directly or through others, in the graphs. */
-function reached(graphs, file, root) {
-  const out = new Set();
+/**
+ * The module paths a test file loads, directly or through others, in the graphs, that no file
+ * before it reached (`visited`: the graphs' nodes reached so far): a node reached before was
+ * reached with all it imports, so each node is read once however many files load it (a suite
+ * whose every test file imports the whole app). Lazy: read as `firstLoads` takes the files, in
+ * the order they began loading.
+ */
+function* reached(graphs, file, root, visited) {
   for (const g of graphs) {
     const stack = [g.getModuleById(file)];
-    const seen = new Set();
     while (stack.length) {
       const node = stack.pop();
-      if (!node || seen.has(node)) continue;
-      seen.add(node);
+      if (!node || visited.has(node)) continue;
+      visited.add(node);
       const p = pathOf(node.file ?? node.id, root);
-      if (p && p !== file) out.add(p);
+      if (p && p !== file) yield p;
       for (const next of node.importedModules ?? []) stack.push(next);
     }
   }
-  return out;
 }
 
 /**
@@ -88,6 +91,7 @@ export function vitestTransforms(ctx, testModules, root) {
   if (!suite.size) return undefined;
   const files = [];
   const graphs = new Map();
+  const visited = new Set();
   for (const m of testModules) {
     const file = typeof m?.moduleId === 'string' ? reportPath(root, m.moduleId) : undefined;
     if (file === undefined) continue;
@@ -97,7 +101,7 @@ export function vitestTransforms(ctx, testModules, root) {
     // the file began loading before its suite started: its collection and set-up files before it
     const started = m.task?.result?.startTime;
     const start = Number.isFinite(started) ? started - (Number(d?.collectDuration) || 0) - (Number(d?.setupDuration) || 0) : Infinity;
-    files.push({ file, start, modules: reached(graphs.get(project), m.moduleId, ctx?.config?.root ?? root) });
+    files.push({ file, start, modules: reached(graphs.get(project), m.moduleId, ctx?.config?.root ?? root, visited) });
   }
   const loads = firstLoads(files, suite);
   const byModule = new Map();

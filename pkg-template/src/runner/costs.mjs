@@ -170,7 +170,8 @@ export function jestEnvironmentMs(testResult) {
  * per run, for the first file that asks for it, and every later file reads it from its cache (Vitest:
  * vite's transform cache, one per process; a fresh CI machine starts with none). `files`: the run's
  * test files, each with when it began loading (ms, any clock) and the modules it loads (directly or
- * through others); `durations`: per module, the time its transform took. Returns per file the
+ * through others; an iterable read once, in that order, which may leave out what files before it
+ * loaded); `durations`: per module, the time its transform took. Returns per file the
  * transforms it was first to ask for, their sum, and per module loaded its transforms' time.
  * @param {Array<{file: string, start: number, modules: Iterable<string>}>} files
  * @param {Map<string, number>} durations

@@ -308,6 +308,14 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     }
   }
 
+  // the machine's speed, then and now: the seed run again after the rounds. With --history the
+  // balanced shards plan from a run made before the rounds, and predict what that run took: a
+  // machine that sped up or slowed down between (a shared host does, by 1.3x and more within
+  // minutes) moves their measured/predicted, and native's, which this shows
+  if (history) {
+    const again = await runOnce(suite, { label: 'seed-again', mode: 'seed' });
+    console.log(`seed again, after the rounds: ${s(again.ms)} (${x(again.ms / seed.ms)} of the first seed's: how far the machine's speed moved)`);
+  }
   const wall = (mode, n) => runs[mode].get(n).map((rs) => median(rs.map((r) => r.ms)));
   console.log(`\n${suite.name}: slowest shard (what CI waits for)${rounds > 1 ? `, median of ${rounds} rounds per shard` : ''}`);
   // "balanced/even": the slowest balanced shard against the mean of the balanced shards (their total

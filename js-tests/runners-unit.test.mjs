@@ -759,6 +759,13 @@ describe("Vitest: the suite's transforms, by the file that asked for each first"
     const record = JSON.parse(c.addTo({ sources: [] }).sources[0].text);
     assert.deepEqual(record.files, { 'src/a.test.ts': 79, 'src/b.test.ts': 0 });
     assert.equal(record.transformMs, 331);
+    // a suite of 6,000 modules: the 5,000 longest transforms kept (as many as a plan reads)
+    const big = new RunCosts('vitest', 2);
+    big.add('src/a.test.ts', 10_000);
+    big.transforms = { byFile: new Map([['src/a.test.ts', 6000]]), byModule: new Map(Array.from({ length: 6000 }, (_, i) => [`m/${i}.ts`, i < 1000 ? 0.2 : 1])), totalMs: 5200 };
+    const kept = JSON.parse(big.addTo({ sources: [] }).sources[0].text).transforms;
+    assert.equal(Object.keys(kept).length, 5000);
+    assert.ok(Object.values(kept).every((ms) => ms === 1));
     const none = new RunCosts('vitest', 2);
     none.add('src/a.test.ts', 400);
     assert.equal(JSON.parse(none.addTo({ sources: [] }).sources[0].text).transformMs, undefined);

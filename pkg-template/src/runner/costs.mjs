@@ -4,6 +4,7 @@
 // as the runner measured it, and the run's workers. Playwright records no file: Rust reads its
 // files' costs from the gaps on each worker's timeline (attempts' `parallelIndex` and starts).
 import { COSTS_SOURCE } from '../sources.js';
+import { MAX_MODULES } from './modules.mjs';
 
 export { COSTS_SOURCE };
 
@@ -83,7 +84,9 @@ export class RunCosts {
         taken += off;
       }
       if (taken > 0) record.transformMs = taken;
-      if (this.transforms.byModule?.size) record.transforms = sortedObject(new Map([...this.transforms.byModule].map(([m, ms]) => [m, Math.round(ms)])));
+      // each module's time, the longest as many as a plan reads modules (a report stays small)
+      const longest = [...(this.transforms.byModule ?? [])].sort((a, b) => b[1] - a[1]).slice(0, MAX_MODULES);
+      if (longest.length) record.transforms = sortedObject(new Map(longest.map(([m, ms]) => [m, Math.round(ms)])));
     }
     if (this.files.size) record.files = sortedObject(this.files);
     if (this.environments.size) {

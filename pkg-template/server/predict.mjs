@@ -70,6 +70,14 @@ function costsOf(report, out) {
   if (transforms && typeof transforms === 'object') for (const [m, v] of Object.entries(transforms)) put(`module:${m}`, v);
 }
 
+/** Per costs figure of `runner` whose name starts with `kind` (`start:`, `module:`): the rest of its name and its prediction. */
+function* keyedFigures(predictor, runner, kind) {
+  const prefix = costKey(runner, kind).slice(0, -2);
+  for (const key of predictor.tests.keys()) {
+    if (key.startsWith(prefix)) yield [JSON.parse(key)[2].slice(kind.length), predictor.predict(key, '')];
+  }
+}
+
 /** The costs record for a test list's runner and files, from the state; undefined without any. */
 function costsFor(testList, predictor, files) {
   const runner = testList.category;
@@ -88,24 +96,15 @@ function costsFor(testList, predictor, files) {
   }
   if (Object.keys(known).length) { record.fittedFiles = known; any = true; }
   // the start costs whose files the list has
-  const prefix = costKey(runner, 'start:').slice(0, -2);
   const starts = [];
-  for (const key of predictor.tests.keys()) {
-    if (!key.startsWith(prefix)) continue;
-    const id = JSON.parse(key)[2].slice('start:'.length);
-    const ms = predictor.predict(key, '');
+  for (const [id, ms] of keyedFigures(predictor, runner, 'start:')) {
     const mine = sorted.filter((f) => predictor.predict(costKey(runner, `start-file:${id}\n${f}`), '') !== undefined);
     if (ms !== undefined && mine.length) starts.push({ id, durationMs: Math.round(ms), files: mine });
   }
   if (starts.length) { record.starts = starts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); any = true; }
   // the modules' transforms, all of the runner's (a plan weighs the modules its files load)
-  const modulePrefix = costKey(runner, 'module:').slice(0, -2);
   const transforms = [];
-  for (const key of predictor.tests.keys()) {
-    if (!key.startsWith(modulePrefix)) continue;
-    const ms = predictor.predict(key, '');
-    if (ms !== undefined) transforms.push([JSON.parse(key)[2].slice('module:'.length), Math.round(ms)]);
-  }
+  for (const [m, ms] of keyedFigures(predictor, runner, 'module:')) if (ms !== undefined) transforms.push([m, Math.round(ms)]);
   if (transforms.length) { record.transforms = Object.fromEntries(transforms.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))); any = true; }
   return any ? record : undefined;
 }

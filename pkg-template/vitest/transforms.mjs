@@ -10,6 +10,7 @@
 // The modules each file loads come from vite's module graph. Read where present; where not, the
 // files keep their costs whole and the record has no `transformMs`.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { reportPath } from '../src/runner/options.mjs';
 import { firstLoads } from '../src/runner/costs.mjs';
 
@@ -18,13 +19,16 @@ function pathOf(id, root) {
   if (typeof id !== 'string' || id.startsWith('\0')) return undefined;
   let p = id.replace(/[?#].*$/, '');
   if (p.startsWith('/@fs/')) p = p.slice(4);
-  else if (p.startsWith('file://')) p = decodeURIComponent(new URL(p).pathname);
+  else if (p.startsWith('file://')) p = fileURLToPath(p);
   else if (p.startsWith('/') && root && !p.startsWith(root + '/') && !p.startsWith(root + path.sep)) p = path.join(root, p);
   return path.isAbsolute(p) ? path.normalize(p) : undefined;
 }
 
+/** The root a project's module urls are relative to. */
+const rootOf = (ctx, project) => project?.config?.root ?? ctx?.config?.root;
+
 /** Per module path, its transforms' time in this run (ms), from every project. */
-export function transformDurations(ctx) {
+function transformDurations(ctx) {
   const out = new Map();
   const add = (p, times) => {
     if (!p || !Array.isArray(times)) return;
@@ -32,7 +36,7 @@ export function transformDurations(ctx) {
     out.set(p, (out.get(p) ?? 0) + ms);
   };
   for (const project of ctx?.projects ?? []) {
-    const root = project?.config?.root ?? ctx?.config?.root;
+    const root = rootOf(ctx, project);
     const byMode = project?.vitenode?.durations; // Vitest 3
     if (byMode) {
       for (const mode of Object.values(byMode)) if (mode instanceof Map) for (const [id, times] of mode) add(pathOf(id, root), times);
@@ -101,7 +105,7 @@ export function vitestTransforms(ctx, testModules, root) {
     // the file began loading before its suite started: its collection and set-up files before it
     const started = m.task?.result?.startTime;
     const start = Number.isFinite(started) ? started - (Number(d?.collectDuration) || 0) - (Number(d?.setupDuration) || 0) : Infinity;
-    files.push({ file, start, modules: reached(graphs.get(project), m.moduleId, ctx?.config?.root ?? root, visited) });
+    files.push({ file, start, modules: reached(graphs.get(project), m.moduleId, rootOf(ctx, project) ?? root, visited) });
   }
   const loads = firstLoads(files, suite);
   const byModule = new Map();

@@ -890,9 +890,10 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// taught two of them 1,044 and 1,011 ms, against 67 and 46 in an unsharded run, and the shard
 /// they made took 0.72 of its prediction).
 ///
-/// `modules_share`: of the suite's modules (their bytes), the share the run's files loaded, where
-/// its plan read them (a Jest shard's record): its cold cost at full is what it paid over that
-/// share, in place of the share a shard of its number of files reaches. Read at full from a
+/// What the early files paid is the run's cold cost as paid; [`learn`] reads it at full
+/// ([`cold_at_full`]): over the share of the suite's modules the run's files loaded, where its plan
+/// read them (a Jest shard's record's `modulesShare`), in place of the share a shard of its number
+/// of files reaches. Read at full from a
 /// shard's folder, a 4-shard run of the Jest bench's jest-slow suite took 1.19-1.23 of its shards'
 /// predictions.
 ///
@@ -900,7 +901,7 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
 /// first file that paid far beyond it out of its workers' start, and that file keeps the rest as
 /// its own cost ([`OWN_COST_OVER_START`]); the start is its other first files' mean (the known
 /// start where there are none).
-fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>, modules_share: Option<f64>) -> WarmUp {
+fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: u32, cold: Cold, known: Option<f64>) -> WarmUp {
     let few = too_few_files(measured.len(), workers);
     let workers = workers.max(1) as usize;
     let known = known.filter(|w| w.is_finite() && *w > 0.0);
@@ -969,10 +970,6 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     let (sum, n) = starts.iter().map(|&x| x as f64).filter(|&x| alike(x)).fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
     let warm = if n > 0 { sum / f64::from(n) } else { known.unwrap_or(0.0) };
     let own = |over: f64| if alike(over) { 0.0 } else { over - warm };
-    // what the run paid is what a shard of its files pays: at full, a little more (over the share
-    // of the modules it loaded, when its plan knew them)
-    let cold_ms = cold_at_full(rest, workers as u32, measured.len(), modules_share);
-    let cold_fit = cold_at_full(rest, workers as u32, measured.len(), None);
     // what of the warm-up came before the run's first test: its file's (less what that file paid
     // for itself), or every first file's on average (the workers start side by side)
     let lead = match cold {
@@ -989,7 +986,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
             *v = v.min(steady + own);
         }
     }
-    WarmUp { warm, lead, cold: cold_ms, cold_fit, starts }
+    WarmUp { warm, lead, cold_paid: rest, starts }
 }
 
 /// A shard's cold cost at full from what a run of `files` files paid for the shared modules (`paid`,
@@ -1000,17 +997,15 @@ fn cold_at_full(paid: f64, workers: u32, files: usize, modules_share: Option<f64
 }
 
 /// What [`warm_up`] read from a run: each worker's start (`warm`), the part of it paid before the
-/// run's first test (`lead`), the shard's cold cost at full (`cold`), and what each worker's first
+/// run's first test (`lead`), what the rest of its early files paid beyond a steady file (`cold_paid`,
+/// work over its workers: the shard's cold cost, [`cold_at_full`]), and what each worker's first
 /// file paid beyond a steady file (`starts`: the figures [`learn_runs`] takes the suite's start
 /// from).
 #[derive(Default)]
 struct WarmUp {
     warm: f64,
     lead: f64,
-    cold: f64,
-    /// The cold cost as the run paid it, for fitting the run (`cold` without its share of the
-    /// modules: what a shard of its number of files pays at full, [`cold_at_full`]).
-    cold_fit: f64,
+    cold_paid: f64,
     starts: Vec<u64>,
 }
 
@@ -1135,15 +1130,16 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     } else {
         // a shard that loaded part of the suite's modules paid their transforms, not all
         let share = record.as_ref().and_then(|r| r.modules_share).filter(|s| s.is_finite() && *s > 0.0 && *s < 1.0);
-        let WarmUp { warm, lead, cold, cold_fit, starts } = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm, share);
+        let WarmUp { warm, lead, cold_paid, starts } = warm_up(&mut measured, &attempts, workers.unwrap_or(1), profile.cold, known_warm);
         first_starts = starts;
-        // the transforms the runner recorded apart from the files' costs (Vitest's), where the
-        // early files did not say it
-        let transforms = record.as_ref().and_then(|r| r.transform_ms).filter(|t| t.is_finite() && *t > 0.0);
-        let (cold, cold_fit) = match transforms {
-            Some(t) if cold <= 0.0 && !measured.is_empty() => (cold_at_full(t, workers.unwrap_or(1), measured.len(), share), cold_at_full(t, workers.unwrap_or(1), measured.len(), None)),
-            _ => (cold, cold_fit),
-        };
+        // what the run paid for the shared modules: its early files' (Jest's), else the transforms
+        // the runner recorded apart from the files' costs (Vitest's)
+        let transforms = record.as_ref().and_then(|r| r.transform_ms).filter(|t| t.is_finite() && *t > 0.0 && !measured.is_empty());
+        let paid = if cold_paid > 0.0 { cold_paid } else { transforms.unwrap_or(0.0) };
+        // at full, a little more than what the run paid (over the share of the modules it loaded,
+        // when its plan knew them); the run is fitted with what it paid
+        let at = |share| if paid > 0.0 { cold_at_full(paid, workers.unwrap_or(1), measured.len(), share) } else { 0.0 };
+        let (cold, cold_fit) = (at(share), at(None));
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
         // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
@@ -1270,6 +1266,14 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     }
 }
 
+/// Each sum the mean of its `counts` (rounded), in place (collecting into a new map would add a sort).
+fn means_in_place(sums: &mut BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) {
+    for (k, sum) in sums.iter_mut() {
+        let n = counts.get(k).copied().unwrap_or(1).max(1);
+        *sum = (*sum + n / 2) / n;
+    }
+}
+
 /// The workers' start several runs found together: the median of what their workers' first files
 /// paid beyond a steady file ([`Learned::first_starts`]); `None` where none paid any.
 pub(super) fn suite_start(runs: &[Learned]) -> Option<f64> {
@@ -1351,11 +1355,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
             *counts.entry(f.clone()).or_insert(0) += 1;
         }
     }
-    // the mean of each file's costs, in place (collecting into a new map would add a sort)
-    for (f, sum) in sums.iter_mut() {
-        let n = counts.get(f).copied().unwrap_or(1).max(1);
-        *sum = (*sum + n / 2) / n;
-    }
+    means_in_place(&mut sums, &counts);
     // each module's transforms: the mean of the runs that made them (a shard transforms those its
     // files load)
     let (mut module_ms, mut module_n): (BTreeMap<String, u64>, BTreeMap<String, u64>) = (BTreeMap::new(), BTreeMap::new());
@@ -1363,10 +1363,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         *module_ms.entry(m.clone()).or_insert(0) += ms;
         *module_n.entry(m.clone()).or_insert(0) += 1;
     }
-    for (m, sum) in module_ms.iter_mut() {
-        let n = module_n.get(m).copied().unwrap_or(1).max(1);
-        *sum = (*sum + n / 2) / n;
-    }
+    means_in_place(&mut module_ms, &module_n);
     let workers = pool.iter().any(|l| l.workers.is_some()).then(|| median(&|l| u64::from(l.workers.unwrap_or(1))) as u32);
     // the start costs: each the mean of the runs that found it, with all their files
     let mut starts: Vec<Start> = Vec::new();

@@ -29,7 +29,8 @@
 //   npm run bench:suites -- --suite vitest-slow --seeds 3 # the timings: a folder of 3 seed runs
 //   npm run bench:suites -- --suite jest --history      # a CI's steady state: the balanced shards
 //                                                       # plan from the previous balanced run's shard
-//                                                       # folders (that run planned from the seed)
+//                                                       # folders (that run planned from the seed,
+//                                                       # made again in each round)
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
 //                                                             reporter (what balancing alone costs)
@@ -172,7 +173,7 @@ function timingsOf(suite, shard) {
   return suite.history?.get(Number(shard?.split('/')[1])) ?? suite.timingsFile;
 }
 
-async function runOnce(suite, { label, mode, shard }) {
+async function runOnce(suite, { label, mode, shard, timings }) {
   const dir = path.join(suite.out, 'runs', label);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -180,7 +181,7 @@ async function runOnce(suite, { label, mode, shard }) {
   const env = cleanEnv({
     SW_OUTPUT: paths.output, SW_JSON: paths.json, SW_CACHE: paths.cache, SW_NATIVE: { native: '1', report: 'report' }[mode] ?? '0',
     SHARDWISE_COMMIT_ID: suite.commit,
-    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: timingsOf(suite, shard), ...(alwaysBalance ? { SHARDWISE_ALWAYS_BALANCE: '1' } : {}) } : {}),
+    ...(mode === 'balanced' ? { SHARDWISE_TIMINGS_FILE: timings ?? timingsOf(suite, shard), ...(alwaysBalance ? { SHARDWISE_ALWAYS_BALANCE: '1' } : {}) } : {}),
     ...suite.env?.(paths), // a runner whose reporter takes no options (node:test): its variables
   }, { color: suite.external }); // an external suite gets the caller's colour variables (commander.js tests NO_COLOR)
   const argv = suite.argv({ mode, shard, paths });
@@ -243,6 +244,30 @@ function planAuto(suite, maxShards) {
 }
 
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
+/**
+ * --history: a CI's steady state. Per count and round, one balanced run planned from the seed
+ * (not measured: the previous CI run), whose shard folders are then the timings folder that
+ * round's measured balanced shards of that count plan from (a sharded run's folder, as a CI
+ * downloads its last run's artifacts): costs learned where shards ran, not in one unsharded run.
+ * Made again in each round, just before the measured runs: a machine whose speed moves by 1.3x
+ * within minutes (a shared host) moved measured/predicted when one previous run served every round.
+ */
+async function previousRun(suite, seed, n, round, rounds) {
+  const tag = rounds > 1 ? `-r${round + 1}` : '';
+  const dir = path.join(suite.out, 'runs', `history-n${n}${tag}`);
+  rmSync(dir, { recursive: true, force: true });
+  const set = [];
+  for (let i = 1; i <= n; i++) {
+    const r = await runOnce(suite, { label: `previous-n${n}-${i}${tag}`, mode: 'balanced', shard: `${i}/${n}`, timings: suite.timingsFile });
+    cpSync(r.output, path.join(dir, `shard-${i}`), { recursive: true });
+    set.push(r);
+  }
+  checkUnion(suite, seed, set, n, { loud: true });
+  suite.history.set(n, dir);
+  if (!suite.previousSlowest.has(n)) suite.previousSlowest.set(n, Math.max(...set.map((r) => r.ms)));
+  console.log(`  previous run N=${n}${rounds > 1 ? ` round ${round + 1}` : ''} (planned from the seed; the timings of this round's balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
+}
+
 async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, history = false }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
@@ -266,28 +291,9 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   }
   if (counts.length === 0) return { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size };
   if (history) {
-    // --history: a CI's steady state. Per count, one balanced run planned from the seed (not
-    // measured: the previous CI run), whose shard folders are then the timings folder every
-    // measured balanced shard of that count plans from (a sharded run's folder, as a CI downloads
-    // its last run's artifacts): costs learned where shards ran, not in one unsharded run
     suite.history = new Map();
-    suite.previousSlowest = new Map(); // n -> the slowest shard of the run planned from the seed
-    for (const n of counts) {
-      const dir = path.join(suite.out, 'runs', `history-n${n}`);
-      rmSync(dir, { recursive: true, force: true });
-      const set = [];
-      for (let i = 1; i <= n; i++) {
-        const r = await runOnce(suite, { label: `previous-n${n}-${i}`, mode: 'balanced', shard: `${i}/${n}` });
-        cpSync(r.output, path.join(dir, `shard-${i}`), { recursive: true });
-        set.push(r);
-      }
-      checkUnion(suite, seed, set, n, { loud: true });
-      suite.history.set(n, dir);
-      suite.previousSlowest.set(n, Math.max(...set.map((r) => r.ms)));
-      console.log(`previous run N=${n} (planned from the seed; the timings of the measured balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
-    }
+    suite.previousSlowest = new Map(); // n -> the slowest shard of the first run planned from the seed
   }
-
   // 'report': the runner's split with shardwise's reporter and no sequencer (the generated Jest
   // and Vitest suites' configs read SW_NATIVE=report): balanced against it is what balancing
   // alone gains, with the report's cost on both sides
@@ -295,6 +301,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   const runs = { native: new Map(), balanced: new Map(), ...(withReport ? { report: new Map() } : {}) }; // n -> [[run per round] per shard]
   for (let round = 0; round < rounds; round++) {
     for (const [c, n] of counts.entries()) {
+      if (history) await previousRun(suite, seed, n, round, rounds);
       const order = [...((round + c) % 2 ? ['balanced', 'native'] : ['native', 'balanced']), ...(withReport ? ['report'] : [])];
       for (const mode of order) {
         const set = [];
@@ -309,9 +316,8 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   }
 
   // the machine's speed, then and now: the seed run again after the rounds. With --history the
-  // balanced shards plan from a run made before the rounds, and predict what that run took: a
-  // machine that sped up or slowed down between (a shared host does, by 1.3x and more within
-  // minutes) moves their measured/predicted, and native's, which this shows
+  // balanced shards plan from a run made minutes before, and predict what that run took: a
+  // machine that sped up or slowed down since moves their measured/predicted, and native's
   if (history) {
     const again = await runOnce(suite, { label: 'seed-again', mode: 'seed' });
     console.log(`seed again, after the rounds: ${s(again.ms)} (${x(again.ms / seed.ms)} of the first seed's: how far the machine's speed moved)`);

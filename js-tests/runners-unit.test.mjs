@@ -1097,7 +1097,8 @@ test('files.mjs and timings.mjs reach the wasm through the api they are given, a
     __testDurations: (report) => [{ environment: 'e', file: 'a.spec.js', titlePath: ['t'], durationMs: 5 }, { environment: 'e', file: 'a.spec.js', titlePath: ['u'], durationMs: 6 }, { environment: 'e', titlePath: ['v'], durationMs: 1 }],
   };
   const listed = testListFromSources({ api, units: unitsFromFiles([{ path: path.join(dir, 'a.spec.js'), environment: 'jest' }], dir), category: 'jest', commitId: 'c'.repeat(40) });
-  assert.deepEqual(seen, ['whatever the source']);
+  assert.deepEqual(seen.map((b) => Buffer.from(b).toString('utf8')), ['whatever the source']);
+  assert.ok(seen[0] instanceof Uint8Array, 'the file\'s bytes, carried into wasm in one copy (a string goes a character at a time)');
   assert.equal(listed.tests, 1);
   assert.deepEqual(listed.report.suites[0].tests.map((t) => t.title), ['from the fake']);
   assert.deepEqual([...durationsByFile({}, api)], [['a.spec.js', 11]]);

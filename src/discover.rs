@@ -45,7 +45,7 @@ const MAX_IMPORTS: usize = 1000;
 /// The module specifiers `tokens` load: `from '...'`, `import '...'`, `import('...')`,
 /// `require('...')` (not a method: `jest.requireActual` loads the module the file mocks): the
 /// relative ones, then the others but Node's builtins ([`Discovered::bare_imports`]).
-fn module_imports(tokens: &[Tok]) -> (Vec<String>, Vec<String>) {
+fn module_imports(tokens: &[Tok<'_>]) -> (Vec<String>, Vec<String>) {
     let mut out: Vec<String> = Vec::new();
     let mut bare: Vec<String> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
@@ -53,7 +53,7 @@ fn module_imports(tokens: &[Tok]) -> (Vec<String>, Vec<String>) {
         if i > 0 && tokens[i - 1] == Tok::Dot {
             continue;
         }
-        let spec = match (name.as_str(), tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3)) {
+        let spec = match (*name, tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3)) {
             ("from" | "import", Some(Tok::Str(Some(s))), _, _) => s,
             ("require" | "import", Some(Tok::Open('(')), Some(Tok::Str(Some(s))), Some(Tok::Close | Tok::Comma)) => s,
             _ => continue,
@@ -169,12 +169,12 @@ struct Call {
 
 /// After `describe` / `test` / ...: modifiers, then `(`. `None` when this is not a test call
 /// (e.g. `test.describe`, `it = 1`); a title of `None` for `each` tables and computed titles.
-fn read_call(tokens: &[Tok], closers: &[usize], mut i: usize) -> Option<Call> {
+fn read_call(tokens: &[Tok<'_>], closers: &[usize], mut i: usize) -> Option<Call> {
     let mut each = false;
     while let Some(Tok::Dot) = tokens.get(i) {
         let Some(Tok::Ident(m)) = tokens.get(i + 1) else { return None };
         i += 2;
-        match m.as_str() {
+        match *m {
             "only" | "skip" | "todo" | "concurrent" | "sequential" | "fails" | "failing" | "shuffle" => {}
             // `.skipIf(cond)` / `.runIf(cond)`: skip the condition's brackets
             "skipIf" | "runIf" => i = after_group(tokens, closers, i)?,
@@ -203,7 +203,7 @@ fn read_call(tokens: &[Tok], closers: &[usize], mut i: usize) -> Option<Call> {
 }
 
 /// `i` at an opening bracket: the index after its matching close (`None` if not an opening).
-fn after_group(tokens: &[Tok], closers: &[usize], i: usize) -> Option<usize> {
+fn after_group(tokens: &[Tok<'_>], closers: &[usize], i: usize) -> Option<usize> {
     if !matches!(tokens.get(i), Some(Tok::Open(_))) {
         // `.each` with a tagged template: no brackets
         return matches!(tokens.get(i), Some(Tok::Str(_))).then_some(i);
@@ -217,7 +217,7 @@ const NO_CLOSE: usize = usize::MAX;
 /// For each opening bracket token, the index of the close that matches it (brackets of any
 /// kind counted together), or [`NO_CLOSE`]; found once for all, so a file of many unclosed
 /// `.each(` stays linear (scanning ahead from each one was quadratic: 320 KB took 6 s).
-fn closers(tokens: &[Tok]) -> Vec<usize> {
+fn closers(tokens: &[Tok<'_>]) -> Vec<usize> {
     let mut out = vec![NO_CLOSE; tokens.len()];
     let mut open = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
@@ -235,8 +235,10 @@ fn closers(tokens: &[Tok]) -> Vec<usize> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Ident(String),
+enum Tok<'a> {
+    /// An identifier or keyword, borrowed from the source (most tokens are: an owned copy of
+    /// each made tokenizing a third slower).
+    Ident(&'a str),
     /// A string or template literal: its value, or `None` for a template with substitutions.
     Str(Option<String>),
     Open(char),
@@ -249,7 +251,7 @@ enum Tok {
 
 /// Tokens of `src`. Comments and whitespace vanish; `(`, `[`, `{` are `Open`, their closers
 /// `Close`; regular expression literals and numbers are `Other`.
-fn tokenize(src: &str) -> Vec<Tok> {
+fn tokenize(src: &str) -> Vec<Tok<'_>> {
     let mut lx = Lexer { s: src.as_bytes(), src, pos: 0, out: Vec::new(), depth: 0, no_brace_from: usize::MAX };
     lx.run(false);
     lx.out
@@ -259,7 +261,7 @@ struct Lexer<'a> {
     s: &'a [u8],
     src: &'a str,
     pos: usize,
-    out: Vec<Tok>,
+    out: Vec<Tok<'a>>,
     /// How many `${` substitutions this lexer is inside.
     depth: usize,
     /// A position with no `}` after it, once one is known (else `usize::MAX`): a `\u{` escape
@@ -273,7 +275,7 @@ struct Lexer<'a> {
 /// a 2 MB stack natively (a process abort; in wasm, a trap).
 const MAX_TEMPLATE_DEPTH: usize = 64;
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
     /// Lexes until the end, or (`in_template`) until the `}` that closes a `${` substitution.
     fn run(&mut self, in_template: bool) {
         let mut braces = 0usize;
@@ -341,7 +343,7 @@ impl Lexer<'_> {
                     while self.pos < self.s.len() && is_ident_part(self.s[self.pos]) {
                         self.pos += 1;
                     }
-                    self.out.push(Tok::Ident(self.src[start..self.pos].to_string()));
+                    self.out.push(Tok::Ident(&self.src[start..self.pos]));
                 }
                 b'0'..=b'9' | b'.' => {
                     while self.pos < self.s.len() && (is_ident_part(self.s[self.pos]) || self.s[self.pos] == b'.') {
@@ -364,7 +366,7 @@ impl Lexer<'_> {
             None | Some(Tok::Open(_) | Tok::Comma) => true,
             Some(Tok::Other) => !self.prev_is_value(),
             Some(Tok::Ident(k)) => matches!(
-                k.as_str(),
+                *k,
                 "return" | "typeof" | "instanceof" | "in" | "of" | "new" | "delete" | "void" | "throw" | "case" | "do" | "else" | "yield" | "await"
             ),
             Some(Tok::Close | Tok::Str(_) | Tok::Dot) => false,
@@ -415,9 +417,13 @@ impl Lexer<'_> {
             if c == b'\\' {
                 self.escape(&mut v);
             } else {
-                let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
-                v.push(ch);
-                self.pos += ch.len_utf8();
+                // a run of plain text at once, to the next quote, backslash or line end (ASCII
+                // bytes: the run ends on a character boundary)
+                let start = self.pos;
+                while self.pos < self.s.len() && !matches!(self.s[self.pos], b'\\' | b'\n') && self.s[self.pos] != quote {
+                    self.pos += 1;
+                }
+                v.push_str(&self.src[start..self.pos]);
             }
         }
         None
@@ -458,11 +464,16 @@ impl Lexer<'_> {
                     }
                 }
                 _ => {
-                    let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
-                    if let Some(v) = v.as_mut() {
-                        v.push(ch);
+                    // a run of plain text at once (a `$` not before `{` is text), to the next
+                    // backquote, backslash or `$` (ASCII bytes: the run ends on a boundary)
+                    let start = self.pos;
+                    self.pos += 1;
+                    while self.pos < self.s.len() && !matches!(self.s[self.pos], b'`' | b'\\' | b'$') {
+                        self.pos += 1;
                     }
-                    self.pos += ch.len_utf8();
+                    if let Some(v) = v.as_mut() {
+                        v.push_str(&self.src[start..self.pos]);
+                    }
                 }
             }
         }

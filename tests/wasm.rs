@@ -119,10 +119,21 @@ fn report_builder_reads_tests_and_attempts_as_json_and_rejects_bad_ones() {
 
 #[wasm_bindgen_test]
 fn discover_returns_title_paths_and_the_unnamed_count() {
-    let v = shardwise::bindings::runner::discover_tests("describe('a', () => { test('b', () => {}); test(x, () => {}); });").unwrap();
+    let source = "describe('a', () => { test('b', () => {}); test(x, () => {}); });";
+    // the file's bytes (what the sequencers pass) and a string read the same
+    for input in [JsValue::from_str(source), Uint8Array::from(source.as_bytes()).into()] {
+        let v = shardwise::bindings::runner::discover_tests(input).unwrap();
+        let tests: Vec<Vec<String>> = serde_wasm_bindgen::from_value(get(&v, "tests")).unwrap();
+        assert_eq!(tests, vec![vec!["a".to_string(), "b".to_string()]]);
+        assert_eq!(get(&v, "unnamed").as_f64(), Some(1.0));
+    }
+    // bytes that are not UTF-8 are replaced, as a string read of the file would have them
+    let v = shardwise::bindings::runner::discover_tests(Uint8Array::from(&b"test('caf\xe9', () => {})"[..]).into()).unwrap();
     let tests: Vec<Vec<String>> = serde_wasm_bindgen::from_value(get(&v, "tests")).unwrap();
-    assert_eq!(tests, vec![vec!["a".to_string(), "b".to_string()]]);
-    assert_eq!(get(&v, "unnamed").as_f64(), Some(1.0));
+    assert_eq!(tests, vec![vec!["caf\u{fffd}".to_string()]]);
+    let e = shardwise::bindings::runner::discover_tests(JsValue::from_f64(1.0)).unwrap_err();
+    assert_eq!(get(&e, "code"), "INVALID_INPUT");
+    assert!(get(&e, "message").as_string().unwrap().contains("a source must be a Uint8Array or a string"));
 }
 
 #[wasm_bindgen_test]

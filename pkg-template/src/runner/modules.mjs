@@ -111,8 +111,8 @@ export function sourceReader(api) {
     if (seen.has(p)) return seen.get(p);
     let out;
     try {
-      const source = readFileSync(p, 'utf8');
-      out = { bytes: Buffer.byteLength(source), found: api.__discoverTests(source) };
+      const source = readFileSync(p); // bytes: into wasm in one copy
+      out = { bytes: source.length, found: api.__discoverTests(source) };
     } catch {
       out = undefined; // gone since the runner listed it, or unreadable
     }

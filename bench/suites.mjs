@@ -243,7 +243,6 @@ function planAuto(suite, maxShards) {
   return { args: args.slice(2), rec: JSON.parse(r.stdout) };
 }
 
-/** Seed, then native and balanced shards for each count; prints the suite's tables. */
 /**
  * --history: a CI's steady state. Per count and round, one balanced run planned from the seed
  * (not measured: the previous CI run), whose shard folders are then the timings folder that
@@ -268,6 +267,7 @@ async function previousRun(suite, seed, n, round, rounds) {
   console.log(`  previous run N=${n}${rounds > 1 ? ` round ${round + 1}` : ''} (planned from the seed; the timings of this round's balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
 }
 
+/** Seed, then native and balanced shards for each count; prints the suite's tables. */
 async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, history = false }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });

@@ -1692,9 +1692,9 @@ mod tests {
         let alone = learn(&ts);
         assert!(alone.costs.files["a0.ts"] < 400 && alone.costs.per_worker_ms > 3500, "{alone:?}");
         // another shard of the same run, its first files alike: together, the suite's start is
-        // the median of the four first files' (2.5 s); the compile's shard reads its start from
-        // its other first file (2.5 s), and the compile stays with its file (it held its worker
-        // 5 s more than a steady file), on whichever shard it lands
+        // the higher middle one of the four first files' (2.6 s); the compile's shard reads its
+        // start from its other first file (2.5 s), and the compile stays with its file (it held
+        // its worker 5 s more than a steady file), on whichever shard it lands
         let other = jest_shard("b", 2700, 2400, 11000);
         let l = learn_runs(&[ts, other]).unwrap();
         assert!((2300..=2700).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);

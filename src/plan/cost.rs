@@ -963,7 +963,7 @@ fn warm_up(measured: &mut BTreeMap<String, f64>, attempts: &[Attempt], workers: 
     let rest: f64 = early[firsts..].iter().map(over).sum();
     let starts: Vec<u64> = early[..firsts].iter().map(|f| over(f).round() as u64).collect();
     // each worker's start: what its first file paid beyond a steady file, on average; with the
-    // start other runs of the suite found (`known`: the median of their first files'), a first
+    // start other runs of the suite found (`known`: their first files', [`suite_start`]), a first
     // file that paid more than `OWN_COST_OVER_START` times it was paying for itself too (a
     // compiler it loads): it is left out of the mean and keeps the rest as its own cost
     let alike = |x: f64| known.is_none_or(|k| !pays_for_itself(x, k));
@@ -1308,8 +1308,8 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
     if each.len() <= 1 {
         return each.pop();
     }
-    // every run learned again with the workers' start the runs found together: the median of
-    // what their workers' first files paid beyond a steady file. A shard of too few files to tell
+    // every run learned again with the workers' start the runs found together ([`suite_start`]:
+    // what their workers' first files paid beyond a steady file, the middle one). A shard of too few files to tell
     // it from its files' costs has it taken off its first files; in one of enough files, a first
     // file that paid far beyond it (Jest runs the longest file first, a TypeScript compile among
     // them) keeps the rest as its own cost, which alone the run could not tell from its worker's

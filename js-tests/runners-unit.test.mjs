@@ -1114,10 +1114,11 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
       writeFileSync(path.join(root, rel), text);
     };
     // a.test.js: a module without its extension, which loads another (a cycle back), a folder's
-    // index, a package and a stylesheet; b.test.ts: a TypeScript source named `.js`, as tsc wants
+    // index, a package and a stylesheet; b.test.ts: a TypeScript source named `.js`, as tsc wants,
+    // a module another folder names too (one file, found once), and a file's path taken for a folder
     write('tests/a.test.js', "const x = require('../src/x');\nimport '../lib';\nimport _ from 'lodash';\nimport './a.css';\ntest('a', () => {});\n");
     write('tests/a.css', 'body {}');
-    write('tests/b.test.ts', "import { z } from '../src/z.js';\nimport type { T } from '../src/types';\ntest('b', () => {});\n");
+    write('tests/b.test.ts', "import { z } from '../src/z.js';\nimport type { T } from '../src/types';\nimport '../src/y';\nimport '../src/z.ts/index';\ntest('b', () => {});\n");
     write('src/x.js', "const y = require('./y');\nmodule.exports = { y };\n");
     write('src/y.js', "const x = require('./x');\nmodule.exports = 1;\n");
     write('lib/index.js', 'module.exports = 2;\n');
@@ -1128,7 +1129,8 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     const { modules, bytes } = suiteModules({ api: shardwise, units, root });
     const byId = Object.fromEntries(modules.map((m) => [m.id, m]));
     assert.deepEqual(Object.keys(byId).sort(), ['lib/index.js', 'src/types.ts', 'src/x.js', 'src/y.js', 'src/z.ts']);
-    assert.deepEqual(byId['src/y.js'].files, ['tests/a.test.js']);
+    assert.deepEqual(byId['src/y.js'].files, ['tests/a.test.js', 'tests/b.test.ts']);
+    assert.deepEqual(byId['src/x.js'].files, ['tests/a.test.js', 'tests/b.test.ts']); // through y, from either folder
     assert.deepEqual(byId['src/z.ts'].files, ['tests/b.test.ts']);
     assert.equal(byId['src/x.js'].bytes, readFileSync(path.join(root, 'src/x.js')).length);
     assert.equal(bytes, modules.reduce((s, m) => s + m.bytes, 0));

@@ -23,18 +23,46 @@ export const MAX_MODULES = 5000;
 
 const isFile = (p) => {
   try {
-    return statSync(p).isFile();
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false; // (a missing file is most candidates: no error made for it)
   } catch {
-    return false;
+    return false; // a file's path taken for a folder (ENOTDIR), or unreadable
   }
 };
 
-/** The file a relative specifier names, from `dir`: as written, with an extension, its index; a TypeScript source for a `.js` specifier. */
-function resolve(dir, spec) {
+/**
+ * The paths a module named `at` (absolute) may be, in the order tried: as written; for a `.js`
+ * specifier its TypeScript source (as TypeScript and Vite resolve it); with an extension; its
+ * index. Made one at a time: most specifiers name a file as written.
+ */
+function* candidates(at) {
+  yield at;
+  if (/\.[cm]?js$/.test(at)) {
+    yield at.replace(/js$/, 'ts');
+    yield at.replace(/\.js$/, '.tsx');
+  }
+  for (const e of EXTENSIONS) yield at + e;
+  for (const e of EXTENSIONS) yield `${at}${path.sep}index${e}`;
+}
+
+/**
+ * The file a relative specifier names, from `dir`: as written, its TypeScript source, with an
+ * extension, its index (see `candidates`). `cache`: per absolute path, what it resolved to (the
+ * modules of a suite import the same few from many folders).
+ */
+function resolve(dir, spec, cache) {
   const at = path.resolve(dir, spec);
-  const candidates = [at, ...EXTENSIONS.map((e) => at + e), ...EXTENSIONS.map((e) => path.join(at, `index${e}`))];
-  if (/\.[cm]?js$/.test(at)) candidates.push(at.replace(/js$/, 'ts'), at.replace(/\.js$/, '.tsx'));
-  return candidates.find((p) => CODE.test(p) && !p.split(path.sep).includes('node_modules') && isFile(p));
+  if (cache?.has(at)) return cache.get(at);
+  let found;
+  if (!`${at}${path.sep}`.includes(`${path.sep}node_modules${path.sep}`)) {
+    for (const p of candidates(at)) {
+      if (CODE.test(p) && isFile(p)) {
+        found = p;
+        break;
+      }
+    }
+  }
+  cache?.set(at, found);
+  return found;
 }
 
 /**
@@ -137,6 +165,7 @@ export function sourceReader(api) {
 export function suiteModules({ api, units, root, aliases, readSource = sourceReader(api) }) {
   const read = new Map(); // absolute path -> {bytes, imports: absolute paths}
   const bare = new Map(); // folder NUL bare specifier -> the file it names, or undefined
+  const resolved = new Map(); // absolute path -> the file it names, or undefined (see resolve)
   const visit = (p) => {
     if (read.has(p) || read.size >= MAX_MODULES) return read.get(p);
     const source = readSource(p);
@@ -144,15 +173,16 @@ export function suiteModules({ api, units, root, aliases, readSource = sourceRea
     const entry = { bytes: source.bytes, imports: [] };
     read.set(p, entry);
     const { imports = [], bareImports = [] } = source.found;
+    const dir = path.dirname(p);
     for (const spec of imports) {
-      const found = resolve(path.dirname(p), spec);
+      const found = resolve(dir, spec, resolved);
       if (found) entry.imports.push(found);
     }
     if (aliases) {
       for (const spec of bareImports) {
         // a package's name is looked up again by every file that loads it: once a folder
-        const key = `${path.dirname(p)}\0${spec}`;
-        if (!bare.has(key)) bare.set(key, resolveBare(path.dirname(p), spec, aliases, root));
+        const key = `${dir}\0${spec}`;
+        if (!bare.has(key)) bare.set(key, resolveBare(dir, spec, aliases, root));
         const found = bare.get(key);
         if (found) entry.imports.push(found);
       }

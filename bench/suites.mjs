@@ -9,7 +9,8 @@
 // interleaved (native N=2, balanced N=2, native N=3, ...) to spread the machine's noise, every
 // shard a separate process run one at a time (as on separate CI machines). Each run gets a fresh
 // cache folder (Jest's transform cache, Vite's cache dir): a CI machine's cold cache. Printed per
-// suite: the slowest shard of each split and their ratio, each split's spread (slowest / fastest
+// suite: the slowest shard of each split and their ratio (of several rounds: each round's slowest
+// shard, their median, and the median of the rounds' ratios), each split's spread (slowest / fastest
 // shard), each balanced shard's predicted time (its `[shardwise] shard i/N: predicted X` line)
 // against its measured wall time, and `shardwise plan --shards auto`'s predicted wall per count
 // against the measured balanced slowest. It fails loudly when the tests the balanced shards ran
@@ -322,27 +323,50 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     const again = await runOnce(suite, { label: 'seed-again', mode: 'seed' });
     console.log(`seed again, after the rounds: ${s(again.ms)} (${x(again.ms / seed.ms)} of the first seed's: how far the machine's speed moved)`);
   }
+  // per shard, the median of the rounds (what a shard took, where each round ran the same split)
   const wall = (mode, n) => runs[mode].get(n).map((rs) => median(rs.map((r) => r.ms)));
-  console.log(`\n${suite.name}: slowest shard (what CI waits for)${rounds > 1 ? `, median of ${rounds} rounds per shard` : ''}`);
+  // per round, its slowest shard and the mean of its shards: with --history each round's balanced
+  // shards plan from another previous run, and may split otherwise (a round that balanced, one that
+  // kept the runner's split), so a round's slowest shard is what CI waited for, not the slowest of
+  // the per-shard medians (two rounds' shard 1 of 9.6 s and 5.9 s made a 7.8 s "shard" no run had)
+  const roundsOf = (mode, n) => Array.from({ length: rounds }, (_, r) => runs[mode].get(n).map((rs) => rs[r].ms));
+  const slowest = (ms) => Math.max(...ms);
+  const mean = (ms) => ms.reduce((a, b) => a + b, 0) / ms.length;
+  console.log(`\n${suite.name}: slowest shard (what CI waits for)${rounds > 1 ? `, each round's, median of ${rounds} rounds; balanced/native the median of the rounds' ratios (a round's native and balanced runs are neighbours in time), each round's beside it` : ''}`);
   // "balanced/even": the slowest balanced shard against the mean of the balanced shards (their total
   // over N, the best any split of that work could do with each shard paying its own fixed costs):
   // what a better plan could still gain, apart from what no plan can (a shard's start-up, one long file)
-  console.log('N  native slowest  balanced slowest  balanced/native  balanced/even  native spread  balanced spread  native shards / balanced shards');
+  console.log(`N  native slowest  balanced slowest  balanced/native${rounds > 1 ? '  each round' : ''}  balanced/even  native spread  balanced spread  native shards / balanced shards (per shard, median of rounds)`);
   const rows = [];
   for (const n of counts) {
     const nat = wall('native', n);
     const bal = wall('balanced', n);
-    const even = bal.reduce((a, b) => a + b, 0) / n;
-    const row = { n, native: Math.max(...nat), balanced: Math.max(...bal), even, nativeSpread: Math.max(...nat) / Math.min(...nat), balancedSpread: Math.max(...bal) / Math.min(...bal), nat, bal };
+    const natR = roundsOf('native', n);
+    const balR = roundsOf('balanced', n);
+    const ratios = balR.map((b, r) => slowest(b) / slowest(natR[r]));
+    const row = {
+      n,
+      native: median(natR.map(slowest)),
+      balanced: median(balR.map(slowest)),
+      ratio: median(ratios),
+      ratios,
+      even: median(balR.map(mean)),
+      balancedEven: median(balR.map((b) => slowest(b) / mean(b))),
+      nativeSpread: median(natR.map((a) => slowest(a) / Math.min(...a))),
+      balancedSpread: median(balR.map((b) => slowest(b) / Math.min(...b))),
+      nat,
+      bal,
+    };
     rows.push(row);
-    console.log(`${String(n).padEnd(2)} ${s(row.native).padStart(14)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.native).padStart(15)}  ${x(row.balanced / even).padStart(13)}  ${x(row.nativeSpread).padStart(13)}  ${x(row.balancedSpread).padStart(15)}  ${nat.map(s).join(' ')} / ${bal.map(s).join(' ')}`);
+    const each = rounds > 1 ? `  ${ratios.map(x).join(' ').padStart(10)}` : '';
+    console.log(`${String(n).padEnd(2)} ${s(row.native).padStart(14)}  ${s(row.balanced).padStart(16)}  ${x(row.ratio).padStart(15)}${each}  ${x(row.balancedEven).padStart(13)}  ${x(row.nativeSpread).padStart(13)}  ${x(row.balancedSpread).padStart(15)}  ${nat.map(s).join(' ')} / ${bal.map(s).join(' ')}`);
   }
   if (withReport) {
     console.log(`\n${suite.name}: the runner's split with shardwise's reporter (no balancing) against balanced: what balancing alone gains`);
     console.log('N  native+report slowest  balanced slowest  balanced/(native+report)  native+report shards');
     for (const row of rows) {
       const rep = wall('report', row.n);
-      row.nativeReport = Math.max(...rep);
+      row.nativeReport = median(roundsOf('report', row.n).map(slowest));
       console.log(`${String(row.n).padEnd(2)} ${s(row.nativeReport).padStart(21)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.nativeReport).padStart(24)}  ${rep.map(s).join(' ')}`);
     }
   }
@@ -356,9 +380,10 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
       const m = median(rs.map((r) => r.ms));
       const t = rs.every((r) => r.testsMs !== undefined) ? median(rs.map((r) => r.testsMs)) : undefined;
       const tp = last.testsPredictedMs ?? last.predictedMs;
-      // each round against its own prediction: how much of the miss is the machine's noise
+      // each round against its own prediction (with --history each round plans anew: its own
+      // split, its own prediction), and their median: how much of the miss is the machine's noise
       const each = rounds > 1 ? `  ${rs.map((r) => x(r.ms / r.predictedMs)).join(' ').padStart(10)}` : '';
-      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(last.predictedMs).padStart(9)}  ${s(m).padStart(8)}  ${x(m / last.predictedMs).padStart(18)}${each}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t / tp).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
+      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(median(rs.map((r) => r.predictedMs))).padStart(9)}  ${s(m).padStart(8)}  ${x(median(rs.map((r) => r.ms / r.predictedMs))).padStart(18)}${each}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t / tp).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
     });
   }
 

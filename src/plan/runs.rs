@@ -73,6 +73,7 @@ pub fn merge_runs(reports: Vec<Report>) -> Option<Report> {
         per_file_ms: c.per_file_ms,
         per_test_ms: c.per_test_ms,
         starts: &c.starts,
+        transforms: &c.module_ms,
     };
     let mut sources: Vec<Source> = out.sources.take().unwrap_or_default().into_iter().filter(|s| !s.file_path.starts_with(RUN_SOURCES)).collect();
     sources.push(Source {
@@ -107,6 +108,12 @@ struct Record<'a> {
     /// charged jsdom's start to no shard
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     starts: &'a [super::cost::Start],
+    /// Each module's transforms, their mean over the runs that made them (Vitest's): without them,
+    /// a timings folder's plan (a CI's steady state) shared its cold cost out over the modules by
+    /// their sizes alone, where one run's report weighs them by time (date-fns's 684 one-function
+    /// modules of its `fp` build: small, slow to transform)
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    transforms: &'a BTreeMap<String, u64>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -373,6 +380,29 @@ mod tests {
         assert_eq!(learned.costs.starts[0].files.len(), 10);
         let merged = merge_runs(vec![one, two]).unwrap();
         assert_eq!(learn(&view(&merged)).costs.starts, learned.costs.starts);
+    }
+
+    #[test]
+    fn the_merged_costs_record_keeps_each_modules_transforms() {
+        // two Vitest shards whose records give the transforms of the modules their files loaded:
+        // a module both loaded at the mean of the two, one only one loaded as that one made it;
+        // read back from the merged document, the plan weighs the modules as the runs did
+        let with_transforms = |mut r: Report, transforms: serde_json::Value| {
+            for s in r.sources.iter_mut().flatten().filter(|s| s.file_path == COSTS_SOURCE) {
+                let mut record: serde_json::Value = serde_json::from_str(&s.text).unwrap();
+                record["runner"] = "vitest".into();
+                record["transforms"] = transforms.clone();
+                s.text = record.to_string();
+            }
+            r
+        };
+        let files = |k: &str| (1..=6).map(|i| (format!("{k}{i}.test.ts"), 100, 150)).collect::<Vec<_>>();
+        let one = with_transforms(shard("vitest", &files("a"), 2000), serde_json::json!({ "src/fp/add.ts": 300, "src/add.ts": 40 }));
+        let two = with_transforms(shard("vitest", &files("b"), 2100), serde_json::json!({ "src/fp/add.ts": 500 }));
+        let learned = learn_runs(&[view(&one), view(&two)]).unwrap();
+        assert_eq!(learned.costs.module_ms, BTreeMap::from([("src/add.ts".to_owned(), 40), ("src/fp/add.ts".to_owned(), 400)]));
+        let merged = merge_runs(vec![one, two]).unwrap();
+        assert_eq!(learn(&view(&merged)).costs.module_ms, learned.costs.module_ms);
     }
 
     #[test]

@@ -54,7 +54,7 @@ import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import nodeFs, { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE } from './suites-projects.mjs';
@@ -527,16 +527,24 @@ function external(repo, runner, { workers }) {
   }
   const own = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vitest.config.cjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
     .find((f) => existsSync(path.join(repo, f)));
+  // shardwise as a user's install has it: a copy whose real path is inside node_modules (see
+  // installedAsUsers), the sequencer imported as Node imports a package (Vite bundles what a config
+  // imports by path into the config: the sequencer ran a second copy of shardwise, its wasm apart
+  // from the reporter's, where a user's bare 'shardwise/vitest/sequencer' stays a package)
+  const installed = path.join(tmpdir(), 'shardwise-bench-suites', `${name}-shardwise`, 'node_modules', 'shardwise');
+  rmSync(path.dirname(path.dirname(installed)), { recursive: true, force: true });
+  cpSync(path.join(ROOT, 'pkg'), installed, { recursive: true, dereference: true });
   const wrapper = path.join(repo, '.shardwise-bench.vitest.config.mjs');
   writeFileSync(wrapper, `// Written by shardwise's bench/suites.mjs (removed at its end): ${own ?? 'no config of its own'} plus shardwise.
 import { mergeConfig } from 'vitest/config';
-import ShardwiseSequencer from ${JSON.stringify(path.join(SW, 'vitest/sequencer.mjs'))};
+const sequencer = ${JSON.stringify(pathToFileURL(path.join(installed, 'vitest/sequencer.mjs')).href)}; // (a name, not a literal: left to Node)
+const { default: ShardwiseSequencer } = await import(sequencer);
 ${own ? `import own from './${own}';` : 'const own = {};'}
 const base = typeof own === 'function' ? await own({ command: 'serve', mode: 'test' }) : await own;
 const native = process.env.SW_NATIVE === '1';
 const merged = mergeConfig(base ?? {}, { cacheDir: process.env.SW_CACHE, test: { maxWorkers: ${workers}, ${VITEST_FS_CACHE} } });
 merged.test.reporters = ['default', ['json', { outputFile: process.env.SW_JSON }],
-  ...(native ? [] : [[${JSON.stringify(path.join(SW, 'vitest/index.mjs'))}, { outputFolder: process.env.SW_OUTPUT }]])];
+  ...(native ? [] : [[${JSON.stringify(path.join(installed, 'vitest/index.mjs'))}, { outputFolder: process.env.SW_OUTPUT }]])];
 if (!native) merged.test.sequence = { ...merged.test.sequence, sequencer: ShardwiseSequencer };
 export default merged;
 `);

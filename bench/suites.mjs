@@ -350,7 +350,6 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
       balanced: median(balR.map(slowest)),
       ratio: median(ratios),
       ratios,
-      even: median(balR.map(mean)),
       balancedEven: median(balR.map((b) => slowest(b) / mean(b))),
       nativeSpread: median(natR.map((a) => slowest(a) / Math.min(...a))),
       balancedSpread: median(balR.map((b) => slowest(b) / Math.min(...b))),
@@ -379,11 +378,13 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
       const last = rs[rs.length - 1];
       const m = median(rs.map((r) => r.ms));
       const t = rs.every((r) => r.testsMs !== undefined) ? median(rs.map((r) => r.testsMs)) : undefined;
-      const tp = last.testsPredictedMs ?? last.predictedMs;
+      // the tests' prediction as the shard's: each round's own, their median
+      const testsPredicted = (r) => r.testsPredictedMs ?? r.predictedMs;
+      const tp = median(rs.map(testsPredicted));
       // each round against its own prediction (with --history each round plans anew: its own
       // split, its own prediction), and their median: how much of the miss is the machine's noise
       const each = rounds > 1 ? `  ${rs.map((r) => x(r.ms / r.predictedMs)).join(' ').padStart(10)}` : '';
-      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(median(rs.map((r) => r.predictedMs))).padStart(9)}  ${s(m).padStart(8)}  ${x(median(rs.map((r) => r.ms / r.predictedMs))).padStart(18)}${each}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t / tp).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
+      console.log(`${String(n).padEnd(2)} ${String(i + 1).padStart(5)}  ${s(median(rs.map((r) => r.predictedMs))).padStart(9)}  ${s(m).padStart(8)}  ${x(median(rs.map((r) => r.ms / r.predictedMs))).padStart(18)}${each}  ${s(t).padStart(5)}  ${s(tp).padStart(15)}  ${x(t === undefined ? undefined : median(rs.map((r) => r.testsMs / testsPredicted(r)))).padStart(15)}  ${String(last.tests.size).padStart(9)}`);
     });
   }
 

@@ -831,6 +831,13 @@ test('reportPath: a location inside the repository, or none for a file outside i
   assert.equal(reportPath('/repo', '/repo-other/a.js'), undefined);
   assert.equal(reportPath('/repo', '/'), undefined);
   assert.equal(reportPath('/repo', undefined), undefined);
+  // asked again (each path is worked out once per root), and of another root: the same answers
+  for (let i = 0; i < 2; i++) {
+    assert.equal(reportPath('/repo', '/repo/a/b.js'), 'a/b.js');
+    assert.equal(reportPath('/repo/a', '/repo/a/b.js'), 'b.js');
+    assert.equal(reportPath('/other', '/repo/a/b.js'), undefined);
+    assert.equal(reportPath('/repo', '/usr/lib/node_modules/x/index.js'), undefined);
+  }
 });
 
 test('tests in files outside the repository root are reported without their file, said once: the report is kept', async () => {

@@ -248,16 +248,8 @@ impl ColdOf {
         if cold_ms == 0 {
             return ColdOf(vec![0]);
         }
-        // r^200 < 1e-19: every larger shard pays all of it. r^g one product at a time: the same
-        // products as `cold_share(g)`, without its g of them for each g (the table is made for
-        // every plan, and the fit of a run plans 19 to 38 times)
-        let mut left = 1.0f64;
-        let mut shares = Vec::with_capacity(201);
-        for _ in 0..=200 {
-            shares.push((cold_ms as f64 * (1.0 - left)).round() as u64);
-            left *= COLD_REACH;
-        }
-        ColdOf(shares)
+        // r^200 < 1e-19: every larger shard pays all of it
+        ColdOf((0..=200).map(|g| (cold_ms as f64 * cold_share(g)).round() as u64).collect())
     }
     pub(super) fn of(&self, groups: usize) -> u64 {
         self.0[groups.min(self.0.len() - 1)]

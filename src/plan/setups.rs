@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::assign::{cost, heaviest, lpt_order, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
+use super::assign::{cost, heaviest, lpt_order, settle, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
 use super::cost::{ms_of, ColdOf, Module, Start};
 use super::options::{whole, Settings};
 use super::units::Canon;
@@ -613,14 +613,16 @@ fn candidates(b: &SBin, target: u64) -> Vec<(usize, usize)> {
 }
 
 /// Moves and swaps off the heaviest shard while one lowers it and keeps the other shard below
-/// it; every step lowers the sorted vector of shard costs, so the pass ends; bounded by
+/// it, then among the shards below it ([`settle`]); every step lowers the sorted vector of shard
+/// costs, so the pass ends; bounded by
 /// [`MAX_IMPROVEMENT_STEPS`] and [`MAX_EVALUATIONS`].
 fn improve(m: &Model, bins: &mut [SBin]) {
     let mut evaluations = 0usize;
     let mut costs: Vec<u64> = bins.iter().map(|b| m.cost_after(b, Delta::None)).collect();
     let mut lighter: Vec<usize> = Vec::with_capacity(bins.len());
+    let mut settled = vec![false; bins.len()];
     for _ in 0..MAX_IMPROVEMENT_STEPS {
-        let (h, top) = heaviest(&costs, &mut lighter);
+        let Some((h, top)) = heaviest(&costs, &settled, &mut lighter) else { break };
         // (new max, target, from (phase, pos), to (phase, pos) for a swap)
         let mut best: Option<(u64, usize, (usize, usize), Option<(usize, usize)>)> = None;
         for (rank, &to) in lighter.iter().enumerate() {
@@ -651,7 +653,12 @@ fn improve(m: &Model, bins: &mut [SBin]) {
                 break;
             }
         }
-        let Some((_, to, (p, pos), back)) = best else { break };
+        let Some((_, to, (p, pos), back)) = best else {
+            if settle(&mut settled, h, &costs) {
+                continue;
+            }
+            break;
+        };
         let (w, g) = bins[h].phases[p].items[pos];
         match back {
             None => {

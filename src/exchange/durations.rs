@@ -141,10 +141,12 @@ pub async fn fetch_durations<T: Transport, C: Clock, F: Files>(
     let mut interval = cx.env.retry.poll_interval_ms;
     loop {
         cx.earlier.set(polls);
+        // a poll that failed without a status of its own (the deadline passed while it was in
+        // flight) says the one the polls before it got: the result was still not ready
         let (resp, n) = cx
             .call(Step::Poll, &req, |s| s == 200 || s == 404)
             .await
-            .map_err(|e| Error { attempts: Some(polls + e.attempts.unwrap_or(0)), ..e })?;
+            .map_err(|e| Error { attempts: Some(polls + e.attempts.unwrap_or(0)), status: e.status.or((polls > 0).then_some(404)), ..e })?;
         polls += n;
         if resp.status == 200 {
             return decode_download_body(&resp.body, resp.header("content-encoding")).map_err(|e| {

@@ -484,6 +484,22 @@ fn polls_until_ready_with_growing_interval() {
 }
 
 #[test]
+fn a_poll_in_flight_at_the_deadline_says_the_status_the_polls_before_it_got() {
+    // the host's transport gives up a request at the deadline with TIMEOUT and no status: the
+    // error still says the download URL answered 404 (not ready) until then (CI's fault test saw
+    // `[TIMEOUT, poll, undefined]` where the deadline fell during a poll)
+    let h = Harness::new(FakeNet::new(|r, n| {
+        (path(&r.url) == "/result").then(|| if n < 2 { status(404) } else { Err(Error::new(ErrorCode::Timeout, "the request did not finish in time")) })
+    }));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status, e.attempts), (ErrorCode::Timeout, Some(Step::Poll), Some(404), Some(3)));
+    // the first poll failing so has no earlier status to give
+    let h = Harness::new(FakeNet::new(|r, _| (path(&r.url) == "/result").then(|| Err(Error::new(ErrorCode::Timeout, "the request did not finish in time")))));
+    let e = h.durations(&durations_opts()).unwrap_err();
+    assert_eq!((e.code, e.step, e.status), (ErrorCode::Timeout, Some(Step::Poll), None));
+}
+
+#[test]
 fn polling_stops_at_the_timeout() {
     let h = Harness::new(FakeNet::new(|r, _| (path(&r.url) == "/result").then(|| status(404))));
     let start = h.clock.now_ms();

@@ -1643,6 +1643,21 @@ mod tests {
         assert_eq!((l.costs.per_worker_ms, l.costs.files["f0.ts"]), (3000, 3100));
     }
 
+    /// A Jest run on 2 workers that started at 1,000 ms and took `wall` ms: per file, `(name,
+    /// its first test's start after `lead` ms, its cost as the reporter measured it)`.
+    fn jest_run(run: &[(&str, u64, u64)], lead: u64, wall: u64) -> ReportView {
+        let files: Vec<String> = run.iter().map(|(f, _, cost)| format!(r#"\"{f}\":{cost}"#)).collect();
+        let tests: Vec<String> = run
+            .iter()
+            .map(|(f, start, _)| format!(r#"{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"startTimestamp":{},"duration":20}}]}}"#, 1000 + lead + start))
+            .collect();
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, files.join(","));
+        view(&format!(
+            r#"{{"category":"jest","startTimestamp":1000,"duration":{wall},"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
+            tests.join(",")
+        ))
+    }
+
     #[test]
     fn a_run_of_few_files_holds_its_first_ones_to_the_others_median() {
         // jest-slow's 4-shard run planned from its seed, shard 4: 6 files on 2 workers, each
@@ -1651,17 +1666,7 @@ mod tests {
         // Held to the median of all six (1.8 s), the first files kept 1.9 s each and a plan from
         // the shards' folder predicted file-024's shard of its own 10.1 s; it took 6.9-7.4 s.
         let run = [("f024.js", 582, 2792), ("f006.js", 633, 2818), ("f060.js", 4534, 159), ("f076.js", 5746, 1837), ("f030.js", 7612, 208), ("f000.js", 7874, 121)];
-        let files: Vec<String> = run.iter().map(|(f, _, cost)| format!(r#"\"{f}\":{cost}"#)).collect();
-        let tests: Vec<String> = run
-            .iter()
-            .map(|(f, start, _)| format!(r#"{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"startTimestamp":{},"duration":20}}]}}"#, 1000 + start))
-            .collect();
-        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, files.join(","));
-        let r = view(&format!(
-            r#"{{"category":"jest","startTimestamp":1000,"duration":9173,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
-            tests.join(",")
-        ));
-        let l = learn(&r);
+        let l = learn(&jest_run(&run, 0, 9173));
         // the later files' median is 208 ms: each first file is held to it (as the run's wall
         // fits them, a steady later file's cost), and a later file keeps what it paid
         let f = &l.costs.files;
@@ -1680,17 +1685,7 @@ mod tests {
         // 115-291 ms. Held to the upper quartile of the later four (their largest, 1,760 ms), the
         // first files kept 1.76 s each as their own, charged again wherever they were planned
         let run = [("f024.js", 0, 3006), ("f006.js", 27, 3045), ("f060.js", 1651, 140), ("f050.js", 3001, 291), ("f005.js", 4767, 1760), ("f030.js", 5052, 184), ("f038.js", 5265, 115)];
-        let files: Vec<String> = run.iter().map(|(f, _, cost)| format!(r#"\"{f}\":{cost}"#)).collect();
-        let tests: Vec<String> = run
-            .iter()
-            .map(|(f, start, _)| format!(r#"{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"startTimestamp":{},"duration":20}}]}}"#, 5489 + start))
-            .collect();
-        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, files.join(","));
-        let r = view(&format!(
-            r#"{{"category":"jest","startTimestamp":1000,"duration":10281,"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
-            tests.join(",")
-        ));
-        let f = learn(&r).costs.files;
+        let f = learn(&jest_run(&run, 4489, 10281)).costs.files;
         assert!(f["f024.js"] < 600 && f["f006.js"] < 600, "{f:?}");
         assert!(f["f005.js"] >= 1500, "{f:?}");
     }

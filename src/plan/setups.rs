@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::assign::{cost, heaviest, lpt_order, settle, over_workers, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
+use super::assign::{cost, heaviest, lpt_order, over_workers, settle, Assignment, Bin, MAX_EVALUATIONS, MAX_IMPROVEMENT_STEPS, SWAP_TARGETS};
 use super::cost::{ms_of, ColdOf, Module, Start};
 use super::options::{whole, Settings};
 use super::units::Canon;

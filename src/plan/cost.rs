@@ -715,10 +715,11 @@ pub struct Learned {
 /// file, its hooks, the runner's overhead between tests). The first gap of a worker is its start
 /// and the run's set-up: the fixed cost per shard takes it. A gap where a lane goes from one
 /// environment to another (Playwright: a project to the next) is a new worker's start (a worker
-/// runs one project's tests): returned apart, per lane, not charged to the file after it.
+/// runs one project's tests): returned apart, per lane, not charged to the file after it; and,
+/// for the worker's start, each such gap without a wait at a barrier (see [`start_part`]).
 /// (Attempts are ordered by integer keys, `start << 24 | index` per lane, with the sort the
 /// planner already has: a sort of another element type would add its own copy to the .wasm.)
-fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<Vec<f64>>) {
+fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<Vec<f64>>, Vec<f64>) {
     let timed: Vec<&Attempt> =
         attempts.iter().filter(|(_, s, d, p, _)| *s > 0.0 && *d >= 0.0 && p.is_some()).take(1 << 24).collect();
     let t0 = timed.iter().map(|a| a.1).fold(f64::INFINITY, f64::min);
@@ -732,15 +733,21 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
     }
     let mut out: BTreeMap<&str, f64> = BTreeMap::new();
     let mut switches: Vec<Vec<f64>> = Vec::new();
+    let mut worker_starts: Vec<f64> = Vec::new();
     for lane in &mut lanes {
         lane.sort_unstable();
-        let at = |k: u64| timed[(k & ((1 << 24) - 1)) as usize];
+    }
+    let at = |k: u64| timed[(k & ((1 << 24) - 1)) as usize];
+    // per lane, its attempts' (start, end, environment), in order
+    let spans: Vec<Vec<(f64, f64, f64)>> = lanes.iter().map(|l| l.iter().map(|&k| at(k)).map(|a| (a.1, a.1 + a.2, a.4)).collect()).collect();
+    for (li, lane) in lanes.iter().enumerate() {
         let mut starts = Vec::new();
         for pair in lane.windows(2) {
             let (prev, next) = (at(pair[0]), at(pair[1]));
             let gap = (next.1 - (prev.1 + prev.2)).max(0.0);
             if prev.4 != next.4 {
                 starts.push(gap);
+                worker_starts.push(start_part(&spans, li, prev.1 + prev.2, next.1));
                 if let Some(f) = next.0 {
                     out.entry(f).or_insert(0.0);
                 }
@@ -756,7 +763,40 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
             switches.push(starts);
         }
     }
-    (out, switches)
+    (out, switches, worker_starts)
+}
+
+/// Of a lane's gap from its test's end (`end`) to a test of another environment (`start`), the
+/// part that was a worker's start. All of it while another lane still worked on: a test of the
+/// environment it was in at `end` running at `start`, or another of it after. At a barrier
+/// (Playwright's phases: a project waits for every project it depends on, a teardown for the
+/// rest), where every other lane had ended its tests of that environment by `start` (and went on
+/// to another, if to any), only the part after the last of them ended: what came before was a
+/// wait for the others, which the plan charges as the barrier. The setup suite of
+/// `npm run bench:peer-playwright` (its seed, 2 lanes): switches of 3.1, 1.2, 2.5, 1.8, 3.8 and
+/// 2.8 s, the 3.8 s a lane waiting 2.6 s for the other's last test before the barrier and the
+/// 1.8 s one 0.7 s before its teardown; a worker's start their median, 2.67 s, where the shards'
+/// starts at a barrier took 1.3-1.5 s and each shard took 0.79-0.93 of its prediction.
+fn start_part(spans: &[Vec<(f64, f64, f64)>], lane: usize, end: f64, start: f64) -> f64 {
+    let mut released = end;
+    for s in spans.iter().enumerate().filter(|&(o, _)| o != lane).map(|(_, s)| s) {
+        // its test at `end` (running then, or its last before): the environment it worked in
+        let begun = s.partition_point(|a| a.0 <= end);
+        if begun == 0 {
+            continue;
+        }
+        let env = s[begun - 1].2;
+        // then its tests of that environment begun before `start`
+        let mut j = begun - 1;
+        while j + 1 < s.len() && s[j + 1].2 == env && s[j + 1].0 < start {
+            j += 1;
+        }
+        if s[j].1 > start || s.get(j + 1).is_some_and(|n| n.2 == env) {
+            return (start - end).max(0.0);
+        }
+        released = released.max(s[j].1);
+    }
+    (start - released).max(0.0)
 }
 
 /// The median of some figures (of an even count, the mean of the middle two, rounded up); 0
@@ -1113,20 +1153,21 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     // the workers' timelines: per file its gaps, per lane the starts of a worker for another
     // environment (Playwright: a project after another); read only when the record has no files'
     // costs (Playwright's)
-    let (mut measured, switches): (BTreeMap<String, f64>, Vec<Vec<f64>>) = match fitted.or(raw) {
-        Some(files) => (files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(), Vec::new()),
+    let (mut measured, switches, worker_starts): (BTreeMap<String, f64>, Vec<Vec<f64>>, Vec<f64>) = match fitted.or(raw) {
+        Some(files) => (files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(), Vec::new(), Vec::new()),
         None => {
-            let (timeline, switches) = timeline_costs(&attempts);
-            (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches)
+            let (timeline, switches, starts) = timeline_costs(&attempts);
+            (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches, starts)
         }
     };
-    // a worker's start, where the run started workers for another project: their median (a
-    // lane's gap before a project that waits for a setup project holds that wait too: on the
-    // peer bench's chain suite 4.3 s among five of 0.5-1.8 s, the mean 1.5 s against 0.95 s a
-    // shard's starts measured; the plan charges the wait apart, as the setups' barrier); and the
-    // time a lane spent on them, on average, waits and all (see `calibrate`)
+    // a worker's start, where the run started workers for another project: the median of the
+    // switches' starts, without their waits at a barrier ([`start_part`]; a lane's gap before a
+    // project that waits for a setup project holds that wait too: on the peer bench's chain suite
+    // 4.3 s among five of 0.5-1.8 s, the mean 1.5 s against 0.95 s a shard's starts measured; the
+    // plan charges the wait apart, as the setups' barrier); and the time a lane spent on the
+    // switches, on average, waits and all (see `calibrate`)
     let (count, total) = (switches.iter().map(Vec::len).sum::<usize>(), switches.iter().flatten().sum::<f64>());
-    let (switch_ms, switched) = if count == 0 { (0.0, 0.0) } else { (median_of(switches.iter().flatten().map(|x| x.max(0.0).round() as u64).collect()) as f64, total / switches.len() as f64) };
+    let (switch_ms, switched) = if count == 0 { (0.0, 0.0) } else { (median_of(worker_starts.iter().map(|x| x.max(0.0).round() as u64).collect()) as f64, total / switches.len() as f64) };
     // the test environments' first loads, out of the files' costs before the workers' warm-up is
     // read from them; a service's record gives them as it keeps them
     let (starts, taken) = match (fitted, record.as_ref().and_then(|r| r.starts.as_deref())) {
@@ -2033,8 +2074,11 @@ mod tests {
             {"type":"file","title":"d.spec.ts","tests":[
               {"title":"d1","attempts":[{"environmentIdx":1,"startTimestamp":3300,"duration":900,"parallelIndex":1}]}]}]}"#,
         );
-        let (files, switches) = timeline_costs(&r.attempts_with_files());
+        let (files, switches, starts) = timeline_costs(&r.attempts_with_files());
         assert_eq!(switches, [vec![1000.0], vec![1200.0]]);
+        // lane 1's switch at 3.3 s: lane 0 still worked (c1 running); lane 0's at 3.1 s: lane 1
+        // had ended (2.1 s) and starts another environment next, a barrier from lane 0's own end
+        assert_eq!(starts, [1000.0, 1200.0]);
         assert_eq!(files, [("a.spec.ts", 100.0), ("b.spec.ts", 100.0), ("c.spec.ts", 100.0), ("d.spec.ts", 0.0)].into());
         let l = learn(&r);
         assert_eq!(l.costs.per_worker_ms, 1100, "a worker's start: the switches' mean");
@@ -2063,9 +2107,36 @@ mod tests {
     }
 
     #[test]
+    fn a_workers_start_leaves_out_the_wait_before_a_barrier() {
+        // 2 lanes: a setup project (lane 0) beside `public` (lane 1); lane 0 starts `public`'s
+        // workers while lane 1 still runs it (3 s, all of it a start); then both wait for the
+        // last `public` test (lane 0's, to 11 s) and start `app`: lane 0 1.9 s after it, lane 1
+        // 2.5 s after its own last test, 0.5 s of it waiting for lane 0's
+        let r = view(
+            r#"{"category":"playwright","duration":15000,"environments":[{"name":"setup"},{"name":"public"},{"name":"app"}],"suites":[
+            {"type":"file","title":"s.spec.ts","tests":[
+              {"title":"login","attempts":[{"startTimestamp":1000,"duration":6000,"parallelIndex":0}]}]},
+            {"type":"file","title":"p1.spec.ts","tests":[
+              {"title":"p1a","attempts":[{"environmentIdx":1,"startTimestamp":1000,"duration":3000,"parallelIndex":1}]},
+              {"title":"p1b","attempts":[{"environmentIdx":1,"startTimestamp":4100,"duration":6400,"parallelIndex":1}]}]},
+            {"type":"file","title":"p2.spec.ts","tests":[
+              {"title":"p2a","attempts":[{"environmentIdx":1,"startTimestamp":10000,"duration":1000,"parallelIndex":0}]}]},
+            {"type":"file","title":"a1.spec.ts","tests":[
+              {"title":"a1a","attempts":[{"environmentIdx":2,"startTimestamp":12900,"duration":1100,"parallelIndex":0}]}]},
+            {"type":"file","title":"a2.spec.ts","tests":[
+              {"title":"a2a","attempts":[{"environmentIdx":2,"startTimestamp":13000,"duration":1000,"parallelIndex":1}]}]}]}"#,
+        );
+        let (_, switches, starts) = timeline_costs(&r.attempts_with_files());
+        assert_eq!(switches, [vec![3000.0, 1900.0], vec![2500.0]]);
+        assert_eq!(starts, [3000.0, 1900.0, 2000.0]);
+        // the median of the starts; of the whole gaps it was 2.5 s
+        assert_eq!(learn(&r).costs.per_worker_ms, 2000);
+    }
+
+    #[test]
     fn a_workers_start_is_the_median_switch_a_wait_at_a_barrier_is_not_one() {
         let r = switches_with_a_wait();
-        let (_, switches) = timeline_costs(&r.attempts_with_files());
+        let (_, switches, _) = timeline_costs(&r.attempts_with_files());
         assert_eq!(switches, [vec![800.0, 4000.0], vec![900.0]]);
         // the mean (1.9 s) would charge every project's workers the wait; the median does not
         assert_eq!(learn(&r).costs.per_worker_ms, 900);

@@ -35,11 +35,15 @@
 //   npm run bench:peer-playwright -- --suite setup --shards 2 --rounds 1 --scale 0.3   # a quick check
 //   npm run bench:peer-playwright -- --suite chain --suite serial --rounds 5
 //   npm run bench:peer-playwright -- --suite parallel --shards 0                      # the seed only
+//   npm run bench:peer-playwright -- --suite chain --reuse-seed   # the shards again, from the last seed
 //
 // Logs, JSON reports and both reporters' folders of every run: bench/out/peer/<suite>/runs/<label>/;
-// the figures: bench/out/peer/<suite>/summary.json.
+// the figures: bench/out/peer/<suite>/summary.json. With --reuse-seed a suite's last seed run (same
+// scale) stays and feeds both reporters again, the other runs are made anew: two builds of shardwise
+// compared on one seed, where a new seed would change both reporters' plans (the seed's durations
+// move 10-20% between runs). Copy bench/out/peer/<suite> first to keep the earlier build's runs.
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -407,13 +411,25 @@ function checkFlakiness(suite, runs, n) {
 
 const rotate = (xs, k) => xs.map((_, i) => xs[(i + k) % xs.length]);
 
-async function benchSuite(suite, { counts, rounds }) {
+/** The seed a `--reuse-seed` run keeps: the last one of the suite's folder, at the same scale. */
+function savedSeed(suite) {
+  const dir = path.join(suite.out, 'runs', 'seed');
+  const meta = path.join(dir, 'seed.json');
+  if (!existsSync(meta)) throw new Error(`${suite.name}: --reuse-seed, but ${dir} holds no seed run of this bench (no seed.json): run it once without --reuse-seed`);
+  const saved = JSON.parse(readFileSync(meta, 'utf8'));
+  if (saved.scale !== suite.scale) throw new Error(`${suite.name}: --reuse-seed, but the saved seed ran at scale ${saved.scale}, not ${suite.scale}: give --scale ${saved.scale}, or run without --reuse-seed`);
+  const tests = executed(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')));
+  return { ...saved, tests, output: path.join(dir, 'shardwise'), flakinessOutput: path.join(dir, 'flakiness'), log: path.join(dir, 'output.log') };
+}
+
+async function benchSuite(suite, { counts, rounds, reuseSeed }) {
   console.log(`\n== ${suite.name}: ${suite.describe}; ${WORKERS} workers`);
-  const seed = await runOnce(suite, { label: 'seed', mode: 'seed' });
+  const seed = reuseSeed ? savedSeed(suite) : await runOnce(suite, { label: 'seed', mode: 'seed' });
+  if (!reuseSeed) writeFileSync(path.join(suite.out, 'runs', 'seed', 'seed.json'), JSON.stringify({ ms: seed.ms, scale: suite.scale, build: seed.build, at: new Date().toISOString() }));
   suite.swTimings = path.join(seed.output, 'report.json.br');
   suite.fkTimings = path.join(seed.flakinessOutput, 'report.json');
   for (const f of [suite.swTimings, suite.fkTimings]) if (!existsSync(f)) throw new Error(`${suite.name}: the seed run saved no ${f}; see ${seed.log}`);
-  console.log(`seed (unsharded, both reporters): ${s(seed.ms)}, ${seed.tests.size} tests (${[...seed.tests.keys()].filter((k) => suite.shared.includes(k.split(' > ')[0])).length} in setup/teardown projects)`);
+  console.log(`seed (unsharded, both reporters${reuseSeed ? `; reused: run ${seed.at}, build ${seed.build}` : ''}): ${s(seed.ms)}, ${seed.tests.size} tests (${[...seed.tests.keys()].filter((k) => suite.shared.includes(k.split(' > ')[0])).length} in setup/teardown projects)`);
   if (counts.length === 0) return { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size };
 
   const runs = Object.fromEntries(MODES.map((m) => [m, new Map()])); // mode -> n -> [split per round]
@@ -483,7 +499,7 @@ async function benchSuite(suite, { counts, rounds }) {
     for (const { line, runs: k } of said.values()) console.log(`  [${k}x] ${line.length > 300 ? `${line.slice(0, 300)}...` : line}`);
   }
   const summary = {
-    suite: suite.name, describe: suite.describe, seedMs: seed.ms, tests: seed.tests.size, rounds, rows,
+    suite: suite.name, describe: suite.describe, seedMs: seed.ms, ...(reuseSeed ? { seedReused: { at: seed.at, build: seed.build } } : {}), tests: seed.tests.size, rounds, rows,
     shards: Object.fromEntries(MODES.map((mode) => [mode, Object.fromEntries([...runs[mode]].map(([n, sets]) => [n, sets.map((set) => set.map((r) => ({
       ms: r.ms, tests: r.tests.size, ...(mode === 'shardwise' ? { predictedMs: r.predictedMs } : {}), ...(mode === 'flakiness' ? { predictedWallMs: r.fkWallMs, predictedWorkMs: r.fkWorkMs, actualWorkMs: r.fkActualWorkMs } : {}),
     })))]))])),
@@ -496,6 +512,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: {
     suite: { type: 'string', multiple: true }, shards: { type: 'string' },
     rounds: { type: 'string', default: '3' }, scale: { type: 'string', default: '1' },
+    'reuse-seed': { type: 'boolean', default: false },
   } });
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: the suites run Debian's Chromium (apt-get install chromium), Playwright's browsers are never downloaded`);
@@ -515,9 +532,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const name of names) {
     const out = path.join(OUT, name);
     const project = path.join(out, 'project');
-    rmSync(path.join(out, 'runs'), { recursive: true, force: true });
-    const suite = { name, out, project, ...writeSuite(project, name, { scale }) };
-    summaries.push(await benchSuite(suite, { counts: override ?? SUITES[name], rounds }));
+    const reuseSeed = values['reuse-seed'];
+    const runsDir = path.join(out, 'runs');
+    if (!reuseSeed) rmSync(runsDir, { recursive: true, force: true });
+    else for (const label of existsSync(runsDir) ? readdirSync(runsDir) : []) if (label !== 'seed') rmSync(path.join(runsDir, label), { recursive: true, force: true });
+    const suite = { name, out, project, scale, ...writeSuite(project, name, { scale }) };
+    summaries.push(await benchSuite(suite, { counts: override ?? SUITES[name], rounds, reuseSeed }));
   }
   const rows = summaries.flatMap((sm) => (sm.rows ?? []).map((r) => ({ suite: sm.suite, ...r })));
   if (rows.length > 1) {

@@ -476,7 +476,8 @@ async function benchSuite(suite, { counts, rounds, reuseSeed }) {
     }
   }
 
-  const all = [seed, ...MODES.flatMap((mode) => [...runs[mode].values()].flat(2))];
+  // a reused seed ran with another build, earlier: the runs of this bench are the shards'
+  const all = [...(reuseSeed ? [] : [seed]), ...MODES.flatMap((mode) => [...runs[mode].values()].flat(2))];
   const builds = new Map();
   for (const r of all) builds.set(r.build, [...(builds.get(r.build) ?? []), r.label]);
   if (builds.size > 1) {

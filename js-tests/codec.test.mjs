@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,394,500 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,396,700 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -337,9 +337,12 @@ test('the .wasm stays within its size budget (1,394,500 bytes after wasm-opt -Oz
   // filled them, 7.2 to 11.1 s): 1,393,185. 1,394,500 since a Playwright worker's start is
   // learned without the waits at a barrier (`start_part`: a lane that waited for the others'
   // last tests of a phase before starting the next project's worker), which had made it 2.67 s
-  // where the shards' starts took 1.3-1.5 s: 1,394,411.
+  // where the shards' starts took 1.3-1.5 s: 1,394,411. 1,396,700 since a start cost (a
+  // Playwright project's workers, a Jest environment) is work of its phase on each worker that
+  // runs a unit needing it, where it was one serial charge a shard (`setups::lanes`: a shard of
+  // three projects took 0.75-0.93 of its prediction, 0.91-1.08 with it): 1,396,631.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_394_500, `shardwise_bg.wasm is ${size} bytes, over the 1,394,500-byte budget`);
+  assert.ok(size <= 1_396_700, `shardwise_bg.wasm is ${size} bytes, over the 1,396,700-byte budget`);
 });

@@ -178,13 +178,13 @@ pub struct StartInput {
     pub units: Option<Vec<String>>,
 }
 
-/// A start cost: what a shard's workers pay once, side by side, before the first of its units
-/// that need it, and only on a shard that holds one: a test environment's first load in a worker
-/// (Jest's jsdom, learned by [`learn`]), the workers of a Playwright project (its browser and
-/// fixtures: a worker runs one project's tests, so each project on a shard starts its own). No
-/// barrier, unlike a setup: the planner charges it as a serial cost of the shards that need it
-/// ([`super::setups`]), so units that share a start go together unless the imbalance is worth
-/// paying it once more.
+/// A start cost: what each of a shard's workers that runs a unit needing it pays once, before
+/// the first of them, and only on a shard that holds one: a test environment's first load in a
+/// worker (Jest's jsdom, learned by [`learn`]), the workers of a Playwright project (its browser
+/// and fixtures: a worker runs one project's tests, so each project on a shard starts its own).
+/// No barrier, unlike a setup: the planner charges it as work of the phase of the units that need
+/// it, once for each worker that runs one of them ([`super::setups`]), so units that share a
+/// start go together unless the imbalance is worth paying it once more.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Start {

@@ -8,7 +8,8 @@
 //! (and the setups of level `l + 1`). Each phase waits for the one before, so a shard's time is
 //! the sum over its phases of `max(ceil(sum / workers), largest)` (the makespan over workers when
 //! predicted), plus its teardowns (run alone after the rest), plus its cold cost. A shard that
-//! holds no dependent of a setup does not run it.
+//! holds no dependent of a setup does not run it. A start cost (a Playwright project's workers)
+//! is work of the phase of the groups that need it, once on each worker that runs one of them.
 //!
 //! The assignment ([`assign`]) is LPT by that cost (each group, heaviest first, onto the shard
 //! whose cost after taking it is least: a dependent goes where its setup is already paid unless
@@ -196,15 +197,31 @@ struct Model {
     /// Per group, its setups and its phase.
     masks: Vec<u64>,
     phase_of_group: Vec<usize>,
-    /// Per setup: `(phase, ms)`, or `(SERIAL, ms)` for a teardown; then per start cost `(SERIAL,
-    /// ms)`: both paid once by a shard that needs them, outside its phases; then per module
-    /// `(WORK, ms)`: paid once by a shard that loads it, as work on one of its workers (phase 0).
+    /// Per setup: `(phase, ms)`, or `(SERIAL, ms)` for a teardown (paid once by a shard that
+    /// needs it, outside its phases); then per start cost `(LANES | phase, ms)`: paid in the phase
+    /// of the groups that need it by each worker that runs one of them, as its work ([`lanes`]);
+    /// then per module `(WORK, ms)`: paid once by a shard that loads it, as work on one of its
+    /// workers (phase 0).
     setups: Vec<(usize, u64)>,
     phases: usize,
 }
 
-/// The phase of what a shard pays once, alone: a teardown, a start cost.
+/// The phase of what a shard pays once, alone: a teardown.
 const SERIAL: usize = usize::MAX;
+/// The mark of a start cost's phase: paid by each worker that runs a group needing it ([`lanes`]).
+const LANES: usize = 1 << 16;
+const _: () = assert!(MAX_SETUP_LEVEL as usize + 2 < LANES, "a phase's index holds no LANES bit");
+
+/// How many of a shard's `workers` pay a start cost that `n` of its groups need: one each, up to
+/// the workers (a Playwright project's workers start side by side, one a lane that runs its
+/// tests; a Jest worker loads a test environment once). As work of the phase, beside its groups:
+/// charged once serially, each project of a shard added a whole start to its time, where its
+/// lanes start them beside each other's work (the setup suite of `npm run bench:peer-playwright`:
+/// shards of three projects took 0.79-0.93 of their predictions, the rest of their time 9-12 s
+/// against 15-18 s predicted).
+fn lanes(n: u32, workers: u64) -> u64 {
+    u64::from(n).min(workers.max(1))
+}
 /// The phase of what a shard pays once as work beside its first phase's groups, barrier to none:
 /// a module's transform.
 const WORK: usize = usize::MAX - 1;
@@ -231,13 +248,6 @@ enum Delta {
 impl Model {
     fn new(group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> Model {
         let phase_of_setup = |st: &Setup| if st.teardown { SERIAL } else { st.level as usize };
-        let mut setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
-        setups_p.extend(starts.iter().map(|st| (SERIAL, st.duration_ms)));
-        // the modules, by the bits after the setups' and starts': work of the shard, but for those
-        // one group loads, which its weight carries ([`with_owned_modules`])
-        let modules = module_work(&group_masks, s);
-        setups_p.extend(modules.iter().flatten().map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
-        setups_p.truncate(MAX_SETUPS);
         let phase_of_group: Vec<usize> = group_masks
             .iter()
             .map(|&m| {
@@ -250,6 +260,19 @@ impl Model {
                 p
             })
             .collect();
+        let mut setups_p: Vec<(usize, u64)> = setups.iter().map(|st| (phase_of_setup(st), st.duration_ms)).collect();
+        // a start cost is paid in the phase of the groups that need it (the first, where they
+        // span several)
+        let first = setups.len();
+        setups_p.extend(starts.iter().enumerate().map(|(k, st)| {
+            let phase = group_masks.iter().zip(&phase_of_group).filter(|(&m, _)| first + k < MAX_SETUPS && m >> (first + k) & 1 == 1).map(|(_, &p)| p).min().unwrap_or(0);
+            (LANES | phase, st.duration_ms)
+        }));
+        // the modules, by the bits after the setups' and starts': work of the shard, but for those
+        // one group loads, which its weight carries ([`with_owned_modules`])
+        let modules = module_work(&group_masks, s);
+        setups_p.extend(modules.iter().flatten().map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
+        setups_p.truncate(MAX_SETUPS);
         let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
         Model {
             workers: s.workers as u64,
@@ -274,17 +297,20 @@ impl Model {
             Delta::Swap(p, pos, w, g) => (Some((w, g)), Some((p, pos))),
         };
         let out_group = out.map(|(p, pos)| (p, pos, b.phases[p].items[pos]));
-        // the setups it runs after the change
-        let mut needed = 0u64;
-        for (k, &n) in b.needs.iter().enumerate() {
-            let mut n = n as i64;
+        // how many of its groups need each setup after the change, and the setups it runs
+        let count = |k: usize| {
+            let mut n = i64::from(b.needs[k]);
             if let Some((_, _, (_, g))) = out_group {
                 n -= (self.masks[g] >> k & 1) as i64;
             }
             if let Some((_, g)) = add {
                 n += (self.masks[g] >> k & 1) as i64;
             }
-            if n > 0 {
+            n.max(0) as u32
+        };
+        let mut needed = 0u64;
+        for k in 0..b.needs.len() {
+            if count(k) > 0 {
                 needed |= 1 << k;
             }
         }
@@ -316,6 +342,8 @@ impl Model {
                 serial += ms;
             } else if p == WORK {
                 sums[0] += ms;
+            } else if p & LANES != 0 {
+                sums[p & !LANES] += lanes(count(k), self.workers) * ms;
             } else {
                 sums[p] += ms;
                 largest[p] = largest[p].max(ms);
@@ -370,6 +398,22 @@ impl Model {
         for (p, bin) in b.phases.iter().enumerate() {
             let mut with = bin.clone();
             for (k, &(sp, ms)) in self.setups.iter().enumerate() {
+                if b.needs[k] > 0 && sp != SERIAL && sp != WORK && sp & LANES != 0 && sp & !LANES == p {
+                    // a start: once on each worker that runs a group needing it, before the first
+                    // of them; longest first gives the heaviest of them a worker each, so it is
+                    // theirs (a worker's start on its own beside them where they are in a later
+                    // phase)
+                    let n = lanes(b.needs[k], self.workers) as usize;
+                    let at: Vec<usize> = (0..with.items.len()).rev().filter(|&i| with.items[i].1 < self.masks.len() && self.masks[with.items[i].1] >> k & 1 == 1).take(n).collect();
+                    let heaviest: Vec<(u64, usize)> = at.iter().map(|&i| with.remove(i)).collect();
+                    for &(w, g) in &heaviest {
+                        with.insert((w.saturating_add(ms), g));
+                    }
+                    for _ in heaviest.len()..n {
+                        with.insert((ms, usize::MAX - k));
+                    }
+                    continue;
+                }
                 if !((sp == p || (sp == WORK && p == 0)) && b.needs[k] > 0) {
                     continue;
                 }

@@ -65,6 +65,20 @@ fn a_start_cost_keeps_its_units_together_without_a_barrier() {
     assert_eq!(p.shards[0].predicted_ms, 3000);
     let p = plan(json!({ "units": two, "shardCount": 1, "workers": 2, "setups": [{ "id": "w", "durationMs": 1000, "units": ["d1"] }] }));
     assert_eq!(p.shards[0].predicted_ms, 4000);
+    // each worker that runs a unit needing a start pays it, beside the other workers' work: two
+    // projects' workers on a shard of 2 workers start side by side, 9 s (one after the other,
+    // 10 s: bench:peer-playwright's setup suite, whose shards of three projects took 0.79-0.93
+    // of such predictions); with 1 worker, one after the other
+    let starts = json!([{ "id": "workers of a", "durationMs": 1000, "units": ["a1", "a2", "a3"] }, { "id": "workers of b", "durationMs": 1000, "units": ["b1"] }]);
+    let projects = json!([{ "id": "a1", "durationMs": 8000 }, { "id": "b1", "durationMs": 8000 }]);
+    for (workers, ms) in [(2, 9000), (1, 18000)] {
+        let p = plan(json!({ "units": projects, "shardCount": 1, "workers": workers, "costs": { "starts": starts } }));
+        assert_eq!(p.shards[0].predicted_ms, ms, "{workers} workers");
+    }
+    // three units that need it on 2 workers: both start their workers (5, 5 and 4 s)
+    let three = json!([{ "id": "a1", "durationMs": 4000 }, { "id": "a2", "durationMs": 4000 }, { "id": "a3", "durationMs": 4000 }]);
+    let p = plan(json!({ "units": three, "shardCount": 1, "workers": 2, "costs": { "starts": starts } }));
+    assert_eq!(p.shards[0].predicted_ms, 9000);
 }
 
 #[test]
@@ -162,8 +176,12 @@ fn the_option_is_checked() {
     assert!(bad(Value::Array(many)).contains("at most 64"));
 }
 
-/// What the module doc says a shard takes, computed here from the plan's own shards.
-fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups: &[(u64, u32, bool, Vec<String>)], workers: usize) -> u64 {
+/// What the module doc says a shard takes, computed here from the plan's own shards: by the
+/// phases model, by hand: each phase's units and setups over the workers
+/// (longest first), its teardowns after; a start cost (`starts`, with every unit of the plan in
+/// `all`) as work of the first phase of the plan's units that need it, once on each worker that
+/// runs one of the shard's units that need it (as many as they are, up to the workers).
+fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups: &[(u64, u32, bool, Vec<String>)], starts: &[(u64, Vec<String>)], all: &[String], workers: usize) -> u64 {
     if shard_units.is_empty() {
         return 0;
     }
@@ -181,8 +199,26 @@ fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups:
     let phases = 1 + setups.iter().filter(|s| !s.2).map(|s| s.1 as usize + 1).max().unwrap_or(0);
     let mut total = 0;
     for p in 0..phases {
-        let mut xs: Vec<u64> = shard_units.iter().filter(|u| phase_of(u) == p).map(|u| ms[u]).collect();
-        xs.extend(setups.iter().zip(&needed).filter(|((_, l, t, _), n)| **n && !t && *l as usize == p).map(|((d, _, _, _), _)| *d));
+        let mut units: Vec<(u64, &String)> = shard_units.iter().filter(|u| phase_of(u) == p).map(|u| (ms[u], u)).collect();
+        let mut xs: Vec<u64> = setups.iter().zip(&needed).filter(|((_, l, t, _), n)| **n && !t && *l as usize == p).map(|((d, _, _, _), _)| *d).collect();
+        for (d, us) in starts {
+            let phase = all.iter().filter(|u| us.contains(u)).map(phase_of).min().unwrap_or(0);
+            let lanes = shard_units.iter().filter(|u| us.contains(u)).count().min(workers.max(1));
+            if phase != p {
+                continue;
+            }
+            // on the heaviest units that need it, one a worker; a worker's start alone for the rest
+            units.sort_unstable_by(|a, b| b.cmp(a));
+            let mut paid = 0;
+            for (w, u) in units.iter_mut() {
+                if paid < lanes && us.contains(u) {
+                    *w += d;
+                    paid += 1;
+                }
+            }
+            xs.extend(std::iter::repeat_n(*d, lanes - paid));
+        }
+        xs.extend(units.iter().map(|(w, _)| *w));
         total += over(xs);
     }
     total + setups.iter().zip(&needed).filter(|((_, _, t, _), n)| **n && *t).map(|((d, _, _, _), _)| d).sum::<u64>()
@@ -191,8 +227,8 @@ fn predicted_by_hand(shard_units: &[String], ms: &BTreeMap<String, u64>, setups:
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// Every unit on exactly one shard; each shard's prediction is the phases model's (start costs
-    /// paid once, as teardowns are); the plan is no worse than the plan without setups and starts
+    /// Every unit on exactly one shard; each shard's prediction is the phases model's (a start
+    /// cost as work, once on each worker that runs a unit needing it); the plan is no worse than the plan without setups and starts
     /// would be with them.
     #[test]
     fn every_unit_once_and_the_predictions_follow_the_model(
@@ -208,24 +244,23 @@ proptest! {
             (*d, *l, *t, (0..weights.len()).filter(|&i| pick[i]).map(|i| format!("u{i:02}")).collect())
         }).collect();
         let setups_json: Vec<Value> = setups.iter().enumerate().map(|(k, (d, l, t, us))| json!({ "id": format!("s{k}"), "durationMs": d, "level": l, "teardown": t, "units": us })).collect();
-        // start costs (`costs.starts`): paid once by a shard that needs them, alone, as a teardown is
+        // start costs (`costs.starts`): work of a phase, once on each worker that runs a unit needing one
         let starts: Vec<(u64, Vec<String>)> = raw_starts.iter().map(|(d, pick)| (*d, (0..weights.len()).filter(|&i| pick[i]).map(|i| format!("u{i:02}")).collect())).collect();
         let starts_json: Vec<Value> = starts.iter().enumerate().map(|(k, (d, us))| json!({ "id": format!("w{k}"), "durationMs": d, "units": us })).collect();
-        let mut setups = setups;
-        setups.extend(starts.iter().map(|(d, us)| (*d, 0, true, us.clone())));
+        let names: Vec<String> = ms.keys().cloned().collect();
         let p = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers, "setups": setups_json, "costs": { "starts": starts_json } }));
         let mut seen = BTreeMap::new();
         for s in &p.shards {
             for u in &s.units {
                 prop_assert!(seen.insert(u.clone(), s.index).is_none(), "{} twice", u);
             }
-            prop_assert_eq!(s.predicted_ms, predicted_by_hand(&s.units, &ms, &setups, workers), "shard {}", s.index);
+            prop_assert_eq!(s.predicted_ms, predicted_by_hand(&s.units, &ms, &setups, &starts, &names, workers), "shard {}", s.index);
         }
         prop_assert_eq!(seen.len(), weights.len());
         prop_assert_eq!(p.makespan_ms, p.shards.iter().map(|s| s.predicted_ms).max().unwrap_or(0));
         // the plan of the tests alone, costed with the setups, is not better than the plan that knew them
         let blind = plan(json!({ "units": all, "shardCount": shard_count, "workers": workers }));
-        let blind_makespan = blind.shards.iter().map(|s| predicted_by_hand(&s.units, &ms, &setups, workers)).max().unwrap_or(0);
+        let blind_makespan = blind.shards.iter().map(|s| predicted_by_hand(&s.units, &ms, &setups, &starts, &names, workers)).max().unwrap_or(0);
         prop_assert!(p.makespan_ms <= blind_makespan, "with setups {} vs blind {}", p.makespan_ms, blind_makespan);
     }
 }
@@ -453,8 +488,7 @@ fn projects_with_a_setup_and_one_without_each_shard_holds_fewer_projects() {
         ],
     }));
     // app + public and admin + public: each shard logs in beside public's tests and starts two
-    // projects' workers (44 s and 41 s: a file is 4 s); every project on both shards, three
-    // starts each, was 45 s and 42 s
+    // projects' workers, each on both its workers (44 s and 41 s: a file is 4 s)
     for s in &p.shards {
         let holds = |p: &str| s.units.iter().any(|u| u.starts_with(p));
         assert!(holds("public") && holds("app") != holds("admin"), "shard {}: {:?}", s.index, s.units);
@@ -565,7 +599,10 @@ fn where_one_file_sets_the_slowest_shard_the_others_are_level() {
     let p = plan(opts);
     let shards: Vec<(u64, usize)> = p.shards.iter().map(|s| (s.predicted_ms, s.units.len())).collect();
     let slow = p.shards.iter().find(|s| s.units.iter().any(|u| u.ends_with("file-024.test.js"))).unwrap();
-    assert_eq!((p.makespan_ms, slow.predicted_ms), (p.lower_bound_ms, p.makespan_ms), "{shards:?}");
+    // the slowest; within 2% of the bound no plan beats (its tests and costs, a start, one worker):
+    // what it adds is the modules it alone loads on its shard, transformed there
+    assert_eq!(slow.predicted_ms, p.makespan_ms, "{shards:?}");
+    assert!(p.makespan_ms * 100 <= p.lower_bound_ms * 102, "{} against {}: {shards:?}", p.makespan_ms, p.lower_bound_ms);
     // the others within about a file of each other (they were 3.9 s apart)
     assert!(spread_below_the_slowest(&p) <= 300, "{shards:?}");
 }

@@ -212,6 +212,12 @@ const SERIAL: usize = usize::MAX;
 const LANES: usize = 1 << 16;
 const _: () = assert!(MAX_SETUP_LEVEL as usize + 2 < LANES, "a phase's index holds no LANES bit");
 
+/// The phase of a start cost's entry (`LANES | phase`), or `None` for a setup's, a teardown's or a
+/// module's (`SERIAL` and `WORK` have every bit, `LANES`'s among them).
+fn start_phase(p: usize) -> Option<usize> {
+    (p != SERIAL && p != WORK && p & LANES != 0).then_some(p & !LANES)
+}
+
 /// How many of a shard's `workers` pay a start cost that `n` of its groups need: one each, up to
 /// the workers (a Playwright project's workers start side by side, one a lane that runs its
 /// tests; a Jest worker loads a test environment once). As work of the phase, beside its groups:
@@ -342,8 +348,8 @@ impl Model {
                 serial += ms;
             } else if p == WORK {
                 sums[0] += ms;
-            } else if p & LANES != 0 {
-                sums[p & !LANES] += lanes(count(k), self.workers) * ms;
+            } else if let Some(p) = start_phase(p) {
+                sums[p] += lanes(count(k), self.workers) * ms;
             } else {
                 sums[p] += ms;
                 largest[p] = largest[p].max(ms);
@@ -398,7 +404,7 @@ impl Model {
         for (p, bin) in b.phases.iter().enumerate() {
             let mut with = bin.clone();
             for (k, &(sp, ms)) in self.setups.iter().enumerate() {
-                if b.needs[k] > 0 && sp != SERIAL && sp != WORK && sp & LANES != 0 && sp & !LANES == p {
+                if b.needs[k] > 0 && start_phase(sp) == Some(p) {
                     // a start: once on each worker that runs a group needing it, before the first
                     // of them; longest first gives the heaviest of them a worker each, so it is
                     // theirs (a worker's start on its own beside them where they are in a later

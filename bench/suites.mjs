@@ -35,6 +35,9 @@
 //   npm run bench:suites -- --repo /tmp/commander --runner jest
 //   npm run bench:suites -- --suite jest --report-baseline  # also the runner's split with shardwise's
 //                                                             reporter (what balancing alone costs)
+//   npm run bench:suites -- --suite jest-slow --reuse-seed  # the shards again from the suite's last
+//                                                       # seed run (same scale): two builds of
+//                                                       # shardwise compared on one seed's timings
 //
 // A real open-source suite, commander.js at its last Jest commit (63eed4aa, 2025-08-04, "Make
 // order not matter for adding combo positive/negative options (#2405)"): 110 test files (one of
@@ -268,14 +271,31 @@ async function previousRun(suite, seed, n, round, rounds) {
   console.log(`  previous run N=${n}${rounds > 1 ? ` round ${round + 1}` : ''} (planned from the seed; the timings of this round's balanced shards): ${set.map((r) => s(r.ms)).join(' ')}`);
 }
 
+/**
+ * The seed a `--reuse-seed` run keeps: the suite's last seed run (runs/seed, recorded in its
+ * seed.json), at the same scale. The seed's durations move 10-20% between runs, and every plan
+ * is made from them: two builds compared each on a seed of its own compare the seeds as much.
+ */
+function savedSeed(suite) {
+  const dir = path.join(suite.out, 'runs', 'seed');
+  const meta = path.join(dir, 'seed.json');
+  if (!existsSync(meta)) throw new Error(`${suite.name}: --reuse-seed, but ${dir} holds no seed run of this bench (no seed.json): run it once without --reuse-seed`);
+  const saved = JSON.parse(readFileSync(meta, 'utf8'));
+  if (saved.scale !== suite.scale) throw new Error(`${suite.name}: --reuse-seed, but the saved seed ran at scale ${saved.scale}, not ${suite.scale}: give --scale ${saved.scale}, or run without --reuse-seed`);
+  const tests = suite.executed(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')));
+  return { ...saved, label: 'seed', mode: 'seed', reused: true, tests, output: path.join(dir, 'shardwise'), log: path.join(dir, 'output.log'), lines: [] };
+}
+
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
-async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, history = false }) {
+async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, history = false, reuseSeed = false }) {
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
-  const seed = await runOnce(suite, { label: 'seed', mode: 'seed' });
+  if (reuseSeed && seeds > 1) throw new Error('--reuse-seed keeps one seed run: give it without --seeds');
+  const seed = reuseSeed ? savedSeed(suite) : await runOnce(suite, { label: 'seed', mode: 'seed' });
+  if (!reuseSeed) writeFileSync(path.join(suite.out, 'runs', 'seed', 'seed.json'), JSON.stringify({ ms: seed.ms, scale: suite.scale, build: seed.build, at: new Date().toISOString() }));
   suite.timingsFile = path.join(seed.output, 'report.json.br');
   if (!existsSync(suite.timingsFile)) throw new Error(`${suite.name}: the seed run saved no report at ${suite.timingsFile}; see ${seed.log}`);
-  console.log(`seed (unsharded, ${suite.workers} workers): ${s(seed.ms)}, ${seed.tests.size} tests${failedCount(seed.tests) ? ` (${failedCount(seed.tests)} failed)` : ''}`);
+  console.log(`seed (unsharded, ${suite.workers} workers${reuseSeed ? `; reused: run ${seed.at}, build ${seed.build}` : ''}): ${s(seed.ms)}, ${seed.tests.size} tests${failedCount(seed.tests) ? ` (${failedCount(seed.tests)} failed)` : ''}`);
   if (seeds > 1) {
     // --seeds K: K unsharded runs side by side, one timings folder (each test at its mean, the
     // costs learned from every run), as a CI keeps its last runs' saved folders
@@ -408,7 +428,8 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
 
   // pkg/ rebuilt during the suite (others at work on it): its runs did not all use one build
   const builds = new Map();
-  for (const r of [seed, ...[...runs.native.values(), ...runs.balanced.values()].flat(2)]) builds.set(r.build, [...(builds.get(r.build) ?? []), r.label]);
+  // a reused seed ran earlier with another build: the runs of this bench are the shards'
+  for (const r of [...(seed.reused ? [] : [seed]), ...[...runs.native.values(), ...runs.balanced.values()].flat(2)]) builds.set(r.build, [...(builds.get(r.build) ?? []), r.label]);
   if (builds.size > 1) {
     console.log(`\n${suite.name}: WARNING: pkg/ was rebuilt during this suite; its runs used ${builds.size} builds (pkg inode@wasm time):`);
     for (const [b, labels] of builds) console.log(`  ${b}: ${labels.join(' ')}`);
@@ -428,7 +449,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     console.log(`\n${suite.name}: shardwise also said (an example of each, with how many runs said it):`);
     for (const { line, runs: k } of said.values()) console.log(`  [${k}x] ${line.length > 300 ? `${line.slice(0, 300)}...` : line}`);
   }
-  const summary = { suite: suite.name, seedMs: seed.ms, tests: seed.tests.size, timings: history ? 'history' : seeds > 1 ? `${seeds} seeds` : 'seed', rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
+  const summary = { suite: suite.name, seedMs: seed.ms, ...(seed.reused ? { seedReused: { at: seed.at, build: seed.build } } : {}), tests: seed.tests.size, timings: history ? 'history' : seeds > 1 ? `${seeds} seeds` : 'seed', rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
   writeFileSync(path.join(suite.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }
@@ -455,7 +476,7 @@ function installedAsUsers(dir) {
 function generated(name, { scale }) {
   const out = path.join(OUT, name);
   const project = path.join(out, 'project');
-  const base = { name, out, cwd: ROOT, commit: COMMIT, workers: 2, mustPass: true };
+  const base = { name, out, cwd: ROOT, commit: COMMIT, workers: 2, mustPass: true, scale };
   // `jest-slow`, `vitest-slow`: the same suites with one long file (SLOW_FILE_MS of CPU), where a
   // split by count is unbalanced
   const slowFileMs = name.endsWith('-slow') ? SLOW_FILE_MS : 0;
@@ -561,6 +582,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     scale: { type: 'string', default: '1' }, workers: { type: 'string', default: '2' },
     'report-baseline': { type: 'boolean', default: false }, 'always-balance': { type: 'boolean', default: false },
     seeds: { type: 'string', default: '1' }, history: { type: 'boolean', default: false },
+    'reuse-seed': { type: 'boolean', default: false },
   } });
   alwaysBalance = values['always-balance'];
   if (!existsSync(CLI)) throw new Error('pkg/ is not built: npm run build');
@@ -572,6 +594,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const suites = values.repo
     ? [external(values.repo, values.runner ?? 'jest', { workers: Number(values.workers) })]
     : (values.suite ?? ['jest', 'vitest', 'playwright']).map((n) => generated(n, { scale: Number(values.scale) }));
-  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'], seeds: Number(values.seeds), history: values.history });
+  for (const suite of suites) await benchSuite(suite, { counts, rounds, reportBaseline: values['report-baseline'], seeds: Number(values.seeds), history: values.history, reuseSeed: values['reuse-seed'] });
   console.log(`\nbench:suites took ${s(Date.now() - started)}`);
 }

@@ -17,9 +17,10 @@
 // Per suite: one unsharded seed run with both reporters attached (the same run feeds both): its
 // shardwise report (report.json.br) is shardwise's timings file (SHARDWISE_TIMINGS_FILE, no
 // service), its Flakiness report (report.json) is @flakiness's (`shardBalancing.timingsFile`). Then
-// per round and shard count, the three modes' splits, interleaved and their order rotated between
-// rounds, each shard a separate `playwright test --shard=i/N` process run one at a time (as on
-// separate CI machines), timed spawn to exit; a split's makespan is its slowest shard. From
+// per round and shard count, the three modes' splits, interleaved shard by shard (shard i of each
+// mode, then shard i + 1, the modes' order rotated between shards and rounds), each shard a
+// separate `playwright test --shard=i/N` process run one at a time (as on separate CI machines),
+// timed spawn to exit; a split's makespan is its slowest shard. From
 // Playwright's own JSON report it checks that across a split's shards every test outside the setup
 // and teardown projects ran exactly once and that they are the seed's (setup/teardown tests may run
 // on several shards: printed) and fails loudly if not; the shardwise shards must print one
@@ -48,7 +49,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rng, pad, write, LOOP_PER_MS } from './suites-projects.mjs';
-import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape, timedRun } from './suites.mjs';
+import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape, timedRun, keepSeed, savedSeed } from './suites.mjs';
 import { playwrightCli } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -411,21 +412,10 @@ function checkFlakiness(suite, runs, n) {
 
 const rotate = (xs, k) => xs.map((_, i) => xs[(i + k) % xs.length]);
 
-/** The seed a `--reuse-seed` run keeps: the last one of the suite's folder, at the same scale. */
-function savedSeed(suite) {
-  const dir = path.join(suite.out, 'runs', 'seed');
-  const meta = path.join(dir, 'seed.json');
-  if (!existsSync(meta)) throw new Error(`${suite.name}: --reuse-seed, but ${dir} holds no seed run of this bench (no seed.json): run it once without --reuse-seed`);
-  const saved = JSON.parse(readFileSync(meta, 'utf8'));
-  if (saved.scale !== suite.scale) throw new Error(`${suite.name}: --reuse-seed, but the saved seed ran at scale ${saved.scale}, not ${suite.scale}: give --scale ${saved.scale}, or run without --reuse-seed`);
-  const tests = executed(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')));
-  return { ...saved, tests, output: path.join(dir, 'shardwise'), flakinessOutput: path.join(dir, 'flakiness'), log: path.join(dir, 'output.log') };
-}
-
 async function benchSuite(suite, { counts, rounds, reuseSeed }) {
   console.log(`\n== ${suite.name}: ${suite.describe}; ${WORKERS} workers`);
-  const seed = reuseSeed ? savedSeed(suite) : await runOnce(suite, { label: 'seed', mode: 'seed' });
-  if (!reuseSeed) writeFileSync(path.join(suite.out, 'runs', 'seed', 'seed.json'), JSON.stringify({ ms: seed.ms, scale: suite.scale, build: seed.build, at: new Date().toISOString() }));
+  const seed = reuseSeed ? { ...savedSeed(suite, executed), flakinessOutput: path.join(suite.out, 'runs', 'seed', 'flakiness') } : await runOnce(suite, { label: 'seed', mode: 'seed' });
+  if (!reuseSeed) keepSeed(suite, seed);
   suite.swTimings = path.join(seed.output, 'report.json.br');
   suite.fkTimings = path.join(seed.flakinessOutput, 'report.json');
   for (const f of [suite.swTimings, suite.fkTimings]) if (!existsSync(f)) throw new Error(`${suite.name}: the seed run saved no ${f}; see ${seed.log}`);
@@ -435,9 +425,14 @@ async function benchSuite(suite, { counts, rounds, reuseSeed }) {
   const runs = Object.fromEntries(MODES.map((m) => [m, new Map()])); // mode -> n -> [split per round]
   for (let round = 0; round < rounds; round++) {
     for (const [c, n] of counts.entries()) {
+      // shard by shard, the three splits side by side (each shard's modes rotated): a drift of
+      // the machine's speed over a round's minutes moves every split's shards alike
+      const sets = Object.fromEntries(MODES.map((mode) => [mode, []]));
+      for (let i = 1; i <= n; i++) {
+        for (const mode of rotate(MODES, round + c + i - 1)) sets[mode].push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
+      }
       for (const mode of rotate(MODES, round + c)) {
-        const set = [];
-        for (let i = 1; i <= n; i++) set.push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
+        const set = sets[mode];
         const shared = checkUnion(suite, seed, set, n);
         const verdict = mode === 'shardwise' ? checkShardwise(suite, set, n) : mode === 'flakiness' ? checkFlakiness(suite, set, n) : '';
         if (!runs[mode].has(n)) runs[mode].set(n, []);

@@ -7,7 +7,8 @@
 // file (no service: SHARDWISE_TIMINGS_FILE, as a committed timings file would be), then for each
 // shard count N the runner's native split (shardwise left out: SW_NATIVE=1) and the balanced one,
 // interleaved (native N=2, balanced N=2, native N=3, ...) to spread the machine's noise, every
-// shard a separate process run one at a time (as on separate CI machines). Each run gets a fresh
+// shard a separate process run one at a time (as on separate CI machines), the splits' shards side
+// by side (native 1/N, balanced 1/N, balanced 2/N, native 2/N, ...). Each run gets a fresh
 // cache folder (Jest's transform cache, Vite's cache dir): a CI machine's cold cache. Printed per
 // suite: the slowest shard of each split and their ratio (of several rounds: each round's slowest
 // shard, their median, and the median of the rounds' ratios), each split's spread (slowest / fastest
@@ -272,18 +273,24 @@ async function previousRun(suite, seed, n, round, rounds) {
 }
 
 /**
- * The seed a `--reuse-seed` run keeps: the suite's last seed run (runs/seed, recorded in its
- * seed.json), at the same scale. The seed's durations move 10-20% between runs, and every plan
- * is made from them: two builds compared each on a seed of its own compare the seeds as much.
+ * `--reuse-seed` (here and in bench:peer-playwright): a suite's seed run is recorded in
+ * runs/seed/seed.json (`keepSeed`), and a later run of the bench takes it again (`savedSeed`) at
+ * the same scale. The seed's durations move 10-20% between runs, and every plan is made from
+ * them: two builds compared each on a seed of its own compare the seeds as much.
  */
-function savedSeed(suite) {
+export function keepSeed(suite, seed) {
+  writeFileSync(path.join(suite.out, 'runs', 'seed', 'seed.json'), JSON.stringify({ ms: seed.ms, scale: suite.scale, build: seed.build, at: new Date().toISOString() }));
+}
+
+/** The seed `keepSeed` recorded, with the tests it ran (`executed` of its runner's JSON report, results.json). */
+export function savedSeed(suite, executed) {
   const dir = path.join(suite.out, 'runs', 'seed');
   const meta = path.join(dir, 'seed.json');
   if (!existsSync(meta)) throw new Error(`${suite.name}: --reuse-seed, but ${dir} holds no seed run of this bench (no seed.json): run it once without --reuse-seed`);
   const saved = JSON.parse(readFileSync(meta, 'utf8'));
   if (saved.scale !== suite.scale) throw new Error(`${suite.name}: --reuse-seed, but the saved seed ran at scale ${saved.scale}, not ${suite.scale}: give --scale ${saved.scale}, or run without --reuse-seed`);
-  const tests = suite.executed(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')));
-  return { ...saved, label: 'seed', mode: 'seed', reused: true, tests, output: path.join(dir, 'shardwise'), log: path.join(dir, 'output.log'), lines: [] };
+  const tests = executed(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')));
+  return { ...saved, dir, label: 'seed', mode: 'seed', reused: true, tests, output: path.join(dir, 'shardwise'), log: path.join(dir, 'output.log'), lines: [] };
 }
 
 /** Seed, then native and balanced shards for each count; prints the suite's tables. */
@@ -291,8 +298,8 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   if (reuseSeed && seeds > 1) throw new Error('--reuse-seed keeps one seed run: give it without --seeds');
-  const seed = reuseSeed ? savedSeed(suite) : await runOnce(suite, { label: 'seed', mode: 'seed' });
-  if (!reuseSeed) writeFileSync(path.join(suite.out, 'runs', 'seed', 'seed.json'), JSON.stringify({ ms: seed.ms, scale: suite.scale, build: seed.build, at: new Date().toISOString() }));
+  const seed = reuseSeed ? savedSeed(suite, suite.executed) : await runOnce(suite, { label: 'seed', mode: 'seed' });
+  if (!reuseSeed) keepSeed(suite, seed);
   suite.timingsFile = path.join(seed.output, 'report.json.br');
   if (!existsSync(suite.timingsFile)) throw new Error(`${suite.name}: the seed run saved no report at ${suite.timingsFile}; see ${seed.log}`);
   console.log(`seed (unsharded, ${suite.workers} workers${reuseSeed ? `; reused: run ${seed.at}, build ${seed.build}` : ''}): ${s(seed.ms)}, ${seed.tests.size} tests${failedCount(seed.tests) ? ` (${failedCount(seed.tests)} failed)` : ''}`);
@@ -324,9 +331,15 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     for (const [c, n] of counts.entries()) {
       if (history) await previousRun(suite, seed, n, round, rounds);
       const order = [...((round + c) % 2 ? ['balanced', 'native'] : ['native', 'balanced']), ...(withReport ? ['report'] : [])];
+      // shard by shard, the splits side by side (native 1/N, balanced 1/N, balanced 2/N, native
+      // 2/N, ...): this machine's speed moved 0.87-1.17x within one suite's runs, and where each
+      // split ran its N shards in a row, a drift over those minutes fell on one split's shards
+      const sets = Object.fromEntries(order.map((mode) => [mode, []]));
+      for (let i = 1; i <= n; i++) {
+        for (const mode of i % 2 ? order : [...order].reverse()) sets[mode].push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
+      }
       for (const mode of order) {
-        const set = [];
-        for (let i = 1; i <= n; i++) set.push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
+        const set = sets[mode];
         checkUnion(suite, seed, set, n, { loud: mode === 'balanced' });
         const verdict = mode === 'balanced' ? `; ${checkShardwise(suite, set, n)}` : '';
         if (!runs[mode].has(n)) runs[mode].set(n, Array.from({ length: n }, () => []));

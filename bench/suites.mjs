@@ -13,8 +13,9 @@
 // suite: the slowest shard of each split and their ratio (of several rounds: each round's slowest
 // shard, their median, and the median of the rounds' ratios), each split's spread (slowest / fastest
 // shard), each balanced shard's predicted time (its `[shardwise] shard i/N: predicted X` line)
-// against its measured wall time, and `shardwise plan --shards auto`'s predicted wall per count
-// against the measured balanced slowest. It fails loudly when the tests the balanced shards ran
+// against its measured wall time, `shardwise plan --shards auto`'s predicted wall per count
+// against the measured balanced slowest, and the machine's speed over the runs (a CPU probe of
+// 2 threads before each run) beside the balanced shards' misses. It fails loudly when the tests the balanced shards ran
 // together (read from the runner's own JSON report) are not exactly the seed's, or a test ran on
 // two shards, or the shards printed different fingerprints; `shardwise verify` over the balanced
 // shards' folders is run and its verdict printed. Ratios are printed, nothing is asserted on time.
@@ -61,7 +62,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE } from './suites-projects.mjs';
+import { Worker } from 'node:worker_threads';
+import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE, LOOP_PER_MS } from './suites-projects.mjs';
 import { playwrightCli, executedTests as executedPlaywright } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -136,6 +138,39 @@ export function buildStamp() {
   }
 }
 
+/** The CPU probe's loops per thread: about 200 ms on a machine where LOOP_PER_MS holds. */
+const PROBE_LOOPS = 200 * LOOP_PER_MS;
+
+/**
+ * How fast the machine is now: the wall time of `threads` threads each running a fixed loop side
+ * by side (2: as many as the suites' workers, on this machine's 2 cores). Taken before each run:
+ * this machine's speed moved 0.87-1.17x within one suite's runs (a shared host), which moves a
+ * shard's measured/predicted as much as the model does; the probe says which runs ran slow.
+ */
+export async function cpuProbe(threads = 2) {
+  const loop = `const { parentPort, workerData } = require('node:worker_threads');
+let x = 0, y = 1;
+for (let i = 0; i < workerData; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; }
+parentPort.postMessage(x);`;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => {
+    const w = new Worker(loop, { eval: true, workerData: PROBE_LOOPS });
+    w.once('message', resolve);
+    w.once('error', reject);
+  })));
+  return performance.now() - t0;
+}
+
+/** Pearson's r of two equal-length lists (undefined with fewer than 3 pairs or no spread). */
+function correlation(xs, ys) {
+  if (xs.length < 3) return undefined;
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let sxy = 0, sxx = 0, syy = 0;
+  xs.forEach((v, i) => { sxy += (v - mx) * (ys[i] - my); sxx += (v - mx) ** 2; syy += (ys[i] - my) ** 2; });
+  return sxx && syy ? sxy / Math.sqrt(sxx * syy) : undefined;
+}
+
 let current; // the run going on, killed (its process group) on Ctrl-C or when this process ends early
 const killCurrent = () => { if (current) try { process.kill(-current.pid, 'SIGKILL'); } catch { /* gone */ } };
 process.on('exit', killCurrent);
@@ -192,11 +227,13 @@ async function runOnce(suite, { label, mode, shard, timings }) {
   const argv = suite.argv({ mode, shard, paths });
   const log = path.join(dir, 'output.log');
   const build = buildStamp();
+  const probeMs = await cpuProbe();
   const { code, ms, text } = await timedRun({ argv, cwd: suite.cwd, env, log });
   suite.after?.(paths);
   rmSync(paths.cache, { recursive: true, force: true });
   const tests = existsSync(paths.json) ? suite.executed(JSON.parse(readFileSync(paths.json, 'utf8'))) : undefined;
-  const run = { label, mode, shard, code, ms, text, log, tests, output: paths.output, build: build === buildStamp() ? build : `${build}->${buildStamp()}`, ...shardwiseLines(text) };
+  const run = { label, mode, shard, code, ms, probeMs, text, log, tests, output: paths.output, build: build === buildStamp() ? build : `${build}->${buildStamp()}`, ...shardwiseLines(text) };
+  (suite.ran ??= []).push(run);
   const failed = tests ? failedCount(tests) : 0;
   if (!tests || (suite.mustPass && (code !== 0 || failed))) {
     throw new Error(`${suite.name} ${label}: exit ${code}, ${tests ? `${failed} failed tests` : 'no JSON report of what ran'}; see ${log}\n${text.split('\n').slice(-40).join('\n')}`);
@@ -298,6 +335,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   if (reuseSeed && seeds > 1) throw new Error('--reuse-seed keeps one seed run: give it without --seeds');
+  await cpuProbe(); // its first run starts the threads' code cold (about 100 ms more): not one of the figures
   const seed = reuseSeed ? savedSeed(suite, suite.executed) : await runOnce(suite, { label: 'seed', mode: 'seed' });
   if (!reuseSeed) keepSeed(suite, seed);
   suite.timingsFile = path.join(seed.output, 'report.json.br');
@@ -439,6 +477,25 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     }
   }
 
+  // the machine's speed over the suite's runs (the probe before each), and how much of the
+  // balanced shards' misses it explains: a shard that ran on a slow machine took longer than
+  // predicted for a reason no plan has
+  const probed = suite.ran.filter((r) => r.probeMs !== undefined);
+  if (probed.length) {
+    const mid = median(probed.map((r) => r.probeMs));
+    const speeds = probed.map((r) => r.probeMs / mid);
+    const bal = [...runs.balanced.values()].flat(2).filter((r) => r.predictedMs);
+    const slow = bal.map((r) => r.probeMs / mid);
+    const miss = bal.map((r) => r.ms / r.predictedMs);
+    const within = (xs) => xs.filter((v) => Math.abs(v - 1) <= 0.15).length;
+    const adjusted = miss.map((m, i) => m / slow[i]);
+    const r = correlation(slow, miss);
+    console.log(`\n${suite.name}: the machine: a CPU probe (2 threads of ${PROBE_LOOPS / LOOP_PER_MS} ms of loops) before each of ${probed.length} runs took ${Math.round(mid)} ms (median), `
+      + `${x(Math.min(...speeds))}-${x(Math.max(...speeds))} of it`
+      + (bal.length ? `; the balanced shards' measured/predicted against their probe's share of its median: r = ${x(r)} over ${bal.length} runs; `
+        + `within ±15% ${within(miss)} of ${bal.length}, over the probe's share (a rough correction) ${within(adjusted)} (median ${x(median(adjusted))})` : ''));
+  }
+
   // pkg/ rebuilt during the suite (others at work on it): its runs did not all use one build
   const builds = new Map();
   // a reused seed ran earlier with another build: the runs of this bench are the shards'
@@ -462,7 +519,7 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     console.log(`\n${suite.name}: shardwise also said (an example of each, with how many runs said it):`);
     for (const { line, runs: k } of said.values()) console.log(`  [${k}x] ${line.length > 300 ? `${line.slice(0, 300)}...` : line}`);
   }
-  const summary = { suite: suite.name, seedMs: seed.ms, ...(seed.reused ? { seedReused: { at: seed.at, build: seed.build } } : {}), tests: seed.tests.size, timings: history ? 'history' : seeds > 1 ? `${seeds} seeds` : 'seed', rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
+  const summary = { suite: suite.name, seedMs: seed.ms, ...(seed.reused ? { seedReused: { at: seed.at, build: seed.build } } : {}), tests: seed.tests.size, timings: history ? 'history' : seeds > 1 ? `${seeds} seeds` : 'seed', rows, plan: auto.rec, native: Object.fromEntries([...runs.native].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, probeMs: r.probeMs })))])), balanced: Object.fromEntries([...runs.balanced].map(([n, sh]) => [n, sh.map((rs) => rs.map((r) => ({ ms: r.ms, probeMs: r.probeMs, predictedMs: r.predictedMs, testsMs: r.testsMs, testsPredictedMs: r.testsPredictedMs, tests: r.tests.size })))])) };
   writeFileSync(path.join(suite.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

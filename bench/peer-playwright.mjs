@@ -49,7 +49,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rng, pad, write, LOOP_PER_MS } from './suites-projects.mjs';
-import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape, timedRun, keepSeed, savedSeed } from './suites.mjs';
+import { s, x, median, shardwiseLines, cleanEnv, buildStamp, shape, timedRun, keepSeed, savedSeed, sideBySide } from './suites.mjs';
 import { playwrightCli } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -414,7 +414,8 @@ const rotate = (xs, k) => xs.map((_, i) => xs[(i + k) % xs.length]);
 
 async function benchSuite(suite, { counts, rounds, reuseSeed }) {
   console.log(`\n== ${suite.name}: ${suite.describe}; ${WORKERS} workers`);
-  const seed = reuseSeed ? { ...savedSeed(suite, executed), flakinessOutput: path.join(suite.out, 'runs', 'seed', 'flakiness') } : await runOnce(suite, { label: 'seed', mode: 'seed' });
+  const saved = reuseSeed && savedSeed(suite, executed);
+  const seed = saved ? { ...saved, flakinessOutput: path.join(saved.dir, 'flakiness') } : await runOnce(suite, { label: 'seed', mode: 'seed' });
   if (!reuseSeed) keepSeed(suite, seed);
   suite.swTimings = path.join(seed.output, 'report.json.br');
   suite.fkTimings = path.join(seed.flakinessOutput, 'report.json');
@@ -425,12 +426,9 @@ async function benchSuite(suite, { counts, rounds, reuseSeed }) {
   const runs = Object.fromEntries(MODES.map((m) => [m, new Map()])); // mode -> n -> [split per round]
   for (let round = 0; round < rounds; round++) {
     for (const [c, n] of counts.entries()) {
-      // shard by shard, the three splits side by side (each shard's modes rotated): a drift of
-      // the machine's speed over a round's minutes moves every split's shards alike
-      const sets = Object.fromEntries(MODES.map((mode) => [mode, []]));
-      for (let i = 1; i <= n; i++) {
-        for (const mode of rotate(MODES, round + c + i - 1)) sets[mode].push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
-      }
+      // shard by shard, the three splits side by side, each shard's modes rotated
+      const sets = await sideBySide(MODES, n, (i) => rotate(MODES, round + c + i - 1),
+        (mode, i) => runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
       for (const mode of rotate(MODES, round + c)) {
         const set = sets[mode];
         const shared = checkUnion(suite, seed, set, n);

@@ -170,7 +170,7 @@ function unitTestBody({ idx, kind, mods, random, dom, slowHelper }) {
 }
 
 /** A CPU loop doing `n` iterations of floating-point work (its time is the machine's, like a real slow test). */
-const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; } return x; }`;
+export const BUSY = `function busy(n) { let x = 0, y = 1; for (let i = 0; i < n; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; } return x; }`;
 
 /** Sizes of the generated suites: `scale` multiplies the file counts (e.g. 0.3 for a quick try). */
 /**

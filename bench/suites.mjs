@@ -15,9 +15,9 @@
 // shard), each balanced shard's predicted time (its `[shardwise] shard i/N: predicted X` line)
 // against its measured wall time, `shardwise plan --shards auto`'s predicted wall per count
 // against the measured balanced slowest, and the machine's speed over the runs (a CPU probe of
-// 2 threads before each run) beside the balanced shards' misses. It fails loudly when the tests the balanced shards ran
-// together (read from the runner's own JSON report) are not exactly the seed's, or a test ran on
-// two shards, or the shards printed different fingerprints; `shardwise verify` over the balanced
+// 2 threads before each run) beside the balanced shards' misses. It fails loudly when the tests
+// the balanced shards ran together (read from the runner's own JSON report) are not exactly the
+// seed's, or a test ran on two shards, or the shards printed different fingerprints; `shardwise verify` over the balanced
 // shards' folders is run and its verdict printed. Ratios are printed, nothing is asserted on time.
 //
 //   npm run bench:suites                              # the three generated suites, N = 2, 3, 4
@@ -63,7 +63,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE, LOOP_PER_MS } from './suites-projects.mjs';
+import { writeJestProject, writeVitestProject, writePlaywrightProject, writeNodeTestProject, VITEST_FS_CACHE, LOOP_PER_MS, BUSY } from './suites-projects.mjs';
 import { playwrightCli, executedTests as executedPlaywright } from '../scripts/lib/playwright-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -148,10 +148,8 @@ const PROBE_LOOPS = 200 * LOOP_PER_MS;
  * shard's measured/predicted as much as the model does; the probe says which runs ran slow.
  */
 export async function cpuProbe(threads = 2) {
-  const loop = `const { parentPort, workerData } = require('node:worker_threads');
-let x = 0, y = 1;
-for (let i = 0; i < workerData; i++) { y = (y * 1103515245 + 12345) % 2147483648; x += y & 1023; }
-parentPort.postMessage(x);`;
+  // the generated suites' own CPU loop, the one LOOP_PER_MS is measured on
+  const loop = `${BUSY}\nconst { parentPort, workerData } = require('node:worker_threads');\nparentPort.postMessage(busy(workerData));`;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => {
     const w = new Worker(loop, { eval: true, workerData: PROBE_LOOPS });
@@ -159,6 +157,19 @@ parentPort.postMessage(x);`;
     w.once('error', reject);
   })));
   return performance.now() - t0;
+}
+
+/**
+ * Shard by shard, the splits side by side: shard 1 of each mode (in the order `modesOf(1)` gives),
+ * then shard 2, and so on; `runShard(mode, i)` runs one. A machine whose speed drifts over a
+ * round's minutes (this one's moved 0.87-1.17x within one suite's runs) then moves every split's
+ * shards alike, where each split running its N shards in a row put a drift on one split. Resolves
+ * with each mode's runs in shard order. bench:peer-playwright runs its three modes so too.
+ */
+export async function sideBySide(modes, n, modesOf, runShard) {
+  const sets = Object.fromEntries(modes.map((mode) => [mode, []]));
+  for (let i = 1; i <= n; i++) for (const mode of modesOf(i)) sets[mode].push(await runShard(mode, i));
+  return sets;
 }
 
 /** Pearson's r of two equal-length lists (undefined with fewer than 3 pairs or no spread). */
@@ -335,7 +346,6 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   console.log(`\n== ${suite.name}: ${suite.describe}`);
   mkdirSync(suite.out, { recursive: true });
   if (reuseSeed && seeds > 1) throw new Error('--reuse-seed keeps one seed run: give it without --seeds');
-  await cpuProbe(); // its first run starts the threads' code cold (about 100 ms more): not one of the figures
   const seed = reuseSeed ? savedSeed(suite, suite.executed) : await runOnce(suite, { label: 'seed', mode: 'seed' });
   if (!reuseSeed) keepSeed(suite, seed);
   suite.timingsFile = path.join(seed.output, 'report.json.br');
@@ -369,13 +379,9 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     for (const [c, n] of counts.entries()) {
       if (history) await previousRun(suite, seed, n, round, rounds);
       const order = [...((round + c) % 2 ? ['balanced', 'native'] : ['native', 'balanced']), ...(withReport ? ['report'] : [])];
-      // shard by shard, the splits side by side (native 1/N, balanced 1/N, balanced 2/N, native
-      // 2/N, ...): this machine's speed moved 0.87-1.17x within one suite's runs, and where each
-      // split ran its N shards in a row, a drift over those minutes fell on one split's shards
-      const sets = Object.fromEntries(order.map((mode) => [mode, []]));
-      for (let i = 1; i <= n; i++) {
-        for (const mode of i % 2 ? order : [...order].reverse()) sets[mode].push(await runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
-      }
+      // native 1/N, balanced 1/N, balanced 2/N, native 2/N, ...
+      const sets = await sideBySide(order, n, (i) => (i % 2 ? order : [...order].reverse()),
+        (mode, i) => runOnce(suite, { label: `${mode}-n${n}-${i}${rounds > 1 ? `-r${round + 1}` : ''}`, mode, shard: `${i}/${n}` }));
       for (const mode of order) {
         const set = sets[mode];
         checkUnion(suite, seed, set, n, { loud: mode === 'balanced' });
@@ -660,6 +666,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (counts.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--shards ${values.shards}: counts of at least 2, e.g. 2,3,4`);
   const rounds = Number(values.rounds);
   const started = Date.now();
+  await cpuProbe(); // its first run starts the threads' code cold (about 100 ms more): not one of the figures
   console.log(`bench:suites, ${new Date().toISOString()}, shardwise at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()}${execFileSync('git', ['status', '--porcelain', 'src', 'pkg-template'], { cwd: ROOT, encoding: 'utf8' }).trim() ? ' (with uncommitted changes in src/ or pkg-template/)' : ''}; shard counts ${counts.join(', ')}; ${rounds} round(s)`);
   const suites = values.repo
     ? [external(values.repo, values.runner ?? 'jest', { workers: Number(values.workers) })]

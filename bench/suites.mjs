@@ -371,9 +371,10 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
     suite.previousSlowest = new Map(); // n -> the slowest shard of the first run planned from the seed
   }
   // 'report': the runner's split with shardwise's reporter and no sequencer (the generated Jest
-  // and Vitest suites' configs read SW_NATIVE=report): balanced against it is what balancing
-  // alone gains, with the report's cost on both sides
-  const withReport = reportBaseline && !suite.external && suite.name !== 'playwright';
+  // and Vitest suites' configs read SW_NATIVE=report, a --repo suite's argv or wrapper the mode):
+  // balanced against it is what balancing alone gains, with the report's cost on both sides, and
+  // it against native what the reporter costs a shard
+  const withReport = reportBaseline && suite.name !== 'playwright';
   const runs = { native: new Map(), balanced: new Map(), ...(withReport ? { report: new Map() } : {}) }; // n -> [[run per round] per shard]
   for (let round = 0; round < rounds; round++) {
     for (const [c, n] of counts.entries()) {
@@ -439,11 +440,16 @@ async function benchSuite(suite, { counts, rounds, reportBaseline, seeds = 1, hi
   }
   if (withReport) {
     console.log(`\n${suite.name}: the runner's split with shardwise's reporter (no balancing) against balanced: what balancing alone gains`);
-    console.log('N  native+report slowest  balanced slowest  balanced/(native+report)  native+report shards');
+    // "reporter's cost": the shards' sum with shardwise's reporter against without, each round's
+    // ratio, their median (the same split both times: what the reporter adds to a CI's machine time)
+    console.log('N  native+report slowest  balanced slowest  balanced/(native+report)  reporter\'s cost (sum of shards, report/native)  native+report shards');
+    const sum = (ms) => ms.reduce((a, b) => a + b, 0);
     for (const row of rows) {
       const rep = wall('report', row.n);
       row.nativeReport = median(roundsOf('report', row.n).map(slowest));
-      console.log(`${String(row.n).padEnd(2)} ${s(row.nativeReport).padStart(21)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.nativeReport).padStart(24)}  ${rep.map(s).join(' ')}`);
+      const natR = roundsOf('native', row.n);
+      row.reporterCost = median(roundsOf('report', row.n).map((r, i) => sum(r) / sum(natR[i])));
+      console.log(`${String(row.n).padEnd(2)} ${s(row.nativeReport).padStart(21)}  ${s(row.balanced).padStart(16)}  ${x(row.balanced / row.nativeReport).padStart(24)}  ${x(row.reporterCost).padStart(46)}  ${rep.map(s).join(' ')}`);
     }
   }
 
@@ -615,7 +621,7 @@ function external(repo, runner, { workers }) {
     return { ...base, describe: `${repo} at ${commit.slice(0, 8)}, Jest ${version} (its own config; --maxWorkers=${workers})`,
       argv: ({ mode, shard, paths }) => [bin, '--json', `--outputFile=${paths.json}`, `--maxWorkers=${workers}`,
         `--cacheDirectory=${paths.cache}`, `--coverageDirectory=${path.join(paths.dir, 'coverage')}`,
-        ...(mode === 'native' ? ['--reporters=default'] : [`--testSequencer=${path.join(SW, 'jest/sequencer.mjs')}`, '--reporters=default', `--reporters=${path.join(SW, 'jest/index.mjs')}`]),
+        ...(mode === 'native' ? ['--reporters=default'] : [...(mode === 'report' ? [] : [`--testSequencer=${path.join(SW, 'jest/sequencer.mjs')}`]), '--reporters=default', `--reporters=${path.join(SW, 'jest/index.mjs')}`]),
         ...(shard ? [`--shard=${shard}`] : [])],
       after: (paths) => {
         if (!existsSync(written)) return;
@@ -643,7 +649,7 @@ const native = process.env.SW_NATIVE === '1';
 const merged = mergeConfig(base ?? {}, { cacheDir: process.env.SW_CACHE, test: { maxWorkers: ${workers}, ${VITEST_FS_CACHE} } });
 merged.test.reporters = ['default', ['json', { outputFile: process.env.SW_JSON }],
   ...(native ? [] : [[${JSON.stringify(path.join(installed, 'vitest/index.mjs'))}, { outputFolder: process.env.SW_OUTPUT }]])];
-if (!native) merged.test.sequence = { ...merged.test.sequence, sequencer: ShardwiseSequencer };
+if (!native && process.env.SW_NATIVE !== 'report') merged.test.sequence = { ...merged.test.sequence, sequencer: ShardwiseSequencer };
 export default merged;
 `);
   process.on('exit', () => rmSync(wrapper, { force: true }));

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,396,700 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,407,200 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -340,9 +340,14 @@ test('the .wasm stays within its size budget (1,396,700 bytes after wasm-opt -Oz
   // where the shards' starts took 1.3-1.5 s: 1,394,411. 1,396,700 since a start cost (a
   // Playwright project's workers, a Jest environment) is work of its phase on each worker that
   // runs a unit needing it, where it was one serial charge a shard (`setups::lanes`: a shard of
-  // three projects took 0.75-0.93 of its prediction, 0.91-1.08 with it): 1,396,632.
+  // three projects took 0.75-0.93 of its prediction, 0.91-1.08 with it): 1,396,632. 1,407,200
+  // since wasm-opt inlines nothing (scripts/build.mjs): a shard's process calls most of the module
+  // once, and V8 compiled the functions wasm-opt had grown (`learn_given`, 33 KB) with TurboFan
+  // while the shard waited: shardwise's own time on a shard in a fresh process 0.80x, its CPU
+  // 0.73x (`npm run bench:shard-overhead`, 10 alternated runs); on a Vitest shard of date-fns that
+  // kept Vitest's split, its time over the runner's alone 0.31-0.44 -> 0.16 s: 1,396,632 -> 1,407,090.
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_396_700, `shardwise_bg.wasm is ${size} bytes, over the 1,396,700-byte budget`);
+  assert.ok(size <= 1_407_200, `shardwise_bg.wasm is ${size} bytes, over the 1,407,200-byte budget`);
 });

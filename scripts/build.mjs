@@ -33,14 +33,20 @@ run(join(root, '.tools', 'bin', 'wasm-bindgen'), [
 ]);
 
 // The features rustc enables by default for wasm32-unknown-unknown, plus SIMD (see .cargo/config.toml).
-// A function with one caller is inlined into it only if it is small: unbounded (binaryen's default),
-// the Brotli encoder's match-finder driver (BrotliCreateBackwardReferences, its hot loop) was
-// inlined into the much larger encode_data, and compressing ran 5-7% slower in V8 than without
-// wasm-opt (same process, alternating builds); with the bound it runs as fast, for +524 bytes.
+// wasm-opt inlines nothing (rustc's inlining stands): a shard's process calls most of the module
+// once or a few times, and V8 compiles a function that grew hot again with its optimising tier
+// (TurboFan, on a background thread, in time superlinear in the function's size) while the shard
+// waits at the lower tier. With wasm-opt's inlining (one-caller functions up to 5000 bytes),
+// `learn_given` grew to a 33 KB body, and a shard's plan and report (a fresh process: the date-fns
+// suite's timings read, a 3-shard plan, its report's costs and encoding) spent 0.55-0.90 s of
+// TurboFan compiles; without, 0.40-0.58 s, the process 15% sooner (0.50 s against 0.59 s, median
+// of 6 alternating runs) for 0.2 s less CPU, the module 1% larger. Compressing and decompressing
+// megabytes and planning 20,000 units ran as fast (bench/brotli.mjs; the binaryen default's
+// unbounded one-caller inlining had put Brotli's match finder into encode_data, 5-7% slower).
 const wasm = join(pkg, 'wasm', 'shardwise_bg.wasm');
 const before = statSync(wasm).size;
 run(bin('wasm-opt'), [
-  wasm, '-o', wasm, '-Oz', '--one-caller-inline-max-function-size=5000',
+  wasm, '-o', wasm, '-Oz', '--one-caller-inline-max-function-size=0', '--no-inline=*',
   '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd',
 ]);

@@ -345,7 +345,8 @@ test('the .wasm stays within its size budget (1,407,200 bytes after wasm-opt -Oz
   // once, and V8 compiled the functions wasm-opt had grown (`learn_given`, 33 KB) with TurboFan
   // while the shard waited: shardwise's own time on a shard in a fresh process 0.80x, its CPU
   // 0.73x (`npm run bench:shard-overhead`, 10 alternated runs); on a Vitest shard of date-fns that
-  // kept Vitest's split, its time over the runner's alone 0.31-0.44 -> 0.16 s: 1,396,632 -> 1,407,090.
+  // kept Vitest's split, its time over the runner's alone 0.31-0.44 -> 0.16 s: 1,396,632 -> 1,407,090;
+  // 1,407,154 with `__readTimings`' `withReport` (a file runner's plan takes no report object).
   // Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;

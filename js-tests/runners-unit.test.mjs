@@ -4,7 +4,8 @@
 // printed line, the saved folder and the upload fallback.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, writeFileSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { playwrightSuite, FakeBuilder } from './helpers/fakes.mjs';
@@ -20,7 +21,7 @@ import { vitestTransforms } from '../pkg/vitest/transforms.mjs';
 import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
 import { suiteModules, jestAliases } from '../pkg/src/runner/modules.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
-import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce } from '../pkg/src/runner/options.mjs';
+import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce, gitInfo } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
 import * as shardwise from 'shardwise';
 import { ReportBuilder, validateReport } from 'shardwise';
@@ -817,6 +818,25 @@ test('options: explicit values win, then SHARDWISE_* variables; an env timings p
   assert.equal(resolveOptions({ timingsFile: 'x.json' }, { SHARDWISE_TIMINGS_FILE: 't.json' }).timingsFile, 'x.json');
   const o = resolveOptions({ baseUrl: 'http://a' }, { SHARDWISE_BASE_URL: 'http://b', SHARDWISE_ACCESS_TOKEN: 'k', GITHUB_SHA: 'f'.repeat(40), GITHUB_RUN_ID: '7' });
   assert.deepEqual([o.baseUrl, o.accessToken, o.commitId, o.runId, o.outputFolder, o.upload], ['http://a', 'k', 'f'.repeat(40), '7', 'shardwise-report', true]);
+});
+
+test('gitInfo: the checkout\'s root and commit from a folder inside it; a checkout with no commit yet, a given commit id, and no checkout', () => {
+  const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'sw-git-')));
+  const inside = path.join(repo, 'packages', 'app');
+  mkdirSync(inside, { recursive: true });
+  const git = (...args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  git('init', '-q');
+  // no commit yet: the root, and no commit id (the run is not reported)
+  assert.deepEqual(gitInfo(inside), { root: repo, commitId: undefined });
+  writeFileSync(path.join(repo, 'a.txt'), 'a');
+  git('add', 'a.txt');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'one');
+  const head = git('rev-parse', 'HEAD');
+  assert.match(head, /^[0-9a-f]{40}$/);
+  assert.deepEqual(gitInfo(inside), { root: repo, commitId: head });
+  assert.deepEqual(gitInfo(inside, 'f'.repeat(40)), { root: repo, commitId: 'f'.repeat(40) });
+  const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'sw-nogit-')));
+  assert.deepEqual(gitInfo(outside), { root: outside, commitId: undefined });
 });
 
 test('relativePosix: repo-relative POSIX paths', () => {

@@ -36,13 +36,24 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
 /// [`timings_json_from_js`]), its tests' durations as `__testDurations` gives them (with `byFile`,
 /// summed by file instead: [`crate::plan::from_report::file_durations`]) and its cost model as
 /// `shardCosts` gives it, from one decoding (a shard's plan reads all three, and each call apart
-/// would carry the whole report across again).
+/// would carry the whole report across again). `withReport: false` leaves the report out: a
+/// file runner's plan reads only the files' figures and the costs (date-fns's 650 KB timings
+/// report, parsed back to an object it never read, was 20-30 ms of a Vitest shard's start).
 #[wasm_bindgen(js_name = "__readTimings")]
-pub fn read_timings(bytes: JsValue, by_file: bool) -> JsResult<JsValue> {
+pub fn read_timings(bytes: JsValue, by_file: bool, with_report: Option<bool>) -> JsResult<JsValue> {
     let json = timings_json_from_js(&bytes, |e| e)?;
     let out = timings(&json, by_file)?;
-    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&json)?)?;
+    with_report_object(&out, &json, with_report)?;
     Ok(out)
+}
+
+/// The report object beside what [`read_timings`] and [`read_timings_runs`] worked out, unless
+/// `with_report` is `Some(false)`.
+fn with_report_object(out: &JsValue, json: &[u8], with_report: Option<bool>) -> JsResult<()> {
+    if with_report != Some(false) {
+        js_sys::Reflect::set(out, &JsValue::from_str("report"), &report_object(json)?)?;
+    }
+    Ok(())
 }
 
 /// `__readTimingsRuns(list, byFile, names?)` -> `{ report, durations | files, costs }`: several
@@ -52,9 +63,9 @@ pub fn read_timings(bytes: JsValue, by_file: bool) -> JsResult<JsValue> {
 /// cannot hold), without crossing to JavaScript and back between the steps (a shard read each
 /// report to an object, then each back as text to merge, then the merged one again to read it).
 /// `names`: each report's file, as the user knows it, for the error of one that cannot be read
-/// (without them, its place in the list: `report 2 of 3`).
+/// (without them, its place in the list: `report 2 of 3`). `withReport` as [`read_timings`]'s.
 #[wasm_bindgen(js_name = "__readTimingsRuns")]
-pub fn read_timings_runs(list: JsValue, by_file: bool, names: Option<Vec<String>>) -> JsResult<JsValue> {
+pub fn read_timings_runs(list: JsValue, by_file: bool, names: Option<Vec<String>>, with_report: Option<bool>) -> JsResult<JsValue> {
     let bad = || Error::invalid_input("__readTimingsRuns takes a non-empty array of reports' bytes");
     if !js_sys::Array::is_array(&list) {
         return Err(bad().into());
@@ -76,7 +87,7 @@ pub fn read_timings_runs(list: JsValue, by_file: bool, names: Option<Vec<String>
     }
     let merged = crate::report::to_json(&crate::plan::runs::merge_runs(all).ok_or_else(bad)?);
     let out = timings(&merged, by_file)?;
-    js_sys::Reflect::set(&out, &JsValue::from_str("report"), &report_object(&merged)?)?;
+    with_report_object(&out, &merged, with_report)?;
     Ok(out)
 }
 

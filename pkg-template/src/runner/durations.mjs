@@ -67,7 +67,8 @@ export function durationsSource({ api, options, cwd, testRunner, testList, looku
   return async () => {
     if (options.timingsFile) {
       const file = path.resolve(cwd, options.timingsFile);
-      const { report, reports, runs } = readTimings(file, api, { byFile }, options.timingsFile);
+      // a file runner's lookups read what the read worked out, not the report (`report: false`)
+      const { report, reports, runs } = readTimings(file, api, { byFile, report: !byFile }, options.timingsFile);
       const source = `timings file ${options.timingsFile}${runs > 1 ? ` (${reports} reports of ${runs} runs, each test at its mean)` : reports > 1 ? ` (${plural(reports, 'shard report')}, read as one run)` : ''}`;
       const rerun = options.rerun && select ? (kinds) => select(report, kinds) : undefined;
       return { durationOf: lookup(report), source, costs: costsFromReport(report, api), rerun };

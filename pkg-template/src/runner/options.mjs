@@ -75,7 +75,10 @@ export function runUrlFromEnv(env = process.env) {
 
 /**
  * The commit under test and the repository root (paths in reports are relative to it).
- * Falls back to `cwd` as root and no commit when git is not available.
+ * Falls back to `cwd` as root and no commit when git is not available. One git process asks
+ * both (a Jest or Vitest shard asks twice, from its sequencer and its reporter, each spawn 8-13 ms
+ * of the main thread before the shard's first test); a checkout with no commit yet, where that
+ * fails on HEAD, asks for its root alone.
  */
 export function gitInfo(cwd, commitId) {
   const git = (...args) => {
@@ -85,6 +88,10 @@ export function gitInfo(cwd, commitId) {
       return undefined;
     }
   };
+  if (commitId === undefined) {
+    const [root, head] = git('rev-parse', '--show-toplevel', 'HEAD')?.split(/\r?\n/) ?? [];
+    if (root && head) return { root, commitId: head };
+  }
   return {
     root: git('rev-parse', '--show-toplevel') ?? cwd,
     commitId: commitId ?? git('rev-parse', 'HEAD'),

@@ -37,13 +37,24 @@ export const costsFromReport = (report, api) => worked.get(report)?.costs ?? api
  * schema's check: Rust `__readTimings`), its durations and costs worked out with it.
  * `byFile`: a file runner's read (Jest, Vitest, node:test): its tests' durations summed by file
  * (`durationsByFile`, `rerunFiles`), not listed each with its title path; asked for each test,
- * the report's durations are worked out then.
+ * the report's durations are worked out then. `report: false` (with `byFile` only): no report
+ * object, only what was worked out (see `keep`).
  */
-export function readTimingsBytes(bytes, api, { byFile = false } = {}) {
+export function readTimingsBytes(bytes, api, { byFile = false, report: whole = true } = {}) {
   if (!api.__readTimings) return api.decodeReport(bytes);
-  const { report, durations, files, costs } = api.__readTimings(bytes, byFile);
-  worked.set(report, { durations, files, costs });
-  return report;
+  const { report, durations, files, costs } = api.__readTimings(bytes, byFile, whole);
+  return keep(report, { durations, files, costs });
+}
+
+/**
+ * What a timings read worked out, under the report it was read from, or (`report: false`, a file
+ * runner's plan: it reads only `durationsByFile`, `rerunFiles` and `costsFromReport`, which take
+ * the files' figures and the costs from here) under an object that stands for it.
+ */
+function keep(report, found) {
+  const key = report ?? {};
+  worked.set(key, found);
+  return key;
 }
 
 /**
@@ -51,11 +62,10 @@ export function readTimingsBytes(bytes, api, { byFile = false } = {}) {
  * (`__mergeRuns`: each test at its mean over the runs), read as `readTimingsBytes` reads one.
  * `names`: each report's file, which the error of one that cannot be read starts with.
  */
-export function readTimingsRunsBytes(list, api, { byFile = false, names } = {}) {
+export function readTimingsRunsBytes(list, api, { byFile = false, names, report: whole = true } = {}) {
   if (!api.__readTimingsRuns) return timingsOf(api.__mergeRuns(list.map((bytes) => api.decodeReport(bytes))), api);
-  const { report, durations, files, costs } = api.__readTimingsRuns(list, byFile, names);
-  worked.set(report, { durations, files, costs });
-  return report;
+  const { report, durations, files, costs } = api.__readTimingsRuns(list, byFile, names, whole);
+  return keep(report, { durations, files, costs });
 }
 
 /** A report object as timings (the durations exchange's answer, several shards' reports merged): its durations and costs worked out together. */

@@ -29,14 +29,11 @@ const SHARDS = 3;
 const WORKERS = 2;
 const COMMIT = '0123456789abcdef0123456789abcdef01234567';
 
-/** A deterministic generator (the suite is the same on every run). */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
-/** The suite's sources (test files importing modules that import others) and its timings report. */
-async function writeSuite(dir, pkg) {
+/**
+ * The suite's sources (test files importing modules that import others) and its timings report,
+ * the same every time (`rng`: the generated suites' seeded generator).
+ */
+async function writeSuite(dir, pkg, rng) {
   const api = await import(pathToFileURL(path.join(pkg, 'node.mjs')).href);
   const { RunCosts } = await import(pathToFileURL(path.join(pkg, 'src/runner/costs.mjs')).href);
   const r = rng(7);
@@ -110,11 +107,6 @@ async function child(pkg, dir) {
   process.stdout.write(JSON.stringify({ import: t1 - t0, plan: t2 - t1, record: t3 - t2, end: t4 - t3, files: planned.paths.size, bytes: bytes.length, cpuMs: (cpu.user + cpu.system) / 1000 }));
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 /** One fresh process: `kind` 'bare' (Node starts and exits) or a package folder's shard. */
 function once(kind, dir) {
   const script = fileURLToPath(import.meta.url);
@@ -130,11 +122,13 @@ const { values } = parseArgs({ options: { child: { type: 'string' }, against: { 
 if (values.child) {
   await child(values.child, process.argv[process.argv.length - 1]);
 } else {
+  // the benches' own helpers, in this process only: a child's time is shardwise's and Node's
+  const [{ rng }, { median }] = await Promise.all([import('./suites-projects.mjs'), import('./suites.mjs')]);
   const pkg = path.join(HERE, '..', 'pkg');
   const builds = [['pkg/', pkg], ...(values.against ? [[values.against, path.resolve(values.against)]] : [])];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shardwise-overhead-'));
   try {
-    await writeSuite(dir, pkg);
+    await writeSuite(dir, pkg, rng);
     const runs = Number(values.runs);
     const got = new Map([['bare', []], ...builds.map(([name]) => [name, []])]);
     once(pkg, dir); // the suite's files into the page cache, once

@@ -31,7 +31,7 @@ pub fn test_durations_of(report: JsValue) -> JsResult<JsValue> {
     to_js(&test_durations(&view))
 }
 
-/// `__readTimings(bytes, byFile)` -> `{ report, durations | files, costs }`: a timings file read
+/// `__readTimings(bytes, byFile, withReport?)` -> `{ report?, durations | files, costs }`: a timings file read
 /// once: the report as `decodeReport` reads it (without the schema's check:
 /// [`timings_json_from_js`]), its tests' durations as `__testDurations` gives them (with `byFile`,
 /// summed by file instead: [`crate::plan::from_report::file_durations`]) and its cost model as
@@ -56,7 +56,7 @@ fn with_report_object(out: &JsValue, json: &[u8], with_report: Option<bool>) -> 
     Ok(())
 }
 
-/// `__readTimingsRuns(list, byFile, names?)` -> `{ report, durations | files, costs }`: several
+/// `__readTimingsRuns(list, byFile, names?, withReport?)` -> `{ report?, durations | files, costs }`: several
 /// saved reports' bytes (a sharded run's shards, or several runs') read as one timings document, as
 /// `__mergeRuns` merges them (`plan::runs::merge_runs`), then as [`read_timings`] reads one: each
 /// read by `decodeReport`'s Brotli-or-JSON rule into the report model (which refuses what it

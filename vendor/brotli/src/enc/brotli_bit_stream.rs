@@ -2037,6 +2037,7 @@ pub fn JumpToByteBoundary(storage_ix: &mut usize, storage: &mut [u8]) {
     storage[(*storage_ix >> 3)] = 0u8;
 }
 
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub(crate) fn store_meta_block<Alloc: BrotliAlloc, Cb>(
     alloc: &mut Alloc,
     input: &[u8],
@@ -2351,6 +2352,7 @@ fn StoreDataWithHuffmanCodes(
     }
 }
 
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub(crate) fn store_meta_block_trivial<Alloc: BrotliAlloc, Cb>(
     alloc: &mut Alloc,
     input: &[u8],
@@ -2580,6 +2582,7 @@ impl RecoderState {
     }
 }
 
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub(crate) fn store_meta_block_fast<Cb, Alloc: BrotliAlloc>(
     m: &mut Alloc,
     input: &[u8],

@@ -130,6 +130,7 @@ fn ComputeDistanceCost(
     true
 }
 
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub fn BrotliBuildMetaBlock<Alloc: BrotliAlloc>(
     alloc: &mut Alloc,
     ringbuffer: &[u8],
@@ -1019,6 +1020,7 @@ pub fn BrotliBuildMetaBlockGreedyInternal<
         MapStaticContexts(alloc, num_contexts, static_context_map, mb);
     }
 }
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub fn BrotliBuildMetaBlockGreedy<
     Alloc: alloc::Allocator<u8>
         + alloc::Allocator<u32>
@@ -1073,6 +1075,7 @@ pub fn BrotliBuildMetaBlockGreedy<
     }
 }
 
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 pub fn BrotliOptimizeHistograms<
     Alloc: alloc::Allocator<u8>
         + alloc::Allocator<u32>

@@ -2395,6 +2395,7 @@ buckets_:[0;65537],
 },
 })
 */
+#[inline(never)] // shardwise: see vendor/README.md (one function per path, for V8's tiering)
 fn CreateBackwardReferences<AH: AnyHasher>(
     dictionary: Option<&BrotliDictionary>,
     dictionary_hash: &[u16],

@@ -19,7 +19,7 @@ import { planThisShard, shardLine, actualLines, ShardStop, SharedReason, rerunKi
 import { RunCosts, jestEnvironment, jestEnvironmentMs, firstLoads } from '../pkg/src/runner/costs.mjs';
 import { vitestTransforms } from '../pkg/vitest/transforms.mjs';
 import { unitsFromFiles, testListFromSources, runnerSplitOf, planFiles } from '../pkg/src/runner/files.mjs';
-import { suiteModules, jestAliases } from '../pkg/src/runner/modules.mjs';
+import { suiteModules, jestAliases, sourceReader } from '../pkg/src/runner/modules.mjs';
 import { AttachmentStore, saveAndUpload, readSaved } from '../pkg/src/runner/report.mjs';
 import { resolveOptions, relativePosix, reportPath, testFile, outsideRootOnce, gitInfo } from '../pkg/src/runner/options.mjs';
 import { addAttempt, recordNotes, distinctTitles } from '../pkg/src/runner/record.mjs';
@@ -1169,9 +1169,15 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     writeFileSync(path.join(dir, 'b.test.js'), "import { x } from './lib.js';\ntest('b', () => {});\n");
     writeFileSync(path.join(dir, 'lib.js'), 'export const x = 1;\n');
     const tokenized = new Map();
+    const importsOnly = [];
     const api = {
       ...shardwise,
       __discoverTests: (source) => { tokenized.set(source, (tokenized.get(source) ?? 0) + 1); return shardwise.__discoverTests(source); },
+      __discoverImports: (source) => {
+        importsOnly.push(Buffer.from(source).toString('utf8'));
+        tokenized.set(source, (tokenized.get(source) ?? 0) + 1);
+        return shardwise.__discoverImports(source);
+      },
       shardGroupKeyFor: () => 'key',
       fetchDurations: async ({ report }) => report, // every test listed, no duration: estimates
       __timingsOf: undefined, // the costs: this fake's shardCosts
@@ -1186,6 +1192,34 @@ describe('suiteModules: the suite\'s own modules each test file loads (the Jest 
     assert.match(lines.join('\n'), /cold 1\.0s over 1 module of the suite/);
     assert.equal(tokenized.size, 3, 'both test files and the module');
     assert.deepEqual([...tokenized.values()], [1, 1, 1]);
+    assert.deepEqual(importsOnly, ['export const x = 1;\n'], 'the module, which has no tests to list, read for its imports alone');
+  });
+
+  test('a module, and a test file planned from a timings file, are read for their imports alone, the same as a whole read gives', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'sw-modules-imports-'));
+    writeFileSync(path.join(root, 'a.test.js'), "import { x } from './lib.js';\ndescribe('d', () => { test('a', () => {}); test('a', () => {}); });\n");
+    writeFileSync(path.join(root, 'lib.js'), "export * from './deep.js';\nimport 'lodash';\n");
+    writeFileSync(path.join(root, 'deep.js'), 'export const x = 1;\n');
+    const calls = { tests: 0, imports: 0 };
+    const api = {
+      __discoverTests: (b) => { calls.tests += 1; return shardwise.__discoverTests(b); },
+      __discoverImports: (b) => { calls.imports += 1; return shardwise.__discoverImports(b); },
+    };
+    const units = unitsFromFiles([path.join(root, 'a.test.js')], root);
+    const alone = suiteModules({ api, units, root });
+    assert.deepEqual(calls, { tests: 0, imports: 3 }, 'no test titles read, and none carried across from wasm');
+    // a reader that read the files whole first (the exchange's test list) gives the same modules
+    const whole = sourceReader(shardwise);
+    for (const f of ['a.test.js', 'lib.js', 'deep.js']) whole(path.join(root, f));
+    assert.deepEqual(suiteModules({ api: shardwise, units, root, readSource: whole }), alone);
+    assert.deepEqual(alone.modules.map((m) => [m.id, m.files]).sort(), [['deep.js', ['a.test.js']], ['lib.js', ['a.test.js']]]);
+    // a whole read asked for after an imports-only one reads the file again, for its tests
+    const reader = sourceReader(api);
+    const p = path.join(root, 'a.test.js');
+    assert.equal(reader(p, { importsOnly: true }).found.tests, undefined);
+    assert.equal(reader(p).found.tests.length, 2);
+    assert.equal(reader(p, { importsOnly: true }).found.tests.length, 2, 'the whole read serves an imports-only one');
+    assert.equal(reader(path.join(root, 'missing.js'), { importsOnly: true }), undefined);
   });
 
   test('names Jest\'s configuration maps to the suite\'s files (moduleNameMapper, moduleDirectories, modulePaths), packages left out', () => {

@@ -18,7 +18,7 @@ export * from './api.js';
 export { __wasmMemoryBytes } from '../wasm/shardwise.js';
 // Internals the runners reach through their injectable `api` (src/runner/files.mjs, timings.mjs,
 // durations.mjs).
-export { __discoverTests, __testDurations, __readTimings, __readTimingsRuns, __timingsOf, __mergeRuns, __maxSetupsAndStarts, __runnerSplitMargin, __chargesModules } from '../wasm/shardwise.js';
+export { __discoverTests, __discoverImports, __testDurations, __readTimings, __readTimingsRuns, __timingsOf, __mergeRuns, __maxSetupsAndStarts, __runnerSplitMargin, __chargesModules } from '../wasm/shardwise.js';
 
 /** The host's files and compressor, for the upload exchange (src/bindings/exchange.rs, JsFiles). */
 const host = {

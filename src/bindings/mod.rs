@@ -151,6 +151,17 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
         .map_err(|e| js_error(Error::new(ErrorCode::InvalidInput, format!("cannot convert a result: {e}"))))
 }
 
+/// `bytes` as text, invalid UTF-8 replaced (as `String::from_utf8_lossy`), borrowed when valid:
+/// checked first the way `str::from_utf8` checks, many ASCII bytes at a time, where
+/// `from_utf8_lossy` walks them one by one (a cold shard's plan reads megabytes of sources and
+/// its timings' JSON through this).
+pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Bytes from a `Uint8Array` (or any `ArrayBufferView`/`ArrayBuffer`) or a string (UTF-8).
 pub(crate) fn bytes_or_text_from_js(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     match value.as_string() {

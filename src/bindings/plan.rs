@@ -207,7 +207,7 @@ pub fn merge_runs(reports: JsValue) -> JsResult<JsValue> {
         all.push(super::report::report_from_js(&r)?);
     }
     let merged = crate::plan::runs::merge_runs(all).ok_or_else(bad)?;
-    super::report::parse(&String::from_utf8_lossy(&crate::report::to_json(&merged)))
+    super::report::parse(&super::text_of(&crate::report::to_json(&merged)))
 }
 
 /// Where a report keeps its run's costs (a `sources` entry's `filePath`): `plan::cost::COSTS_SOURCE`.

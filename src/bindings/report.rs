@@ -42,7 +42,7 @@ pub(super) fn report_from_js(value: &JsValue) -> JsResult<Report> {
 }
 
 fn report_to_js(report: &Report) -> JsResult<JsValue> {
-    parse(&String::from_utf8_lossy(&report::to_json(report)))
+    parse(&super::text_of(&report::to_json(report)))
 }
 
 /// Builds a report step by step; see `ReportBuilder` in pkg-template/types/report.d.ts.
@@ -185,7 +185,7 @@ impl ReportBuilder {
 
     /// The report document.
     pub fn build(&self) -> JsResult<JsValue> {
-        parse(&String::from_utf8_lossy(&self.0.to_json()))
+        parse(&super::text_of(&self.0.to_json()))
     }
 
     /// The report as the service stores it: JSON, Brotli quality 9.
@@ -237,7 +237,7 @@ pub(super) fn timings_json_from_js(bytes: &JsValue, in_file: impl FnOnce(Error) 
 /// The JS object of JSON text that was read as JSON (by `decode_json` or `read_json_text`; text
 /// that is not UTF-8 in a string no reader built has its bytes replaced, as `TextDecoder` does).
 pub(super) fn report_object(json: &[u8]) -> JsResult<JsValue> {
-    parse(&String::from_utf8_lossy(json))
+    parse(&super::text_of(json))
 }
 
 /// Reads a report from Brotli-compressed or plain JSON bytes: the document as stored, once it

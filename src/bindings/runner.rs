@@ -18,7 +18,16 @@ use crate::plan::from_report::{test_durations, ReportView};
 #[wasm_bindgen(js_name = "__discoverTests")]
 pub fn discover_tests(source: JsValue) -> JsResult<JsValue> {
     let bytes = bytes_or_text_from_js(&source, "a source")?;
-    to_js(&crate::discover::discover_tests(&String::from_utf8_lossy(&bytes)))
+    to_js(&crate::discover::discover_tests(&super::text_of(&bytes)))
+}
+
+/// `__discoverImports(source)` -> `{ imports?: string[], bareImports?: string[] }`: the modules a
+/// file loads, as `__discoverTests` lists them, without its tests ([`crate::discover::discover_imports`]).
+/// `source` as `__discoverTests` takes it.
+#[wasm_bindgen(js_name = "__discoverImports")]
+pub fn discover_imports(source: JsValue) -> JsResult<JsValue> {
+    let bytes = bytes_or_text_from_js(&source, "a source")?;
+    to_js(&crate::discover::discover_imports(&super::text_of(&bytes)))
 }
 
 /// `__testDurations(report)` -> `[{ environment, file?, titlePath, durationMs }]`: each test's

@@ -4,7 +4,7 @@
 // files load. The planner shares the shard's cold cost out over them by size and keeps files that
 // load the same modules together.
 //
-// The imports are read by Rust (`__discoverTests(source).imports`: the relative specifiers of
+// The imports are read by Rust (`__discoverImports(source).imports`: the relative specifiers of
 // `import`, `export ... from`, `import()` and `require()`); here they are resolved to files, as
 // Node and Jest's resolver find a relative module (the path, then with an extension, then its
 // index), and followed through the modules they reach. Other specifiers (`bareImports`) name a
@@ -130,22 +130,26 @@ function resolveBare(dir, spec, aliases, root) {
 /**
  * A reader of source files for `__discoverTests` (Rust `discover`), each file read and tokenized
  * once however often it is asked for: a shard that asks the durations exchange lists its test
- * files' tests and then their modules from the same reads. `(absolute path) => {bytes, found}`,
- * undefined for a file that cannot be read.
+ * files' tests and then their modules from the same reads. `(absolute path, {importsOnly}) =>
+ * {bytes, found}`, undefined for a file that cannot be read. `importsOnly`: only `found.imports`
+ * and `found.bareImports` are read (`__discoverImports`: a module's, or a test file's when the
+ * durations come from a timings file); a read of the whole file serves it too.
  */
 export function sourceReader(api) {
-  const seen = new Map();
-  return (p) => {
-    if (seen.has(p)) return seen.get(p);
-    let out;
+  const seen = new Map(); // path -> {bytes, found, importsOnly}, or null when it could not be read
+  return (p, { importsOnly = false } = {}) => {
+    const had = seen.get(p);
+    if (had === null) return undefined;
+    if (had && (importsOnly || !had.importsOnly)) return had;
+    let out = null;
     try {
       const source = readFileSync(p); // bytes: into wasm in one copy
-      out = { bytes: source.length, found: api.__discoverTests(source) };
+      out = { bytes: source.length, found: importsOnly ? api.__discoverImports(source) : api.__discoverTests(source), importsOnly };
     } catch {
-      out = undefined; // gone since the runner listed it, or unreadable
+      // gone since the runner listed it, or unreadable
     }
     seen.set(p, out);
-    return out;
+    return out ?? undefined;
   };
 }
 
@@ -153,12 +157,12 @@ export function sourceReader(api) {
  * Per module of the suite's own that `units`' files load (directly or through other modules),
  * its size and the files that load it, as `planShards` takes them (`costs.modules`).
  * @param {object} p
- * @param {{__discoverTests: Function}} p.api
+ * @param {{__discoverTests: Function, __discoverImports: Function}} p.api
  * @param {Array<{path: string, file?: string}>} p.units test files: absolute path, report path
  * @param {string} p.root the repository root (module ids are relative to it)
  * @param {{mappers: object[], paths: string[], dirNames: string[]}} [p.aliases] what the runner
  *   maps bare specifiers to (`jestAliases`)
- * @param {(p: string) => {bytes: number, found: object} | undefined} [p.readSource] the files'
+ * @param {(p: string, o?: {importsOnly?: boolean}) => {bytes: number, found: object} | undefined} [p.readSource] the files'
  *   reader (`sourceReader`), shared with what read them before
  * @returns {{modules: Array<{id: string, bytes: number, files: string[]}>, bytes: number}}
  */
@@ -168,7 +172,7 @@ export function suiteModules({ api, units, root, aliases, readSource = sourceRea
   const resolved = new Map(); // absolute path -> the file it names, or undefined (see resolve)
   const visit = (p) => {
     if (read.has(p) || read.size >= MAX_MODULES) return read.get(p);
-    const source = readSource(p);
+    const source = readSource(p, { importsOnly: true });
     if (!source) return undefined;
     const entry = { bytes: source.bytes, imports: [] };
     read.set(p, entry);

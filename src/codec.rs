@@ -97,6 +97,17 @@ impl Default for DecompressOptions {
     }
 }
 
+/// The smallest window (lgwin, from [`MIN_LGWIN`] to [`DEFAULT_LGWIN`]) that holds `len` bytes
+/// (a window is `(1 << lgwin) - 16` bytes), as the brotli command-line tool picks it for a file of
+/// known size: every match a wider window could find lies inside it, and the quality-9 match
+/// finder's table, sized to the window ([`install_match_finder`]), shrinks with it. A 285 KB
+/// shard report: lgwin 19, a 2 MB table in place of 16 MB, +0.04% output, its first compress in
+/// a fresh process 25 ms in place of 37 (the table's pages no longer touched), wasm memory after
+/// it 9 MB in place of 30.
+pub fn lgwin_for(len: usize) -> u32 {
+    (MIN_LGWIN..DEFAULT_LGWIN).find(|&w| (1usize << w) - 16 >= len).unwrap_or(DEFAULT_LGWIN)
+}
+
 /// Compresses `data` in one call.
 pub fn compress(data: &[u8], opts: CompressOptions) -> Result<Vec<u8>> {
     let mut c = Compressor::new(opts)?;
@@ -736,6 +747,20 @@ pub(crate) mod tests {
             let c = compress(&data, CompressOptions { quality, lgwin: 22 }).unwrap();
             assert!(c.len() < data.len() / 3, "quality {quality} compressed poorly");
             assert_eq!(decompress(&c, DecompressOptions::default()).unwrap(), data);
+        }
+    }
+
+    #[test]
+    fn lgwin_for_is_the_smallest_window_that_holds_the_input() {
+        assert_eq!(lgwin_for(0), MIN_LGWIN);
+        assert_eq!(lgwin_for((1 << 10) - 16), 10);
+        assert_eq!(lgwin_for((1 << 10) - 15), 11);
+        assert_eq!(lgwin_for(285_000), 19);
+        assert_eq!(lgwin_for((1 << 22) - 16), DEFAULT_LGWIN);
+        assert_eq!(lgwin_for(1 << 30), DEFAULT_LGWIN, "never wider than the default");
+        for len in [0, 1, 1_000, 70_000, 1 << 20, 3 << 20] {
+            let w = lgwin_for(len);
+            assert!((1usize << w) - 16 >= len && (w == MIN_LGWIN || (1usize << (w - 1)) - 16 < len), "{len}: {w}");
         }
     }
 

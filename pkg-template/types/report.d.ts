@@ -132,7 +132,7 @@ export declare class ReportBuilder {
   free(): void;
 }
 
-/** Validates (throws INVALID_INPUT naming the problems) then encodes: JSON, Brotli quality 9. */
+/** Validates (throws INVALID_INPUT naming the problems) then encodes: JSON, Brotli quality 9, in the smallest window (lgwin 10-22) that holds the JSON. */
 export declare function encodeReport(report: Report): Uint8Array;
 /**
  * Reads Brotli-compressed or plain JSON bytes and returns the document as stored (nothing filled

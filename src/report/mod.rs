@@ -35,10 +35,12 @@ pub fn encode_report(report: &Report) -> Vec<u8> {
     writer.finish().unwrap_or_default()
 }
 
-/// Brotli-compresses JSON text at the service's setting.
+/// Brotli-compresses JSON text at the service's setting (quality 9), in the smallest window that
+/// holds it ([`codec::lgwin_for`]: the text is all there, so its size is known; a report streamed
+/// into the encoder keeps the default window).
 pub fn encode_json(json: &[u8]) -> Vec<u8> {
-    // The default options are valid, so this cannot fail.
-    codec::compress(json, CompressOptions::default()).unwrap_or_default()
+    // Quality 9 and a window from lgwin_for are valid, so this cannot fail.
+    codec::compress(json, CompressOptions { lgwin: codec::lgwin_for(json.len()), ..CompressOptions::default() }).unwrap_or_default()
 }
 
 /// JSON text read from bytes that hold "Brotli-compressed JSON or plain JSON" (a report, a

@@ -23,6 +23,15 @@ import { launchChromium } from './helpers/chromium.mjs';
 import { runPlaywright, killRuns } from '../scripts/lib/playwright-runs.mjs';
 import { generateBigSuite } from './fixtures/playwright-real/big-suite.mjs';
 
+/** The window (lgwin) a Brotli stream's first byte declares (RFC 7932 section 9.1, WBITS). */
+function windowBits(byte) {
+  if ((byte & 1) === 0) return 16;
+  const n = (byte >> 1) & 7;
+  if (n !== 0) return 17 + n;
+  const m = (byte >> 4) & 7;
+  return m === 0 ? 17 : 8 + m;
+}
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PKG = path.join(ROOT, 'pkg');
 const CLI = path.join(PKG, 'bin', 'shardwise.mjs');
@@ -152,7 +161,15 @@ test('a 1,040-test Playwright suite round-trips: saved report, upload, CLI uploa
   await t.test('the saved report.json.br holds more than 64 KiB of JSON; decodeReport reads it; it holds every test Playwright reported', () => {
     const json = brotliDecompressSync(bytes); // Node's own Brotli, independent of the package
     assert.ok(json.length > 64 * 1024, `decoded size ${json.length} bytes`);
-    assert.equal(String.fromCharCode(bytes[0]), '[', `the Brotli stream begins with '[' (issue 18's case); the fixture's size must keep it so (${json.length} bytes of JSON)`);
+    // the reporter encodes in the smallest window that holds the JSON (the window bits of the
+    // stream's first byte, RFC 7932 9.1); at the service's window (lgwin 22) this JSON makes a
+    // stream beginning with '[' (issue 18's case: a first byte that is also JSON's), read back too
+    let fitted = 10;
+    while (2 ** fitted - 16 < json.length && fitted < 22) fitted += 1;
+    assert.equal(windowBits(bytes[0]), fitted, `the saved stream's window, for ${json.length} bytes of JSON`);
+    const wide = api.compress(new Uint8Array(json));
+    assert.equal(String.fromCharCode(wide[0]), '[', `at lgwin 22 the stream begins with '['; the fixture's size must keep it so (${json.length} bytes of JSON)`);
+    assert.deepEqual(api.decodeReport(wide), JSON.parse(json.toString('utf8')));
     report = api.decodeReport(new Uint8Array(bytes));
     assert.deepEqual(report, JSON.parse(json.toString('utf8')), 'decodeReport gives the JSON the stream holds');
     assert.equal(report.commitId, commitId);

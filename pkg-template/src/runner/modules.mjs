@@ -128,12 +128,13 @@ function resolveBare(dir, spec, aliases, root) {
 }
 
 /**
- * A reader of source files for `__discoverTests` (Rust `discover`), each file read and tokenized
- * once however often it is asked for: a shard that asks the durations exchange lists its test
- * files' tests and then their modules from the same reads. `(absolute path, {importsOnly}) =>
- * {bytes, found}`, undefined for a file that cannot be read. `importsOnly`: only `found.imports`
- * and `found.bareImports` are read (`__discoverImports`: a module's, or a test file's when the
- * durations come from a timings file); a read of the whole file serves it too.
+ * A reader of source files for `__discoverTests` and `__discoverImports` (Rust `discover`), each
+ * file read and tokenized once however often it is asked for: a shard that asks the durations
+ * exchange lists its test files' tests and then their modules from the same reads.
+ * `(absolute path, {importsOnly}) => {bytes, found}`, undefined for a file that cannot be read.
+ * `importsOnly`: only `found.imports` and `found.bareImports` are read (`__discoverImports`: a
+ * module's, or a test file's when the durations come from a timings file); a read of the whole
+ * file serves it too.
  */
 export function sourceReader(api) {
   const seen = new Map(); // path -> {bytes, found, importsOnly}, or null when it could not be read

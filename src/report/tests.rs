@@ -482,33 +482,18 @@ fn attempts_kept(r: &Report) -> Vec<String> {
     out
 }
 
-/// Report-like JSON of about `len` bytes (tests of varied titles and durations).
-fn report_like_json(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut tests = Vec::new();
-    let mut size = 0;
-    while size < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let t = format!(r#"{{"title":"test {} of {}","location":{{"file":"src/f{}.test.ts","line":{},"column":3}},"attempts":[{{"environmentIdx":0,"status":"passed","startTimestamp":{},"duration":{}}}]}}"#, x % 1000, x % 37, x % 53, x % 400, 1_700_000_000_000 + x % 1_000_000, x % 5000);
-        size += t.len() + 1;
-        tests.push(t);
-    }
-    format!(r#"{{"category":"vitest","tests":[{}]}}"#, tests.join(",")).into_bytes()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
-    /// encode_json compresses in the smallest window that holds the text: it reads back the same,
-    /// within 1% of the default window's size, and a text of more than that window is encoded as
-    /// `compress` with the defaults encodes it.
+    /// encode_json compresses in the smallest window that holds the text: it reads back the same
+    /// (as a report, through the schema's check), within 1% of the default window's size, and a
+    /// text of more than that window is encoded as `compress` with the defaults encodes it.
     #[test]
-    fn encode_json_in_a_window_fitted_to_its_text(len in 0usize..600_000, seed in any::<u64>()) {
-        let json = report_like_json(len, seed);
+    fn encode_json_in_a_window_fitted_to_its_text(tests in 0usize..3200) {
+        let json = super::read_json_tests::report_json(tests); // about 190 bytes a test: 0-600 KB
         let ours = encode_json(&json);
         prop_assert_eq!(crate::codec::decompress(&ours, Default::default()).unwrap(), json.clone());
         prop_assert!(read_json_text(&ours, Default::default()).unwrap().1, "read as a Brotli stream");
+        prop_assert_eq!(decode_json(&ours).unwrap(), json.clone());
         let wide = crate::codec::compress(&json, Default::default()).unwrap();
         prop_assert!(ours.len() as f64 <= wide.len() as f64 * 1.01 + 16.0, "{} against {}", ours.len(), wide.len());
     }
@@ -516,7 +501,8 @@ proptest! {
 
 #[test]
 fn encode_json_of_a_text_beyond_the_default_window_is_the_default_encoding() {
-    let json = report_like_json(4_300_000, 7);
+    let json = super::read_json_tests::report_json(23_000); // 4.3 MB: beyond lgwin 22's window
+    assert!(json.len() > (1 << 22), "{} bytes", json.len());
     assert_eq!(encode_json(&json), crate::codec::compress(&json, Default::default()).unwrap());
 }
 

@@ -141,17 +141,20 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
     first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1
 }
 
-/// Per charged module, its work on a shard ([`super::cost::Costs::module_ms`]), and the one group
-/// that loads it where only one does: a module only one file loads is transformed for that file
+/// Per charged module, what one worker pays to load it ([`super::cost::Costs::module_ms`] over one
+/// worker: `coldMs` is what each worker of a shard of every file pays), and the one group that
+/// loads it where only one does: a module only one file loads is transformed for that file
 /// wherever it goes, on its worker, while that file waits (Vitest's main process transforms it
 /// as the file imports it), so it is part of that file's weight, not work another worker can
 /// take (date-fns's `fp` build: 1.9 s of transforms for one file, which as work of its own the
 /// model spread beside the file on the shard's other worker, and the file's shard took 1.25x
-/// its prediction). `None` without charged modules.
+/// its prediction), and one worker pays it, not each of the shard's (that file alone on a shard
+/// was predicted 9.3 s for its 2 workers' share, and took 5.1-6.8 s). `None` without charged
+/// modules.
 fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usize>)>> {
     let first = s.setups.len() + s.costs.starts.len();
     let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
-    let modules = s.costs.module_ms(s.workers, |k| loads_module(loaded, first, k))?;
+    let modules = s.costs.module_ms(1, |k| loads_module(loaded, first, k))?;
     Some(
         modules
             .iter()
@@ -200,10 +203,14 @@ struct Model {
     /// Per setup: `(phase, ms)`, or `(SERIAL, ms)` for a teardown (paid once by a shard that
     /// needs it, outside its phases); then per start cost `(LANES | phase, ms)`: paid in the phase
     /// of the groups that need it by each worker that runs one of them, as its work ([`lanes`]);
-    /// then per module `(WORK, ms)`: paid once by a shard that loads it, as work on one of its
-    /// workers (phase 0).
+    /// then per module `(WORK, ms)`: `ms` paid by each worker of a shard that runs a group
+    /// loading it, up to its workers, as work of phase 0 (one group's: on its worker).
     setups: Vec<(usize, u64)>,
     phases: usize,
+    /// Per group, what its worker pays for the charged modules it loads beyond those its weight
+    /// carries (only it loads them): a worker that runs it loads them all, so a phase-0 group's
+    /// weight and these are a floor under the shard's first phase. Empty without charged modules.
+    floor_extra: Vec<u64>,
 }
 
 /// The phase of what a shard pays once, alone: a teardown.
@@ -239,6 +246,8 @@ struct SBin {
     needs: Vec<u32>,
     groups: usize,
     sum: u64,
+    /// Its phase-0 groups' floors ([`Model::floor_of`]), ascending.
+    floors: Vec<u64>,
 }
 
 /// A change to one shard: a group in (`weight`, `group`), or the group at `pos` of `phase` out.
@@ -277,8 +286,16 @@ impl Model {
         // the modules, by the bits after the setups' and starts': work of the shard, but for those
         // one group loads, which its weight carries ([`with_owned_modules`])
         let modules = module_work(&group_masks, s);
+        let first = setups_p.len();
         setups_p.extend(modules.iter().flatten().map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
         setups_p.truncate(MAX_SETUPS);
+        let floor_extra = match &modules {
+            Some(_) => group_masks
+                .iter()
+                .map(|&m| (first..setups_p.len()).filter(|&k| m >> k & 1 == 1).map(|k| setups_p[k].1).sum())
+                .collect(),
+            None => Vec::new(),
+        };
         let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
         Model {
             workers: s.workers as u64,
@@ -287,11 +304,18 @@ impl Model {
             phase_of_group,
             setups: setups_p,
             phases,
+            floor_extra,
         }
     }
 
     fn empty(&self) -> SBin {
-        SBin { phases: vec![Bin::default(); self.phases], needs: vec![0; self.setups.len()], groups: 0, sum: 0 }
+        SBin { phases: vec![Bin::default(); self.phases], needs: vec![0; self.setups.len()], groups: 0, sum: 0, floors: Vec::new() }
+    }
+
+    /// A phase-0 group's floor ([`Model::floor_extra`]), or `None` (another phase, or no charged
+    /// modules).
+    fn floor_of(&self, w: u64, g: usize) -> Option<u64> {
+        (self.phase_of_group[g] == 0).then(|| self.floor_extra.get(g).map(|&e| w.saturating_add(e))).flatten()
     }
 
     /// The shard's cost after `d` (the planning cost: per phase `max(ceil(sum / workers), largest)`).
@@ -347,13 +371,26 @@ impl Model {
             if p == SERIAL {
                 serial += ms;
             } else if p == WORK {
-                sums[0] += ms;
+                sums[0] += lanes(count(k), self.workers) * ms;
             } else if let Some(p) = start_phase(p) {
                 sums[p] += lanes(count(k), self.workers) * ms;
             } else {
                 sums[p] += ms;
                 largest[p] = largest[p].max(ms);
             }
+        }
+        // the first phase's floor: its heaviest group with the modules its worker loads
+        if !b.floors.is_empty() || add.is_some_and(|(w, g)| self.floor_of(w, g).is_some()) {
+            let n = b.floors.len();
+            let gone = out_group.and_then(|(_, _, (w, g))| self.floor_of(w, g));
+            let mut floor = match (gone, b.floors.last()) {
+                (Some(f), Some(&top)) if f == top => if n >= 2 { b.floors[n - 2] } else { 0 },
+                (_, top) => top.copied().unwrap_or(0),
+            };
+            if let Some(f) = add.and_then(|(w, g)| self.floor_of(w, g)) {
+                floor = floor.max(f);
+            }
+            largest[0] = largest[0].max(floor);
         }
         let groups = b.groups + add.is_some() as usize - out.is_some() as usize;
         if groups == 0 {
@@ -371,6 +408,10 @@ impl Model {
             }
             b.groups -= 1;
             b.sum -= w;
+            if let Some(f) = self.floor_of(w, g) {
+                let at = b.floors.partition_point(|x| *x < f);
+                b.floors.remove(at);
+            }
             (w, g)
         };
         let put_in = |b: &mut SBin, w: u64, g: usize| {
@@ -380,6 +421,10 @@ impl Model {
             }
             b.groups += 1;
             b.sum += w;
+            if let Some(f) = self.floor_of(w, g) {
+                let at = b.floors.partition_point(|x| *x < f);
+                b.floors.insert(at, f);
+            }
         };
         match d {
             Delta::None => {}
@@ -433,10 +478,12 @@ impl Model {
                         let (w, g) = with.remove(pos);
                         with.insert((w.saturating_add(ms), g));
                     }
+                    None if sp == WORK => with.insert((lanes(b.needs[k], self.workers) * ms, usize::MAX - k)),
                     None => with.insert((ms, usize::MAX - k)),
                 }
             }
-            total += over_workers(&with.items, with.sum, self.workers);
+            let floor = if p == 0 { b.floors.last().copied().unwrap_or(0) } else { 0 };
+            total += over_workers(&with.items, with.sum, self.workers).max(floor);
         }
         for (k, &(sp, ms)) in self.setups.iter().enumerate() {
             if sp == SERIAL && b.needs[k] > 0 {

@@ -419,9 +419,10 @@ fn modules_weigh_what_their_transforms_took_where_a_run_measured_them() {
 
 #[test]
 fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
-    // a.test.js (1 s) alone loads lib/fp.js, whose transform (3 s of a 2-worker shard's cold
-    // cost of 2 s: 4 s of work over the modules' sizes) its worker waits for; lib/core.js (1 s)
-    // both files load, which either worker may transform
+    // a.test.js (1 s) alone loads lib/fp.js, whose transform its worker waits for; lib/core.js
+    // both files load, which each worker running one of them loads. A shard of every file pays
+    // the cold cost (2 s) on each of its 2 workers, shared out by size: lib/fp.js 1.5 s on a
+    // worker, lib/core.js 0.5 s
     let units = json!([
         { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
         { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
@@ -431,16 +432,18 @@ fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
         { "id": "lib/core.js", "bytes": 1000, "files": ["a.test.js", "b.test.js"] },
     ]);
     let p = plan(json!({ "units": units, "shardCount": 1, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
-    // a.test.js and its module on one worker (4 s), b.test.js and lib/core.js on the other (2 s);
-    // as work of its own, lib/fp.js went beside a.test.js: 3 s
-    assert_eq!(p.makespan_ms, 4000);
-    assert_eq!(p.shards[0].predicted_ms, 4000);
-    // a file alone on its shard: every module it loads there is its worker's (5 s: 1 s of its
-    // own, 3 s and 1 s of transforms), where lib/core.js went to the idle worker (4 s)
+    // a.test.js and both its modules on one worker (3 s), b.test.js and lib/core.js on the
+    // other (1.5 s); lib/fp.js as work of its own beside a.test.js, or lib/core.js's 1 s of work
+    // spread over the workers, would make it 2.5 s
+    assert_eq!(p.makespan_ms, 3000);
+    assert_eq!(p.shards[0].predicted_ms, 3000);
+    // a file alone on its shard: every module it loads there is its worker's, once (3 s: 1 s of
+    // its own, 1.5 s and 0.5 s of transforms), not each of the shard's workers' (a 2-worker
+    // shard's share of them, 5 s, was over what date-fns's `fp` file alone took by 1.4-1.8x)
     let two = plan(json!({ "units": units, "shardCount": 2, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
     let of = |f: &str| two.shards.iter().find(|s| s.units == [f]).map(|s| s.predicted_ms);
-    assert_eq!(of("a.test.js"), Some(5000));
-    assert_eq!(of("b.test.js"), Some(2000));
+    assert_eq!(of("a.test.js"), Some(3000));
+    assert_eq!(of("b.test.js"), Some(1500));
 }
 
 #[test]

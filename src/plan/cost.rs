@@ -16,8 +16,9 @@
 //!   shard of many files pays all of it, one of a few files less: `coldMs × (1 − (4/5)^groups)`
 //!   ([`cold_of`]), the share of the shared modules its first files reach; or, given the suite's
 //!   modules and the files that load them (`costs.modules`, [`Module`]: the Jest sequencer reads
-//!   them), each module's share of it by size, once, as work of a shard where one of its files
-//!   loads it;
+//!   them), each module's share of it by size on each worker of a shard that runs a file loading
+//!   it (up to its workers; one file's, on its worker), as work of the shard, and a file with
+//!   every module it loads a floor under its shard ([`super::setups`]);
 //! - **per file** (`costs.files[path]`, else `costs.perFileMs + costs.perTestMs × its tests`): the
 //!   time a file holds a worker beyond its tests' bodies: load, transform, collection, test
 //!   environment (jsdom), set-up files, `beforeAll` hooks, and the runner's own per-test overhead.
@@ -406,8 +407,8 @@ impl Costs {
         if charges_modules(self.cold_ms as f64) { &self.modules } else { &[] }
     }
 
-    /// Per charged module, the work a shard that loads it pays: `coldMs × workers × bytes /
-    /// total`, rounded (IEEE multiplication and division: the same on every host), the total over
+    /// Per charged module, the work a shard of `workers` workers that each load it pays (over one
+    /// worker: what each worker that loads it pays): `coldMs × workers × bytes / total`, rounded (IEEE multiplication and division: the same on every host), the total over
     /// the modules some planned file loads (`loaded(k)`): a shard of every file pays `coldMs`.
     /// `None` where no planned file loads any: the cold cost is then charged by groups
     /// ([`ColdOf`]).

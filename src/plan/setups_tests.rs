@@ -446,6 +446,33 @@ fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
     assert_eq!(of("b.test.js"), Some(1500));
 }
 
+/// The worker that runs a file loads every module it imports, shared or not: the file's weight
+/// and those modules are a floor under its shard, which the shard's other files cannot take a
+/// part of (date-fns's `fp` file, which loads nearly all of the library, with other files whose
+/// modules it shares: the shard took what that file takes alone and more).
+#[test]
+fn a_file_and_every_module_it_loads_are_a_floor_under_its_shard() {
+    // a.test.js (3 s) and ten 100 ms files all load lib/core.js, 2 s on each worker that loads it
+    let mut units = vec![json!({ "id": "a.test.js", "file": "a.test.js", "durationMs": 3000 })];
+    let mut files = vec!["a.test.js".to_owned()];
+    for i in 0..10 {
+        units.push(json!({ "id": format!("b{i}.test.js"), "file": format!("b{i}.test.js"), "durationMs": 100 }));
+        files.push(format!("b{i}.test.js"));
+    }
+    let modules = json!([{ "id": "lib/core.js", "bytes": 3000, "files": files }]);
+    let p = plan(json!({ "units": units, "shardCount": 1, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
+    // a.test.js's worker: 3 s and 2 s of lib/core.js; the other: the ten files and lib/core.js,
+    // 3 s. Spread as 4 s of work over the two workers it was 4 s
+    assert_eq!(p.shards[0].predicted_ms, 5000);
+    assert_eq!(p.makespan_ms, 5000);
+    // over 2 shards the heavy file's shard is its floor; the small files' shard pays lib/core.js
+    // once per worker that runs them, beside them
+    let two = plan(json!({ "units": units, "shardCount": 2, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
+    let heavy = two.shards.iter().find(|s| s.units.iter().any(|u| u == "a.test.js")).unwrap();
+    assert_eq!(heavy.predicted_ms, 5000, "{two:?}");
+    assert!(two.shards.iter().all(|s| s.predicted_ms <= 5000), "{two:?}");
+}
+
 #[test]
 fn modules_checks() {
     let (all, _) = module_suite(2);

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,408,100 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,408,800 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -347,11 +347,13 @@ test('the .wasm stays within its size budget (1,408,100 bytes after wasm-opt -Oz
   // 0.73x (`npm run bench:shard-overhead`, 10 alternated runs); on a Vitest shard of date-fns that
   // kept Vitest's split, its time over the runner's alone 0.31-0.44 -> 0.16 s: 1,396,632 -> 1,407,090;
   // 1,407,154 with `__readTimings`' `withReport` (a file runner's plan takes no report object).
-  // 1,408,100 since a charged module costs each worker that loads it once and a file with all its
+  // 1,408,800 since a charged module costs each worker that loads it once and a file with all its
   // modules is a floor under its shard (`setups::Model::floor_extra`: date-fns's `fp` file alone
   // on a shard was predicted 9.3 s and took 5.1-6.8 s; its balanced shards' predictions within
-  // ±15% 13 -> 16 of 18 runs): 1,406,352 -> 1,408,053. Every byte over it needs the same account.
+  // ±15% 13 -> 16 of 18 runs) and under the lower bound a plan prints (`largest_floor`: 4.4 s
+  // where no split of date-fns's can go below 6.8 s): 1,406,352 -> 1,408,751. Every byte over it
+  // needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_408_100, `shardwise_bg.wasm is ${size} bytes, over the 1,408,100-byte budget`);
+  assert.ok(size <= 1_408_800, `shardwise_bg.wasm is ${size} bytes, over the 1,408,800-byte budget`);
 });

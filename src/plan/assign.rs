@@ -71,9 +71,10 @@ pub(super) fn cost(sum: u64, largest: u64, workers: u64) -> u64 {
     sum.div_ceil(workers).max(largest)
 }
 
-/// `max(ceil(total / (shards * workers)), largest group) + overhead` (and one group's cold cost),
-/// or 0 without groups.
-pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
+/// `max(ceil(total / (shards * workers)), largest group, floor) + overhead` (and one group's cold
+/// cost), or 0 without groups; `floor`: the heaviest group with every module it loads
+/// ([`super::setups::largest_floor`]).
+pub(super) fn lower_bound(weights: &[u64], s: &Settings, floor: u64) -> u64 {
     if weights.is_empty() {
         return 0;
     }
@@ -83,7 +84,7 @@ pub(super) fn lower_bound(weights: &[u64], s: &Settings) -> u64 {
     // the heaviest shard holds a group at least: at least one group's cold cost (with modules,
     // which a group may load few of, none)
     let cold = s.costs.cold_of_groups().of(1);
-    total.div_ceil(slots).max(largest).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms).saturating_add(cold)
+    total.div_ceil(slots).max(largest).max(floor).saturating_add(s.per_shard_overhead_ms).saturating_add(s.costs.per_worker_ms).saturating_add(cold)
 }
 
 /// The order in which a runner that does not run longest first (node:test: by file name) hands a

@@ -304,6 +304,8 @@ struct Assigned {
     /// With a runner's own split: its predicted makespan, and whether it is the assignment.
     runner_split_ms: Option<u64>,
     kept_runner_split: bool,
+    /// The heaviest group with every charged module it loads ([`setups::largest_floor`]).
+    floor_ms: u64,
 }
 
 fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
@@ -320,6 +322,7 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
     let unit_masks = setups::unit_masks(canon, &settings.setups, &settings.costs.starts, settings.costs.charged_modules());
     // the runner's own split, when given: the plan's rival, predicted by the same model
     let runner = runner_split(canon, &groups, settings);
+    let mut floor_ms = 0;
     let (balanced, runner) = if unit_masks.is_empty() {
         // each group's first file: LPT keeps a file's groups together when the file has a cost,
         // and a runner that hands a shard's files to its workers by name (node:test) has each
@@ -345,6 +348,7 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         let (setups, starts) = (&settings.setups, &settings.costs.starts);
         // a module only one group loads is part of its weight
         let weights = setups::with_owned_modules(&groups.weights, &group_masks, settings);
+        floor_ms = setups::largest_floor(&weights, &group_masks, settings);
         let runner = runner.map(|shard_of_group| {
             let costs = setups::costs_of(&weights, group_masks.clone(), setups, starts, settings, &shard_of_group);
             assign::Assignment { shard_of_group, costs }
@@ -359,7 +363,7 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
             (if keep { runner } else { balanced }, Some(r), keep)
         }
     };
-    Assigned { estimated: durations.estimated, durations_ms: durations.ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split }
+    Assigned { estimated: durations.estimated, durations_ms: durations.ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split, floor_ms }
 }
 
 /// Per group, its shard in the runner's own split (`settings.runner_split`, per input unit), when
@@ -405,7 +409,7 @@ fn makespan_of(canon: &units::Canon, settings: &Settings) -> u64 {
 }
 
 fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
-    let Assigned { estimated, durations_ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split } = assign_core(&canon, settings);
+    let Assigned { estimated, durations_ms, groups, unit_masks, assignment, runner_split_ms, kept_runner_split, floor_ms } = assign_core(&canon, settings);
 
     let n = canon.units.len();
     // shard_of[u]: 1-based shard of canonical unit u
@@ -441,7 +445,7 @@ fn plan_core<'a>(canon: units::Canon<'a>, settings: &Settings) -> Core<'a> {
         predicted_ms.push(if ids.is_empty() { 0 } else { fixed.saturating_add(cost) });
     }
     let makespan_ms = predicted_ms.iter().copied().max().unwrap_or(0);
-    let lower_bound_ms = assign::lower_bound(&groups.weights, settings);
+    let lower_bound_ms = assign::lower_bound(&groups.weights, settings, floor_ms);
     let fingerprint = fingerprint::fingerprint(&canon, settings, &shard_of, &unit_masks);
     // each shard's units' masks together: the modules its files load (none charged: no share)
     let mut loaded = vec![0u64; shards];

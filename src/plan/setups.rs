@@ -180,6 +180,20 @@ pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Setti
     out
 }
 
+/// The heaviest of the groups' floors (a group's weight, `weights` with the modules only it
+/// loads, and every other charged module it loads, at one worker's share): no shard holding it
+/// takes less ([`Model::floor_extra`]); 0 without charged modules.
+pub(super) fn largest_floor(weights: &[u64], group_masks: &[u64], s: &Settings) -> u64 {
+    let Some(modules) = module_work(group_masks, s) else { return 0 };
+    let first = s.setups.len() + s.costs.starts.len();
+    weights
+        .iter()
+        .zip(group_masks)
+        .map(|(&w, &m)| w.saturating_add(modules.iter().enumerate().filter(|&(k, &(_, owner))| owner.is_none() && loads_module(m, first, k)).map(|(_, &(ms, _))| ms).sum()))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged
 /// modules' bytes that some shard loads, the share its files load, in thousandths (rounded);
 /// `None` without charged modules or where no planned file loads one.

@@ -471,6 +471,8 @@ fn a_file_and_every_module_it_loads_are_a_floor_under_its_shard() {
     let heavy = two.shards.iter().find(|s| s.units.iter().any(|u| u == "a.test.js")).unwrap();
     assert_eq!(heavy.predicted_ms, 5000, "{two:?}");
     assert!(two.shards.iter().all(|s| s.predicted_ms <= 5000), "{two:?}");
+    // and no plan beats it: the lower bound says so (the heaviest group alone said 3 s)
+    assert_eq!(two.lower_bound_ms, 5000);
 }
 
 #[test]

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,408,800 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,411,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -351,9 +351,12 @@ test('the .wasm stays within its size budget (1,408,800 bytes after wasm-opt -Oz
   // modules is a floor under its shard (`setups::Model::floor_extra`: date-fns's `fp` file alone
   // on a shard was predicted 9.3 s and took 5.1-6.8 s; its balanced shards' predictions within
   // ±15% 13 -> 16 of 18 runs) and under the lower bound a plan prints (`largest_floor`: 4.4 s
-  // where no split of date-fns's can go below 6.8 s): 1,406,352 -> 1,408,751. Every byte over it
-  // needs the same account.
+  // where no split of date-fns's can go below 6.8 s): 1,406,352 -> 1,408,751. 1,411,000 since a
+  // stall of a whole Playwright run (every lane idle over 10 s) is no file's cost and no worker's
+  // start (`cost::stalls`: a new machine's first seed run, both lanes idle 33 s, had every shard
+  // planned from it predicted at 102-108 s for 34-38 s): 1,410,895. Every byte over it needs the
+  // same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_408_800, `shardwise_bg.wasm is ${size} bytes, over the 1,408,800-byte budget`);
+  assert.ok(size <= 1_411_000, `shardwise_bg.wasm is ${size} bytes, over the 1,411,000-byte budget`);
 });

@@ -717,10 +717,12 @@ pub struct Learned {
 /// and the run's set-up: the fixed cost per shard takes it. A gap where a lane goes from one
 /// environment to another (Playwright: a project to the next) is a new worker's start (a worker
 /// runs one project's tests): returned apart, per lane, not charged to the file after it; and,
-/// for the worker's start, each such gap without a wait at a barrier (see [`start_part`]).
+/// for the worker's start, each such gap without a wait at a barrier (see [`start_part`]). The
+/// run's stalls ([`stalls`]) are no file's and no worker's: taken out of every gap, and their
+/// time returned (last).
 /// (Attempts are ordered by integer keys, `start << 24 | index` per lane, with the sort the
 /// planner already has: a sort of another element type would add its own copy to the .wasm.)
-fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<Vec<f64>>, Vec<f64>) {
+fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<Vec<f64>>, Vec<f64>, f64) {
     let timed: Vec<&Attempt> =
         attempts.iter().filter(|(_, s, d, p, _)| *s > 0.0 && *d >= 0.0 && p.is_some()).take(1 << 24).collect();
     let t0 = timed.iter().map(|a| a.1).fold(f64::INFINITY, f64::min);
@@ -741,14 +743,17 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
     let at = |k: u64| timed[(k & ((1 << 24) - 1)) as usize];
     // per lane, its attempts' (start, end, environment), in order
     let spans: Vec<Vec<(f64, f64, f64)>> = lanes.iter().map(|l| l.iter().map(|&k| at(k)).map(|a| (a.1, a.1 + a.2, a.4)).collect()).collect();
+    let stalled = stalls(&spans);
+    let stall_in = |from: f64, to: f64| stalled.iter().map(|&(a, b)| (to.min(b) - from.max(a)).max(0.0)).sum::<f64>();
     for (li, lane) in lanes.iter().enumerate() {
         let mut starts = Vec::new();
         for pair in lane.windows(2) {
             let (prev, next) = (at(pair[0]), at(pair[1]));
-            let gap = (next.1 - (prev.1 + prev.2)).max(0.0);
+            let stall = stall_in(prev.1 + prev.2, next.1);
+            let gap = (next.1 - (prev.1 + prev.2) - stall).max(0.0);
             if prev.4 != next.4 {
                 starts.push(gap);
-                worker_starts.push(start_part(&spans, li, prev.1 + prev.2, next.1));
+                worker_starts.push((start_part(&spans, li, prev.1 + prev.2, next.1) - stall).max(0.0));
                 if let Some(f) = next.0 {
                     out.entry(f).or_insert(0.0);
                 }
@@ -764,7 +769,38 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
             switches.push(starts);
         }
     }
-    (out, switches, worker_starts)
+    (out, switches, worker_starts, stalled.iter().map(|&(a, b)| b - a).sum())
+}
+
+/// How long every lane of a run must have been idle at once, between its first test's start and
+/// its last test's end, for that time to be a stall of the whole run (its runner's process or its
+/// machine held up) rather than a file's load or a worker's start, which a lane pays while the
+/// others work, or beside the others at a barrier (1.3-3 s on the peer bench's setup suites).
+const STALL_MS: f64 = 10_000.0;
+
+/// The run's stalls: the spans, longer than [`STALL_MS`], where no lane of a run of two or more
+/// ran a test (`spans`: per lane its attempts' `(start, end, _)`). A first run on a new machine
+/// (the peer bench's setup suite, its seed's first minute): both lanes idle from 9.4 s to 42.6 s,
+/// read as two files' costs, and every shard planned from it predicted 102-108 s for 34-38 s.
+/// (Ordered by integer keys, as [`timeline_costs`] orders a lane.)
+fn stalls(spans: &[Vec<(f64, f64, f64)>]) -> Vec<(f64, f64)> {
+    if spans.iter().filter(|l| !l.is_empty()).count() < 2 {
+        return Vec::new();
+    }
+    let flat: Vec<(f64, f64)> = spans.iter().flatten().map(|a| (a.0, a.1)).take(1 << 24).collect();
+    let t0 = flat.iter().map(|a| a.0).fold(f64::INFINITY, f64::min);
+    let mut keys: Vec<u64> = flat.iter().enumerate().map(|(i, a)| ((a.0 - t0).round().max(0.0) as u64).min((1 << 40) - 1) << 24 | i as u64).collect();
+    keys.sort_unstable();
+    let mut out = Vec::new();
+    let mut end = f64::NEG_INFINITY;
+    for k in keys {
+        let (start, stop) = flat[(k & ((1 << 24) - 1)) as usize];
+        if end.is_finite() && start - end > STALL_MS {
+            out.push((end, start));
+        }
+        end = end.max(stop);
+    }
+    out
 }
 
 /// Of a lane's gap from its test's end (`end`) to a test of another environment (`start`), the
@@ -1154,11 +1190,11 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     // the workers' timelines: per file its gaps, per lane the starts of a worker for another
     // environment (Playwright: a project after another); read only when the record has no files'
     // costs (Playwright's)
-    let (mut measured, switches, worker_starts): (BTreeMap<String, f64>, Vec<Vec<f64>>, Vec<f64>) = match fitted.or(raw) {
-        Some(files) => (files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(), Vec::new(), Vec::new()),
+    let (mut measured, switches, worker_starts, stalled): (BTreeMap<String, f64>, Vec<Vec<f64>>, Vec<f64>, f64) = match fitted.or(raw) {
+        Some(files) => (files.iter().filter(|(_, v)| v.is_finite() && **v >= 0.0).map(|(k, v)| (k.clone(), *v)).collect(), Vec::new(), Vec::new(), 0.0),
         None => {
-            let (timeline, switches, starts) = timeline_costs(&attempts);
-            (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches, starts)
+            let (timeline, switches, starts, stalled) = timeline_costs(&attempts);
+            (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches, starts, stalled)
         }
     };
     // a worker's start, where the run started workers for another project: the median of the
@@ -1286,7 +1322,8 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
                     }
                     // (the modules' times are not planned with here: out of the copies the fit makes)
                     let module_ms = std::mem::take(&mut costs.module_ms);
-                    let per_shard = calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched));
+                    // the run's stalls held no worker busy: out of its busy span, as its switches are
+                    let per_shard = calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched + stalled));
                     costs.cold_ms = cold_ms;
                     costs.module_ms = module_ms;
                     per_shard
@@ -2075,7 +2112,7 @@ mod tests {
             {"type":"file","title":"d.spec.ts","tests":[
               {"title":"d1","attempts":[{"environmentIdx":1,"startTimestamp":3300,"duration":900,"parallelIndex":1}]}]}]}"#,
         );
-        let (files, switches, starts) = timeline_costs(&r.attempts_with_files());
+        let (files, switches, starts, _) = timeline_costs(&r.attempts_with_files());
         assert_eq!(switches, [vec![1000.0], vec![1200.0]]);
         // lane 1's switch at 3.3 s: lane 0 still worked (c1 running); lane 0's at 3.1 s: lane 1
         // had ended (2.1 s) and starts another environment next, a barrier from lane 0's own end
@@ -2087,6 +2124,38 @@ mod tests {
         // the files to; the fixed cost is the wall outside the busy span and the first start
         assert!(l.costs.files.values().all(|&v| v <= 150), "{:?}", l.costs.files);
         assert_eq!(l.per_shard_overhead_ms, 9000 - (4200 - 1000) - 1100 - l.costs.files["a.spec.ts"]);
+    }
+
+    #[test]
+    fn a_stall_of_the_whole_run_is_no_files_cost() {
+        // Playwright, one project, two workers, both idle from 2.2 s to 33 s (a first run on a new
+        // machine held up): the gaps before a3 and b3 are not their files' loads
+        let run = |lanes: &[usize]| {
+            let at = |lane: usize, t: &str, start: u64| format!(r#"{{"title":"{t}","attempts":[{{"startTimestamp":{start},"duration":500,"parallelIndex":{lane}}}]}}"#);
+            let mut files = Vec::new();
+            if lanes.contains(&0) {
+                files.push(format!(r#"{{"type":"file","title":"a.spec.ts","tests":[{},{},{}]}}"#, at(0, "a1", 1000), at(0, "a2", 1600), at(0, "a3", 33_000)));
+            }
+            if lanes.contains(&1) {
+                files.push(format!(r#"{{"type":"file","title":"b.spec.ts","tests":[{},{},{}]}}"#, at(1, "b1", 1000), at(1, "b2", 1700), at(1, "b3", 34_000)));
+            }
+            view(&format!(r#"{{"category":"playwright","duration":36000,"environments":[{{"name":"chromium"}}],"suites":[{}]}}"#, files.join(",")))
+        };
+        let r = run(&[0, 1]);
+        let (files, _, _, stalled) = timeline_costs(&r.attempts_with_files());
+        assert_eq!(stalled, 30_800.0);
+        // a: 100 ms before a2, 100 ms before a3 beyond the stall; b: 200 ms, then 1 s beyond it
+        // (a3 ran from 33 s on lane 0 while lane 1 waited)
+        assert_eq!(files, [("a.spec.ts", 200.0), ("b.spec.ts", 1200.0)].into());
+        let l = learn(&r);
+        assert!(l.costs.files.values().all(|&v| v <= 1800), "{:?}", l.costs.files);
+        // the stall is no shard's fixed cost either: the wall outside the busy span (1 s to 34.5 s)
+        assert!(l.per_shard_overhead_ms <= 2500, "{}", l.per_shard_overhead_ms);
+        // one lane idle alone is that lane's (a file's load), however long
+        let one = run(&[0]);
+        let (files, _, _, stalled) = timeline_costs(&one.attempts_with_files());
+        assert_eq!(stalled, 0.0);
+        assert_eq!(files["a.spec.ts"], 100.0 + 30_900.0);
     }
 
     /// A Playwright run of three projects on two workers, where a lane's switch to `docs` waited
@@ -2127,7 +2196,7 @@ mod tests {
             {"type":"file","title":"a2.spec.ts","tests":[
               {"title":"a2a","attempts":[{"environmentIdx":2,"startTimestamp":13000,"duration":1000,"parallelIndex":1}]}]}]}"#,
         );
-        let (_, switches, starts) = timeline_costs(&r.attempts_with_files());
+        let (_, switches, starts, _) = timeline_costs(&r.attempts_with_files());
         assert_eq!(switches, [vec![3000.0, 1900.0], vec![2500.0]]);
         assert_eq!(starts, [3000.0, 1900.0, 2000.0]);
         // the median of the starts; of the whole gaps it was 2.5 s
@@ -2137,7 +2206,7 @@ mod tests {
     #[test]
     fn a_workers_start_is_the_median_switch_a_wait_at_a_barrier_is_not_one() {
         let r = switches_with_a_wait();
-        let (_, switches, _) = timeline_costs(&r.attempts_with_files());
+        let (_, switches, _, _) = timeline_costs(&r.attempts_with_files());
         assert_eq!(switches, [vec![800.0, 4000.0], vec![900.0]]);
         // the mean (1.9 s) would charge every project's workers the wait; the median does not
         assert_eq!(learn(&r).costs.per_worker_ms, 900);

@@ -348,7 +348,7 @@ fn assign_core(canon: &units::Canon, settings: &Settings) -> Assigned {
         let (setups, starts) = (&settings.setups, &settings.costs.starts);
         // a module only one group loads is part of its weight
         let weights = setups::with_owned_modules(&groups.weights, &group_masks, settings);
-        floor_ms = setups::largest_floor(&weights, &group_masks, settings);
+        floor_ms = setups::largest_floor(&weights, group_masks.clone(), setups, starts, settings);
         let runner = runner.map(|shard_of_group| {
             let costs = setups::costs_of(&weights, group_masks.clone(), setups, starts, settings, &shard_of_group);
             assign::Assignment { shard_of_group, costs }

@@ -180,18 +180,11 @@ pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Setti
     out
 }
 
-/// The heaviest of the groups' floors (a group's weight, `weights` with the modules only it
-/// loads, and every other charged module it loads, at one worker's share): no shard holding it
-/// takes less ([`Model::floor_extra`]); 0 without charged modules.
-pub(super) fn largest_floor(weights: &[u64], group_masks: &[u64], s: &Settings) -> u64 {
-    let Some(modules) = module_work(group_masks, s) else { return 0 };
-    let first = s.setups.len() + s.costs.starts.len();
-    weights
-        .iter()
-        .zip(group_masks)
-        .map(|(&w, &m)| w.saturating_add(modules.iter().enumerate().filter(|&(k, &(_, owner))| owner.is_none() && loads_module(m, first, k)).map(|(_, &(ms, _))| ms).sum()))
-        .max()
-        .unwrap_or(0)
+/// The heaviest of the phase-0 groups' floors (`weights`, with the modules only one group loads,
+/// and [`Model::floor_extra`]): no shard holding it takes less; 0 without charged modules.
+pub(super) fn largest_floor(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> u64 {
+    let m = Model::new(group_masks, setups, starts, s);
+    weights.iter().enumerate().filter_map(|(g, &w)| m.floor_of(w, g)).max().unwrap_or(0)
 }
 
 /// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged

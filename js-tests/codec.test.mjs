@@ -354,7 +354,8 @@ test('the .wasm stays within its size budget (1,411,000 bytes after wasm-opt -Oz
   // where no split of date-fns's can go below 6.8 s): 1,406,352 -> 1,408,751. 1,411,000 since a
   // stall of a whole Playwright run (every lane idle over 10 s) is no file's cost and no worker's
   // start (`cost::stalls`: a new machine's first seed run, both lanes idle 33 s, had every shard
-  // planned from it predicted at 102-108 s for 34-38 s): 1,410,895. Every byte over it needs the
+  // planned from it predicted at 102-108 s for 34-38 s): 1,410,895; 1,410,426 with the floors read
+  // once (`largest_floor` from the phases model). Every byte over it needs the
   // same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;

@@ -408,8 +408,9 @@ impl Costs {
     }
 
     /// Per charged module, the work a shard of `workers` workers that each load it pays (over one
-    /// worker: what each worker that loads it pays): `coldMs × workers × bytes / total`, rounded (IEEE multiplication and division: the same on every host), the total over
-    /// the modules some planned file loads (`loaded(k)`): a shard of every file pays `coldMs`.
+    /// worker: what each worker that loads it pays): `coldMs × workers × bytes / total`, rounded
+    /// (IEEE multiplication and division: the same on every host), the total over the modules
+    /// some planned file loads (`loaded(k)`): a shard of every file pays `coldMs`.
     /// `None` where no planned file loads any: the cold cost is then charged by groups
     /// ([`ColdOf`]).
     pub(super) fn module_ms(&self, workers: u32, loaded: impl Fn(usize) -> bool) -> Option<Vec<u64>> {
@@ -753,7 +754,9 @@ fn timeline_costs<'a>(attempts: &[Attempt<'a>]) -> (BTreeMap<&'a str, f64>, Vec<
             let gap = (next.1 - (prev.1 + prev.2) - stall).max(0.0);
             if prev.4 != next.4 {
                 starts.push(gap);
-                worker_starts.push((start_part(&spans, li, prev.1 + prev.2, next.1) - stall).max(0.0));
+                // of the start (the gap after the other lanes released it), the part no stall took
+                let part = start_part(&spans, li, prev.1 + prev.2, next.1);
+                worker_starts.push((part - stall_in(next.1 - part, next.1)).max(0.0));
                 if let Some(f) = next.0 {
                     out.entry(f).or_insert(0.0);
                 }

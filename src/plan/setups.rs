@@ -387,17 +387,15 @@ impl Model {
             }
         }
         // the first phase's floor: its heaviest group with the modules its worker loads
-        if !b.floors.is_empty() || add.is_some_and(|(w, g)| self.floor_of(w, g).is_some()) {
+        let added = add.and_then(|(w, g)| self.floor_of(w, g));
+        if !b.floors.is_empty() || added.is_some() {
             let n = b.floors.len();
             let gone = out_group.and_then(|(_, _, (w, g))| self.floor_of(w, g));
-            let mut floor = match (gone, b.floors.last()) {
+            let kept = match (gone, b.floors.last()) {
                 (Some(f), Some(&top)) if f == top => if n >= 2 { b.floors[n - 2] } else { 0 },
                 (_, top) => top.copied().unwrap_or(0),
             };
-            if let Some(f) = add.and_then(|(w, g)| self.floor_of(w, g)) {
-                floor = floor.max(f);
-            }
-            largest[0] = largest[0].max(floor);
+            largest[0] = largest[0].max(kept).max(added.unwrap_or(0));
         }
         let groups = b.groups + add.is_some() as usize - out.is_some() as usize;
         if groups == 0 {

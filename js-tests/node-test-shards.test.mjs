@@ -21,6 +21,7 @@ import { nodeTestFiles } from '../pkg/node-test/files.mjs';
 import { nodeTestArgs } from '../pkg/cli/node-test.mjs';
 import { durationsByFile } from '../pkg/src/runner/timings.mjs';
 import { nodeTestProject, runNode, writeProject } from './helpers/node-test-project.mjs';
+import { costsRecordOf } from '../pkg/src/sources.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.join(ROOT, 'js-tests', '.out', 'node-test-shards');
@@ -125,7 +126,7 @@ test('node:test balanced 3 ways from the service and from a timings file: one pl
     const ms = (t) => (t?.endsWith('ms') ? Number(t.slice(0, -2)) : Number(t?.slice(0, -1)) * 1000);
     const planned = ms(/predicted (\S+) over/.exec(r.line)?.[1]);
     const report = api.decodeReport(new Uint8Array(readFileSync(path.join(r.folder, 'report.json.br'))));
-    const launchMs = JSON.parse(report.sources.find((s) => s.filePath === '.shardwise/costs.json').text).launchMs;
+    const launchMs = costsRecordOf(report).launchMs;
     assert.ok(Number.isSafeInteger(launchMs) && launchMs > 0, `launchMs ${launchMs}`);
     const ended = ms(new RegExp(`shard ${r.i}/3 took \\S+ \\(predicted ([^,]+),`).exec(r.text)?.[1]);
     assert.ok(Math.abs(ended - (planned + launchMs)) <= 120, `the end line's prediction ${ended} ms is the plan's ${planned} ms and the launch's ${launchMs} ms`);

@@ -15,6 +15,7 @@ import * as api from 'shardwise';
 import { createServer } from '../pkg/server/index.mjs';
 import { concurrencyOf, NodeTestRun } from '../pkg/node-test/translate.mjs';
 import { nodeTestProject, runNode, writeProject } from './helpers/node-test-project.mjs';
+import { costsRecordOf } from '../pkg/src/sources.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'js-tests', '.out', 'node-test');
@@ -73,7 +74,7 @@ test('a node:test run with describe/it, subtests, skip, todo, a failure and a fi
     assert.deepEqual(report.unattributedErrors.map((e) => e.location?.file), ['test/broken.test.mjs']);
     assert.match(report.unattributedErrors[0].message, /does-not-exist\.mjs/);
     // each file's cost beyond its tests, for the planner; the run's parallel files
-    const costs = JSON.parse(report.sources.find((s) => s.filePath === '.shardwise/costs.json').text);
+    const costs = costsRecordOf(report);
     assert.equal(costs.runner, 'node-test');
     assert.equal(costs.workers, 2);
     assert.deepEqual(Object.keys(costs.files).sort(), ['test/broken.test.mjs', 'test/cart.test.mjs', 'test/search.test.mjs']);

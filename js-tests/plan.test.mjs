@@ -296,6 +296,20 @@ test('the costs record\'s path is one fact: the runners\', the service\'s and th
   assert.equal((await import('../pkg/src/runner/costs.mjs')).COSTS_SOURCE, COSTS_SOURCE);
 });
 
+test('a report\'s costs record and shard plan are read from its sources by one reader: the last entry, nothing from a broken one', async () => {
+  const { COSTS_SOURCE, SHARD_PLAN_SOURCE, costsRecordOf, shardPlanOf } = await import('../pkg/src/sources.js');
+  const entry = (filePath, text) => ({ filePath, text, contentType: 'application/json' });
+  // a runner's report: other sources beside them, the costs record replaced once by a later write
+  const report = { sources: [entry('src/a.test.ts', 'test()'), entry(COSTS_SOURCE, '{"perShardMs":1}'), entry(SHARD_PLAN_SOURCE, '{"shard":2}'), entry(COSTS_SOURCE, '{"perShardMs":900}')] };
+  assert.deepEqual(costsRecordOf(report), { perShardMs: 900 });
+  assert.deepEqual(shardPlanOf(report), { shard: 2 });
+  // none there, or not a JSON object: nothing, never a throw (a report from another tool)
+  for (const bad of [undefined, null, {}, { sources: 'x' }, { sources: [null] }, { sources: [entry(COSTS_SOURCE, '{not json')] },
+    { sources: [entry(COSTS_SOURCE, '[1]')] }, { sources: [entry(COSTS_SOURCE, 'null')] }, { sources: [{ filePath: COSTS_SOURCE }] }]) {
+    assert.equal(costsRecordOf(bad), undefined, JSON.stringify(bad));
+  }
+});
+
 test('node:test runs a shard\'s files by name: its costs say so, and its shards are planned and predicted in that order', () => {
   // shardCosts gives node:test's order from its runner, with or without a run; no other runner has one
   assert.equal(shardCosts({ category: 'node-test', environments: [] }).costs.order, 'name');

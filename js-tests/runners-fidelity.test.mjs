@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as api from 'shardwise';
 import { durationsByTest, testKey } from '../pkg/src/runner/timings.mjs';
 import { unitsFromFiles, testListFromSources } from '../pkg/src/runner/files.mjs';
-import { COSTS_SOURCE } from '../pkg/src/sources.js';
+import { costsRecordOf } from '../pkg/src/sources.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = path.join(ROOT, 'js-tests', 'fixtures');
@@ -82,11 +82,11 @@ function testsOf(report) {
   return out;
 }
 
-/** The costs record a run's report carries (its sources' COSTS_SOURCE entry), parsed. */
-function costsRecordOf(report) {
-  const costs = report.sources?.find((x) => x.filePath === COSTS_SOURCE);
-  assert.ok(costs, 'the costs record is in the report\'s sources');
-  return JSON.parse(costs.text);
+/** The costs record a run's report carries (the package's reader), which must be there. */
+function costsRecord(report) {
+  const record = costsRecordOf(report);
+  assert.ok(record, 'the costs record is in the report\'s sources');
+  return record;
 }
 
 /** "950ms" / "4.2s" (fmtMs) -> ms. */
@@ -165,7 +165,7 @@ for (const name of Object.keys(RUNNERS)) {
     });
 
     test('the run records each file\'s cost beyond its tests; the shards plan with them, and plan prints their fingerprint again', () => {
-      const record = costsRecordOf(full.report);
+      const record = costsRecord(full.report);
       assert.equal(record.runner, name);
       assert.deepEqual(Object.keys(record.files).sort(), [...nominal.keys()].map((f) => path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/')).sort());
       for (const ms of Object.values(record.files)) assert.ok(Number.isInteger(ms) && ms >= 0 && ms < 30_000, `a file's cost ${ms} ms`);
@@ -201,7 +201,7 @@ for (const name of Object.keys(RUNNERS)) {
       // what each file took in the full run: its tests' time and its cost beyond them (the costs
       // record). Not the fixtures' nominal sleeps: the runner's own overhead on a file (Jest gave
       // one 785 ms on a loaded machine) moves files whose sleeps are 400 ms apart past each other.
-      const record = costsRecordOf(full.report);
+      const record = costsRecord(full.report);
       const took = new Map([...nominal.keys()].map((f) => [f, 0]));
       for (const t of testsOf(full.report)) {
         const f = path.basename(t.file);

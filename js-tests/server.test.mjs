@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '../pkg/server/index.mjs';
 import { keyOf } from '../pkg/src/tests.js';
+import { COSTS_SOURCE, costsRecordOf } from '../pkg/src/sources.js';
 
 const br = (v) => brotliCompressSync(Buffer.from(JSON.stringify(v)));
 const JSONH = { 'content-type': 'application/json' };
@@ -81,7 +82,7 @@ test('costs: the runs\' costs records are kept per runner and given back with du
   const dataDir = mkdtempSync(join(tmpdir(), 'sw-test-'));
   let srv = await createServer({ dataDir, computeDelayMs: 0 });
   const withCosts = (record) => ({ ...report({ t1: [{ duration: 100, startTimestamp: 5 }], t2: [] }),
-    sources: [{ filePath: '.shardwise/costs.json', text: JSON.stringify(record), contentType: 'application/json' }] });
+    sources: [{ filePath: COSTS_SOURCE, text: JSON.stringify(record), contentType: 'application/json' }] });
   // none yet: no record in the durations document
   assert.equal(parse(await durations(srv, 'c0', 'run-0')).sources, undefined);
   // a start cost (a test environment's first load per worker), with its files
@@ -90,14 +91,13 @@ test('costs: the runs\' costs records are kept per runner and given back with du
   await upload(srv, withCosts({ runner: 'node', workers: 2, perShardMs: 2000, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, files: { 'a.test.js': 500 }, starts: jsdom(600, ['a.test.js']), transforms: { 'lib/b.ts': 30, 'lib/a.ts': 120 } }));
   // another runner's record is its own
   await upload(srv, { ...withCosts({ perShardMs: 9000, files: { 'a.test.js': 9000 } }), category: 'other' });
-  const costsOf = (doc) => JSON.parse(doc.sources.find((x) => x.filePath === '.shardwise/costs.json').text);
-  const got = costsOf(parse(await durations(srv, 'c1', 'run-1')));
+  const got = costsRecordOf(parse(await durations(srv, 'c1', 'run-1')));
   // the same weighted means as a test's duration: 1000 then 2000 -> 1500; only the list's files
   // each module's transforms (Vitest's), whatever files the list has
   assert.deepEqual(got, { runner: 'node', perShardMs: 1500, perWorkerMs: 0, perFileMs: 80, perTestMs: 2, workers: 2, fittedFiles: { 'a.test.js': 400 }, starts: jsdom(500, ['a.test.js']), transforms: { 'lib/a.ts': 120, 'lib/b.ts': 30 } });
   await srv.close();
   srv = await createServer({ dataDir, computeDelayMs: 0 });
-  assert.deepEqual(costsOf(parse(await durations(srv, 'c2', 'run-2'))), got);
+  assert.deepEqual(costsRecordOf(parse(await durations(srv, 'c2', 'run-2'))), got);
   await srv.close();
 });
 

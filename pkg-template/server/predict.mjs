@@ -15,7 +15,7 @@
 // under its key yet; the first report that runs the test carries its legacy state over to its key
 // (the legacy entry then goes). Legacy states no report claims are forgotten as any state is
 // (retention); no new one is ever written.
-import { COSTS_SOURCE } from '../src/sources.js';
+import { COSTS_SOURCE, costsRecordOf } from '../src/sources.js';
 import { KEY_PATTERN } from '../src/tests.js';
 
 export const ALPHA = 0.5;
@@ -49,11 +49,8 @@ const isLegacy = (key) => !KEY_PATTERN.test(key) && !key.startsWith(COST_PREFIX)
 
 /** The costs record of a report, as state entries {key -> {'': value}}, into `out`. */
 function costsOf(report, out) {
-  const text = (report.sources ?? []).findLast?.((s) => s?.filePath === COSTS_SOURCE)?.text;
-  if (typeof text !== 'string' || typeof report.category !== 'string') return;
-  let record;
-  try { record = JSON.parse(text); } catch { return; }
-  if (record === null || typeof record !== 'object') return;
+  const record = costsRecordOf(report);
+  if (!record || typeof report.category !== 'string') return;
   const put = (name, v) => { if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[costKey(report.category, name)] = { '': v }; };
   for (const k of MODEL) put(k, record[k]);
   // the files' costs fitted to the run (its workers' warm-up apart), else as the runner measured them

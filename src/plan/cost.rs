@@ -407,18 +407,26 @@ impl Costs {
         if charges_modules(self.cold_ms as f64) { &self.modules } else { &[] }
     }
 
-    /// Per charged module, the work a shard of `workers` workers that each load it pays (over one
-    /// worker: what each worker that loads it pays): `coldMs × workers × bytes / total`, rounded
-    /// (IEEE multiplication and division: the same on every host), the total over the modules
-    /// some planned file loads (`loaded(k)`): a shard of every file pays `coldMs`.
-    /// `None` where no planned file loads any: the cold cost is then charged by groups
-    /// ([`ColdOf`]).
-    pub(super) fn module_ms(&self, workers: u32, loaded: impl Fn(usize) -> bool) -> Option<Vec<u64>> {
+    /// Per charged module, what each worker that loads it pays, given how many of the plan's
+    /// groups load it (`loaders[k]`, 0 where none does; one a module) and the shard's `workers`: its share by
+    /// size of the work a shard of every planned file pays, `coldMs × workers`, where a module is
+    /// paid once by each worker that runs a group loading it, up to the workers (one that a single
+    /// group loads, once, on that group's worker). `K × bytes` with `K = coldMs × workers / Σ bytes
+    /// × min(loaders, workers)`, rounded (IEEE multiplication and division: the same on every
+    /// host). So a shard of every file pays `coldMs` of wall, as [`ColdOf`] charges it and as the
+    /// run it was learned from was fitted with it ([`calibrate`]). Where every module is loaded by
+    /// at least as many groups as workers, `K` is `coldMs / total`; where modules only one file
+    /// loads weigh (date-fns: the `fp` file's 200 wrappers, each function's own modules), more:
+    /// charged `coldMs × bytes / total` each, a shard of date-fns's every file was predicted
+    /// 13.4 s where the seed it was learned from took 14.4 s, and its shards 1.14-1.43x under
+    /// (3 of 18 within 15%; 13 of 18 with `K`). `None` where no planned file loads any: the cold
+    /// cost is then charged by groups ([`ColdOf`]).
+    pub(super) fn module_ms(&self, workers: u32, loaders: &[u32]) -> Option<Vec<u64>> {
         let modules = self.charged_modules();
-        let bytes = |k: usize, m: &Module| if loaded(k) { m.bytes as f64 } else { 0.0 };
-        let total: f64 = modules.iter().enumerate().map(|(k, m)| bytes(k, m)).sum();
-        let all = self.cold_ms as f64 * workers.max(1) as f64;
-        (total > 0.0).then(|| modules.iter().enumerate().map(|(k, m)| (all * bytes(k, m) / total).round() as u64).collect())
+        let workers = workers.max(1);
+        let paid: f64 = modules.iter().zip(loaders).map(|(m, &n)| m.bytes as f64 * n.min(workers) as f64).sum();
+        let all = self.cold_ms as f64 * workers as f64;
+        (paid > 0.0).then(|| modules.iter().zip(loaders).map(|(m, &n)| if n > 0 { (all * m.bytes as f64 / paid).round() as u64 } else { 0 }).collect())
     }
 
     /// The cold cost charged as `coldMs × (1 − 0.8^groups)` ([`ColdOf`]): none where modules

@@ -141,8 +141,8 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
     first + k < MAX_SETUPS && mask >> (first + k) & 1 == 1
 }
 
-/// Per charged module, what one worker pays to load it ([`super::cost::Costs::module_ms`] over one
-/// worker: `coldMs` is what each worker of a shard of every file pays), and the one group that
+/// Per charged module, what one worker pays to load it ([`super::cost::Costs::module_ms`]: a shard
+/// of every file pays `coldMs` of wall for them all), and the one group that
 /// loads it where only one does: a module only one file loads is transformed for that file
 /// wherever it goes, on its worker, while that file waits (Vitest's main process transforms it
 /// as the file imports it), so it is part of that file's weight, not work another worker can
@@ -153,8 +153,14 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
 /// modules.
 fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usize>)>> {
     let first = s.setups.len() + s.costs.starts.len();
-    let loaded = group_masks.iter().fold(0u64, |a, m| a | m);
-    let modules = s.costs.module_ms(1, |k| loads_module(loaded, first, k))?;
+    // per charged module, how many groups load it: one pass over the groups' bits
+    let mut loaders = vec![0u32; s.costs.charged_modules().len()];
+    for &m in group_masks {
+        for (k, n) in loaders.iter_mut().enumerate() {
+            *n += u32::from(loads_module(m, first, k));
+        }
+    }
+    let modules = s.costs.module_ms(s.workers, &loaders)?;
     Some(
         modules
             .iter()
@@ -483,7 +489,14 @@ impl Model {
                         let (w, g) = with.remove(pos);
                         with.insert((w.saturating_add(ms), g));
                     }
-                    None if sp == WORK => with.insert((lanes(b.needs[k], self.workers) * ms, usize::MAX - k)),
+                    // one worker's load of it on each worker that loads it: as one item of all
+                    // their loads it went on one worker (a module every file of a 2-worker shard
+                    // loads, 3 s a worker: 6 s on one of them, the shard predicted 1 s over)
+                    None if sp == WORK => {
+                        for _ in 0..lanes(b.needs[k], self.workers) {
+                            with.insert((ms, usize::MAX - k));
+                        }
+                    }
                     None => with.insert((ms, usize::MAX - k)),
                 }
             }

@@ -136,12 +136,14 @@ test('fetchDurations: a permanent failure, an abort and a timeout each settle af
     assert.equal(calls.at(-1).outcome, 'AbortError');
     assertClean(fx, calls, at);
   }
-  // a timeout while polling 404s
+  // a timeout while polling 404s (the deadline leaves the create, the list's PUT and the submit
+  // room on a loaded CI machine: at 1.2 s, three test files beside it and a browser, it passed
+  // during the submit once)
   {
     const fx = await createFaultServer({ script: { download: [{ status: 404, times: Infinity }] } });
     t.after(() => fx.close());
     const { fetch, calls } = recordingFetch();
-    const { err, at } = await settle(() => fetchDurations({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, commitId: COMMIT, shardGroupKey: 'stimeout', report: list, timeoutMs: 1200, fetch }));
+    const { err, at } = await settle(() => fetchDurations({ baseUrl: fx.baseUrl, accessToken: fx.accessToken, commitId: COMMIT, shardGroupKey: 'stimeout', report: list, timeoutMs: 3000, fetch }));
     assert.deepEqual([err.code, err.step], ['TIMEOUT', 'poll']);
     assertClean(fx, calls, at);
   }

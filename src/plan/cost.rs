@@ -408,7 +408,7 @@ impl Costs {
     }
 
     /// Per charged module, what each worker that loads it pays, given how many of the plan's
-    /// groups load it (`loaders[k]`, 0 where none does; one a module) and the shard's `workers`: its share by
+    /// groups load it (`loaders[k]`, 0 where none does) and the shard's `workers`: its share by
     /// size of the work a shard of every planned file pays, `coldMs × workers`, where a module is
     /// paid once by each worker that runs a group loading it, up to the workers (one that a single
     /// group loads, once, on that group's worker). `K × bytes` with `K = coldMs × workers / Σ bytes
@@ -419,8 +419,8 @@ impl Costs {
     /// loads weigh (date-fns: the `fp` file's 200 wrappers, each function's own modules), more:
     /// charged `coldMs × bytes / total` each, a shard of date-fns's every file was predicted
     /// 13.4 s where the seed it was learned from took 14.4 s, and its shards 1.14-1.43x under
-    /// (3 of 18 within 15%; 13 of 18 with `K`). `None` where no planned file loads any: the cold
-    /// cost is then charged by groups ([`ColdOf`]).
+    /// (3 of 18 within 15%; with `K`, 16 and 13 of 18 in two runs). `None` where no planned file
+    /// loads any: the cold cost is then charged by groups ([`ColdOf`]).
     pub(super) fn module_ms(&self, workers: u32, loaders: &[u32]) -> Option<Vec<u64>> {
         let modules = self.charged_modules();
         let workers = workers.max(1);

@@ -153,25 +153,20 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
 /// modules.
 fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usize>)>> {
     let first = s.setups.len() + s.costs.starts.len();
-    // per charged module, how many groups load it: one pass over the groups' bits
-    let mut loaders = vec![0u32; s.costs.charged_modules().len()];
-    for &m in group_masks {
-        for (k, n) in loaders.iter_mut().enumerate() {
-            *n += u32::from(loads_module(m, first, k));
+    // per charged module, how many groups load it and the last that does (its owner where it is
+    // the only one): one pass over the groups' bits
+    let n = s.costs.charged_modules().len();
+    let (mut loaders, mut last) = (vec![0u32; n], vec![0usize; n]);
+    for (g, &m) in group_masks.iter().enumerate() {
+        for k in 0..n {
+            if loads_module(m, first, k) {
+                loaders[k] += 1;
+                last[k] = g;
+            }
         }
     }
     let modules = s.costs.module_ms(s.workers, &loaders)?;
-    Some(
-        modules
-            .iter()
-            .enumerate()
-            .map(|(k, &ms)| {
-                let mut loaders = group_masks.iter().enumerate().filter(|(_, &m)| loads_module(m, first, k)).map(|(g, _)| g);
-                let owner = loaders.next().filter(|_| loaders.next().is_none());
-                (ms, owner)
-            })
-            .collect(),
-    )
+    Some(modules.into_iter().zip(loaders.iter().zip(last)).map(|(ms, (&l, g))| (ms, (l == 1).then_some(g))).collect())
 }
 
 /// The groups' weights with the modules only one group loads ([`module_work`]): what the phases

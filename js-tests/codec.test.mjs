@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,411,000 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,412,600 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -355,9 +355,13 @@ test('the .wasm stays within its size budget (1,411,000 bytes after wasm-opt -Oz
   // stall of a whole Playwright run (every lane idle over 10 s) is no file's cost and no worker's
   // start (`cost::stalls`: a new machine's first seed run, both lanes idle 33 s, had every shard
   // planned from it predicted at 102-108 s for 34-38 s): 1,410,895; 1,410,426 with the floors read
-  // once (`largest_floor` from the phases model). Every byte over it needs the
-  // same account.
+  // once (`largest_floor` from the phases model). 1,412,600 since a run whose tests start with
+  // their file (Jest's) is fitted over its files' own span (`cost::files_span`: commander.js'
+  // shard that began with its TypeScript compile was read as busy 2.2 s longer than its workers
+  // were, its files fitted 212 ms of gap each against Jest's 30-50 ms; the bench's commander
+  // shards were 13 of 18 within ±15% of their predictions, 16 of 18 with it):
+  // 1,412,083. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_411_000, `shardwise_bg.wasm is ${size} bytes, over the 1,411,000-byte budget`);
+  assert.ok(size <= 1_412_600, `shardwise_bg.wasm is ${size} bytes, over the 1,412,600-byte budget`);
 });

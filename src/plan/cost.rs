@@ -909,7 +909,10 @@ fn root(off: &mut dyn FnMut(f64) -> f64, hi: f64) -> f64 {
 /// load); the rest of it fell inside the busy span.
 /// `switched`: the time a lane spent, on average, starting workers for another environment (a
 /// Playwright project), which the plan charges as start costs, not to the files.
-fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[Attempt], wall: f64, (max_scale, max_gap): (f64, f64), (lead, switched): (f64, f64)) -> u64 {
+///
+/// `files_span`: the busy span as the files' own starts and ends tell it, where the tests start
+/// with their file ([`files_span`]): the warm-up and the first file's load are inside it.
+fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, attempts: &[Attempt], wall: f64, (max_scale, max_gap): (f64, f64), (lead, switched): (f64, f64), files_span: Option<f64>) -> u64 {
     // the units put in their canonical order once; each try plans them under other costs
     let canon = super::units::canonical(units).ok();
     let makespan = |settings: &mut Settings, c: Costs| {
@@ -923,10 +926,12 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     ) else {
         return (wall - makespan(settings, costs.clone())).max(0.0).round() as u64;
     };
-    let first_file = first.0.and_then(|f| costs.files.get(f).copied()).unwrap_or(costs.per_file_ms) as f64;
     // model makespan (with the workers' warm-up) less the busy span, which began with the warm-up
     // and the first file's load, at scale k (rises with k: the files' costs are on every lane)
-    let span = end - first.1 + lead;
+    let (span, first_file) = match files_span {
+        Some(span) => (span, 0.0),
+        None => (end - first.1 + lead, first.0.and_then(|f| costs.files.get(f).copied()).unwrap_or(costs.per_file_ms) as f64),
+    };
     let busy = span - switched;
     let mut off = |k: f64| makespan(settings, adjusted(costs, k, 0.0)) - (busy + k * first_file);
     let k = if off(1.0).abs() < 1.0 { 1.0 } else { root(&mut off, max_scale) };
@@ -945,6 +950,47 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
         }
     }
     (wall - (span + k * first_file + gap)).max(0.0).round() as u64
+}
+
+/// The time a run's workers were busy as its files' own starts and ends tell it, where its tests
+/// carry no start of their own but their file's (Jest 29 gives a test no start; its reporter
+/// starts each at its file's `perfStats.start`): from the first file's start to the last file's
+/// end, a file's end its start plus its measured cost beyond its tests (`raw`) and its tests'
+/// durations. Read from the tests' starts, such a run's busy span began before its first file's
+/// load and warm-up (which [`calibrate`] would add again) and ended at its last file's longest
+/// test, not at its end. commander.js' 4-shard run (Jest, coverage on): the shard whose first
+/// file was `ts-imports.test.ts` (2.6 s, its TypeScript compile) was read as busy 2.2 s longer
+/// than its workers were, its 28 files fitted 212 ms each of gap beyond their 45 ms (Jest's gaps
+/// between its files were 30-50 ms), and a 3-shard plan from such a folder predicted its shards
+/// 1.17-1.25x what they took. `None` where the tests start on their own (a file whose tests
+/// start at different times), where no file tells (tests of one file each, or whose durations
+/// sum to under 2 ms: tests that start within one millisecond of each other), or a file's cost
+/// is not measured.
+fn files_span(attempts: &[Attempt], raw: &BTreeMap<String, f64>) -> Option<f64> {
+    // per file: its tests' one start and their durations summed (maps of a type the planner has:
+    // each new one costs the .wasm KBs); `tells`: a file's later test started with its first
+    // after 2 ms of tests
+    let (mut starts, mut tests): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = (BTreeMap::new(), BTreeMap::new());
+    let mut tells = false;
+    for &(file, start, duration, ..) in attempts.iter().filter(|a| a.1 > 0.0) {
+        let file = file?;
+        let sum = tests.entry(file).or_insert(0.0);
+        match starts.insert(file, start) {
+            Some(first) if first != start => return None,
+            Some(_) => tells |= *sum >= 2.0,
+            None => {}
+        }
+        *sum += duration;
+    }
+    if !tells {
+        return None;
+    }
+    let (mut from, mut to) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (f, &start) in &starts {
+        from = from.min(start);
+        to = to.max(start + raw.get(*f)? + tests[f]);
+    }
+    (to > from).then_some(to - from)
 }
 
 /// A worker's warm-up (the runner's own modules, the test environment's first load, cold
@@ -1208,6 +1254,9 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
             (timeline.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), switches, starts, stalled)
         }
     };
+    // where the tests start with their file (Jest's): the workers' busy span from the files' costs
+    // as measured, before the warm-up and the environments' first loads are taken off them
+    let span_of_files = raw.and_then(|_| files_span(&attempts, &measured));
     // a worker's start, where the run started workers for another project: the median of the
     // switches' starts, without their waits at a barrier ([`start_part`]; a lane's gap before a
     // project that waits for a setup project holds that wait too: on the peer bench's chain suite
@@ -1334,7 +1383,7 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
                     // (the modules' times are not planned with here: out of the copies the fit makes)
                     let module_ms = std::mem::take(&mut costs.module_ms);
                     // the run's stalls held no worker busy: out of its busy span, as its switches are
-                    let per_shard = calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched + stalled));
+                    let per_shard = calibrate(&units, &mut settings, &mut costs, &attempts, wall, (profile.max_scale, profile.max_gap_ms), (lead, switched + stalled), span_of_files);
                     costs.cold_ms = cold_ms;
                     costs.module_ms = module_ms;
                     per_shard
@@ -1833,6 +1882,61 @@ mod tests {
         let l = learn_runs(&[jest_shard("a", 2600 + 5000, 2500 + 100, 16000), jest_shard("b", 2700, 2400, 11000), light]).unwrap();
         assert!((2300..=2700).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
         assert!(l.costs.files["c0.ts"] < 400 && l.costs.files["c1.ts"] < 600, "{:?}", l.costs.files);
+    }
+
+    /// A Jest shard as its reporter saves it: every test starts with its file (Jest 29 gives a test
+    /// no start of its own). The run starts at 1,000 ms, its first files 450 ms later; `files`:
+    /// `(name, cost beyond its tests, tests of 5 ms)`, handed out in that order each to the first
+    /// free of 2 workers, 40 ms between files on a worker (Jest's own time, outside its figures);
+    /// the run ends 450 ms after its last file.
+    fn jest_shard_by_file(files: &[(String, u64, u64)]) -> ReportView {
+        let mut free = [1450u64, 1460];
+        let (mut costs, mut tests) = (Vec::new(), Vec::new());
+        for (name, cost, n) in files {
+            let w = if free[0] <= free[1] { 0 } else { 1 };
+            let start = free[w];
+            costs.push(format!(r#"\"{name}\":{cost}"#));
+            for t in 0..*n {
+                tests.push(format!(r#"{{"title":"t{t}","location":{{"file":"{name}","line":{},"column":1}},"attempts":[{{"startTimestamp":{start},"duration":5,"parallelIndex":{w}}}]}}"#, t + 1));
+            }
+            free[w] = start + cost + 5 * n + 40;
+        }
+        let wall = free.iter().max().unwrap() - 40 + 450 - 1000;
+        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, costs.join(","));
+        view(&format!(
+            r#"{{"category":"jest","startTimestamp":1000,"duration":{wall},"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
+            tests.join(",")
+        ))
+    }
+
+    #[test]
+    fn tests_that_start_with_their_file_are_fitted_from_the_files_span() {
+        // commander.js' 4-shard run: a shard's workers began with ts-imports.test.ts (2.6 s: its
+        // worker's start and its TypeScript compile) and a file that paid the start (1.1 s), then
+        // files of 45 ms each, 40 ms apart; another shard's both paid the start. Its tests all
+        // start with their file: read from them, the busy span began before the compile and the
+        // start (which the fit added again), so its files were fitted 212 ms of gap each and the
+        // shard nothing of fixed cost. From the files' own spans: the 40 ms, and the 900 ms
+        // before the first files and after the last one the shard's own
+        let smalls = |p: &str, n: usize| (0..n).map(|i| (format!("{p}{i:02}.test.js"), 45, 3)).collect::<Vec<_>>();
+        let mut ts = vec![("ts-imports.test.ts".to_owned(), 2600, 3), ("a-first.test.js".to_owned(), 1100, 3)];
+        ts.extend(smalls("a", 26));
+        let mut other = vec![("b-first.test.js".to_owned(), 1045, 3), ("b-second.test.js".to_owned(), 1000, 3)];
+        other.extend(smalls("b", 26));
+        let (ts, other) = (jest_shard_by_file(&ts), jest_shard_by_file(&other));
+        for one in [&ts, &other] {
+            let l = learn(one);
+            assert!((700..=1000).contains(&l.per_shard_overhead_ms), "{}", l.per_shard_overhead_ms);
+        }
+        let l = learn_runs(&[ts, other]).unwrap();
+        let f = &l.costs.files;
+        for name in ["a00.test.js", "a25.test.js", "b00.test.js", "b25.test.js"] {
+            assert!((60..=120).contains(&f[name]), "{name}: {f:?}");
+        }
+        // the compile its own, the start each worker's
+        assert!(f["ts-imports.test.ts"] >= 1300, "{f:?}");
+        assert!((900..=1200).contains(&l.costs.per_worker_ms), "{}", l.costs.per_worker_ms);
+        assert!((700..=1000).contains(&l.per_shard_overhead_ms), "{}", l.per_shard_overhead_ms);
     }
 
     #[test]

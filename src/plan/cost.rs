@@ -1790,6 +1790,12 @@ mod tests {
             .iter()
             .map(|(f, start, _)| format!(r#"{{"title":"t","location":{{"file":"{f}","line":1,"column":1}},"attempts":[{{"startTimestamp":{},"duration":20}}]}}"#, 1000 + lead + start))
             .collect();
+        jest_report(&files, &tests, wall)
+    }
+
+    /// A Jest run's report on 2 workers, started at 1,000 ms and `wall` ms long: its files' costs
+    /// record (`"name":cost` entries) and its tests (JSON objects).
+    fn jest_report(files: &[String], tests: &[String], wall: u64) -> ReportView {
         let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, files.join(","));
         view(&format!(
             r#"{{"category":"jest","startTimestamp":1000,"duration":{wall},"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
@@ -1901,12 +1907,7 @@ mod tests {
             }
             free[w] = start + cost + 5 * n + 40;
         }
-        let wall = free.iter().max().unwrap() - 40 + 450 - 1000;
-        let record = format!(r#"{{\"runner\":\"jest\",\"workers\":2,\"files\":{{{}}}}}"#, costs.join(","));
-        view(&format!(
-            r#"{{"category":"jest","startTimestamp":1000,"duration":{wall},"environments":[{{"name":"jest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
-            tests.join(",")
-        ))
+        jest_report(&costs, &tests, free.iter().max().unwrap() - 40 + 450 - 1000)
     }
 
     #[test]

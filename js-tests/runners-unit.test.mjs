@@ -1114,6 +1114,27 @@ test('Jest < 30 makes its sequencer without the global config: the workers come 
   assert.equal(workersFromArgv(['node', 'jest'], 1), 1);
 });
 
+test('Vitest 3 and 4 leave maxWorkers unset in their config: the workers come from the pool as Vitest counts them', async () => {
+  const { vitestWorkers } = await import('../pkg/vitest/translate.mjs');
+  // Vitest 3 and 4 without the option (date-fns' config: isolate off, nothing else): the cores less one
+  assert.equal(vitestWorkers({ pool: 'forks', poolOptions: { forks: { isolate: false }, threads: { isolate: false } } }, 4), 3);
+  assert.equal(vitestWorkers({}, 4), 3);
+  assert.equal(vitestWorkers({}, 1), 1);
+  assert.equal(vitestWorkers({ watch: true }, 4), 2, 'watch mode: half the cores');
+  // Vitest 5 resolves it in its config
+  assert.equal(vitestWorkers({ maxWorkers: 3 }, 8), 3);
+  assert.equal(vitestWorkers({ maxWorkers: '50%' }, 8), 4);
+  assert.equal(vitestWorkers({ fileParallelism: false, maxWorkers: 4 }, 8), 1);
+  // Vitest 3's pool options come first, of the pool the run uses
+  assert.equal(vitestWorkers({ pool: 'forks', maxWorkers: 6, poolOptions: { forks: { maxForks: 2 } } }, 8), 2);
+  assert.equal(vitestWorkers({ pool: 'threads', poolOptions: { threads: { maxThreads: 5 }, forks: { maxForks: 2 } } }, 8), 5);
+  assert.equal(vitestWorkers({ pool: 'vmForks', poolOptions: { vmForks: { maxForks: 2 } } }, 8), 2);
+  assert.equal(vitestWorkers({ pool: 'vmThreads', poolOptions: { vmThreads: { maxThreads: 3 } } }, 8), 3);
+  assert.equal(vitestWorkers({ pool: 'forks', maxWorkers: 4, poolOptions: { forks: { singleFork: true } } }, 8), 1);
+  assert.equal(vitestWorkers({ pool: 'threads', maxWorkers: 4, poolOptions: { threads: { singleThread: true } } }, 8), 1);
+  assert.equal(vitestWorkers(undefined, 4), 1);
+});
+
 test('files.mjs and timings.mjs reach the wasm through the api they are given, as the rest of the runners', () => {
   const dir = tmp();
   writeFileSync(path.join(dir, 'a.spec.js'), 'whatever the source');

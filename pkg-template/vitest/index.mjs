@@ -4,7 +4,7 @@
 import { RunReporter } from '../src/runner/reporter.mjs';
 import { reportPath } from '../src/runner/options.mjs';
 import { vitestFileCost } from '../src/runner/costs.mjs';
-import { environmentName, recordTestCase, recordModuleErrors, recordRunEnd } from './translate.mjs';
+import { environmentName, recordTestCase, recordModuleErrors, recordRunEnd, vitestWorkers } from './translate.mjs';
 import { vitestTransforms } from './transforms.mjs';
 
 export default class ShardwiseVitestReporter extends RunReporter {
@@ -20,7 +20,7 @@ export default class ShardwiseVitestReporter extends RunReporter {
       cwd: config.root ?? process.cwd(),
       shard: config.shard && { index: config.shard.index, count: config.shard.count },
       version: ctx?.version,
-      workers: config.fileParallelism === false ? 1 : config.maxWorkers,
+      workers: vitestWorkers(config),
       environments: (systemData) => (ctx?.projects ?? [{ name: '' }]).map((p) => ({ name: environmentName(p), systemData })),
     });
   }

@@ -9,7 +9,7 @@ import * as shardwise from '../node.mjs';
 import { resolveOptions } from '../src/runner/options.mjs';
 import { planFiles, inPlanOrder } from '../src/runner/files.mjs';
 import { setShardPrediction, shardPrediction, ShardStop } from '../src/runner/plan.mjs';
-import { environmentName, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE } from './translate.mjs';
+import { environmentName, reporterOptions, hasShardwiseReporter, NO_REPORTER_LINE, vitestWorkers } from './translate.mjs';
 
 export default class ShardwiseSequencer {
   constructor(ctx) {
@@ -25,7 +25,7 @@ export default class ShardwiseSequencer {
     try {
       planned = await planFiles({
         api: shardwise, files: files.map((f) => ({ path: f.moduleId, environment: environmentName(f.project) })), shardIndex: index, shardCount: count, options,
-        workers: this.ctx.config.fileParallelism === false ? 1 : this.ctx.config.maxWorkers,
+        workers: vitestWorkers(this.ctx.config),
         cwd: this.ctx.config.root ?? process.cwd(), testRunner: 'vitest', log,
         runnerShard: await this.runnerShard(files, count),
       });

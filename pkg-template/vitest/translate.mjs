@@ -1,4 +1,5 @@
 // Pure translations of Vitest's reported objects (no wasm, no IO): unit-tested with plain objects.
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { testFile, listsReporter, noReporterLine } from '../src/runner/options.mjs';
 import { addTest, addAttempt, distinctTitles, text, list, wholeMs, position, startedMs } from '../src/runner/record.mjs';
@@ -16,6 +17,30 @@ export function reporterOptions(config) {
     if (isOwnReporter(name)) return opts ?? {};
   }
   return {};
+}
+
+/**
+ * The workers Vitest runs a run's files on, as its pool counts them: 1 without file parallelism
+ * (`fileParallelism: false`, Vitest 3's `poolOptions.<pool>.singleFork`/`singleThread`), else Vitest
+ * 3's `poolOptions.<pool>.maxForks`/`maxThreads`, else `maxWorkers`, else its default, the cores
+ * less one (half of them in watch mode). Vitest 5 resolves `maxWorkers` to that default in its
+ * config; Vitest 3 and 4 leave it unset there and count it in their pools (3.2.4:
+ * `createForksPool`'s `threadsCount`; 4.1: `resolveMaxWorkers`), where a run without the option,
+ * the usual one, read as 1 worker: on a CI machine of 4 cores, 3 workers planned and learned as 1.
+ * `cores`: `os.availableParallelism()`, as Vitest reads them.
+ */
+export function vitestWorkers(config, cores = os.availableParallelism?.() ?? os.cpus().length) {
+  if (!config || config.fileParallelism === false) return 1;
+  const count = (v) => {
+    if (typeof v === 'string' && v.trim().endsWith('%')) return Math.max(1, Math.min(cores, Math.round((Number.parseFloat(v) / 100) * cores)));
+    const n = Number(v);
+    return v != null && v !== '' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
+  };
+  const pool = typeof config.pool === 'string' ? config.pool : 'forks';
+  const own = config.poolOptions?.[pool];
+  if (own?.singleFork || own?.singleThread) return 1;
+  const fromPool = count(/forks$/i.test(pool) ? own?.maxForks : own?.maxThreads);
+  return fromPool ?? count(config.maxWorkers) ?? (config.watch ? Math.max(Math.floor(cores / 2), 1) : Math.max(cores - 1, 1));
 }
 
 /** The report environment of a Vitest project (one per project). */

@@ -934,6 +934,17 @@ fn calibrate(units: &[super::Unit], settings: &mut Settings, costs: &mut Costs, 
     };
     let busy = span - switched;
     let mut off = |k: f64| makespan(settings, adjusted(costs, k, 0.0)) - (busy + k * first_file);
+    // the model's fixed parts alone (the tests, the workers' start, the cold cost) longer than the
+    // busy span as read: the span missed where the run's files were busy, so the files keep their
+    // costs as measured and the fixed cost is the rest of the wall. A Vitest shard of one file
+    // whose tests run after its import: date-fns' `fp` file alone, 1,284 ms of collection and
+    // 1,497 ms of transforms before its 13 tests of 2 ms; the span read from its tests was 2 ms
+    // and the 0x fit took the file as free, its 3.4 s wall the fixed cost of every shard (a plan
+    // from its report predicted it 4.9 s)
+    if off(0.0) > 0.0 {
+        let whole = makespan(settings, costs.clone());
+        return (wall - whole).max(0.0).round() as u64;
+    }
     let k = if off(1.0).abs() < 1.0 { 1.0 } else { root(&mut off, max_scale) };
     *costs = adjusted(costs, k, 0.0);
     // what is still missing when the runner's figures leave out the time its workers spend
@@ -1293,7 +1304,15 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         // at full, a little more than what the run paid (over the share of the modules it loaded,
         // when its plan knew them); the run is fitted with what it paid
         let at = |share| if paid > 0.0 { cold_at_full(paid, workers.unwrap_or(1), measured.len(), share) } else { 0.0 };
-        let (cold, cold_fit) = (at(share), at(None));
+        let (cold, mut cold_fit) = (at(share), at(None));
+        // the transforms the runner recorded (Vitest's) are the time its workers waited for them,
+        // over the workers that ran files: the run is fitted with that, whatever its number of
+        // files (a shard of one file waited for all of them on its one worker; read as a fifth of
+        // them, the fit's model of date-fns' `fp` shard alone was 1.2 s short of its wall)
+        if cold_paid <= 0.0 && paid > 0.0 {
+            let n = measured.len();
+            cold_fit = paid / workers.unwrap_or(1).clamp(1, n.max(1) as u32) as f64 / cold_share(n).max(0.2);
+        }
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
         // beyond their tests, held their workers from their first tests at 0.54 s to 3.36 s: read
@@ -2215,6 +2234,28 @@ mod tests {
             // (the fit's bisection stops within a millisecond or two)
             assert!((cost(f) + 98..=cost(f) + 101).contains(&l.costs.files[&format!("f{f}.ts")]), "f{f}: {:?}", l.costs.files);
         }
+    }
+
+    #[test]
+    fn a_vitest_shard_of_one_file_whose_tests_run_after_its_import_keeps_the_files_cost() {
+        // date-fns' balanced 3-shard run, shard 1 (bench:suites --history --always-balance): the
+        // `fp` file alone on 2 workers, 3,376 ms; Vitest measured 1,284 ms of collection beyond
+        // its 13 tests of 0.15 ms, and 1,497 ms of the suite's transforms before them. Read from
+        // its tests, the busy span was 2 ms: the fit took the file as free (0 ms) and the shard's
+        // 3.4 s as the fixed cost of every shard (its record's `perShardMs`: 3,372 ms)
+        let tests: Vec<String> = (0..13)
+            .map(|i| format!(r#"{{"title":"t{i}","location":{{"file":"fp.ts","line":{},"column":1}},"attempts":[{{"startTimestamp":{},"duration":0.15}}]}}"#, i + 1, 4300 + i / 6))
+            .collect();
+        let record = r#"{\"runner\":\"vitest\",\"workers\":2,\"modulesShare\":0.961,\"transformMs\":1497,\"files\":{\"fp.ts\":1284}}"#;
+        let l = learn(&view(&format!(
+            r#"{{"category":"vitest","startTimestamp":1000,"duration":3376,"environments":[{{"name":"vitest"}}],"sources":[{{"filePath":".shardwise/costs.json","text":"{record}"}}],"tests":[{}]}}"#,
+            tests.join(",")
+        )));
+        assert_eq!(l.costs.files["fp.ts"], 1284, "the file keeps its cost as measured");
+        // the rest of the wall beyond the file and the transforms its worker waited for
+        assert!((500..=700).contains(&l.per_shard_overhead_ms), "{}", l.per_shard_overhead_ms);
+        // (and its tests' 2 ms)
+        assert!((3370..=3376).contains(&(l.per_shard_overhead_ms + l.costs.per_worker_ms + 1284 + 1497)), "{l:?}");
     }
 
     #[test]

@@ -162,7 +162,7 @@ test('ShardwiseError can be constructed and checked by users', () => {
   assert.equal(e.attempts, 3);
 });
 
-test('the .wasm stays within its size budget (1,412,600 bytes after wasm-opt -Oz)', () => {
+test('the .wasm stays within its size budget (1,414,000 bytes after wasm-opt -Oz)', () => {
   // What every install and every browser preview downloads. Cargo.toml's release profile says
   // how it got there (opt-level "s" for the crate, 3 for the codec). 1,100,000 bytes until the
   // shard verification (verifyShards), the mending of runner attempts, the one Brotli-or-JSON
@@ -360,8 +360,14 @@ test('the .wasm stays within its size budget (1,412,600 bytes after wasm-opt -Oz
   // shard that began with its TypeScript compile was read as busy 2.2 s longer than its workers
   // were, its files fitted 212 ms of gap each against Jest's 30-50 ms; the bench's commander
   // shards were 13 of 18 within ±15% of their predictions, 16 of 18 with it):
-  // 1,412,083. Every byte over it needs the same account.
+  // 1,412,083. 1,414,000 since Vitest's modules are charged as its main process transforms them
+  // (`cost::Costs::served_ms`, `setups::Model::lone`: each module's recorded transforms over the
+  // run's workers asking, the cold cost at full their sum, and a shard of one file waits for its
+  // modules alone): date-fns's `fp` file alone was predicted 5.3 s from a sharded run's folder and
+  // took 4.2-4.6 s, so Vitest's own split was kept at 3 and 4 shards; with it, 0.81 and 0.88 of
+  // that split, its balanced shards 18 of 18 within ±15% (14 of 18 before): 1,412,473 ->
+  // 1,413,727. Every byte over it needs the same account.
   const wasm = createRequire(import.meta.url).resolve('shardwise/shardwise_bg.wasm');
   const size = statSync(wasm).size;
-  assert.ok(size <= 1_412_600, `shardwise_bg.wasm is ${size} bytes, over the 1,412,600-byte budget`);
+  assert.ok(size <= 1_414_000, `shardwise_bg.wasm is ${size} bytes, over the 1,414,000-byte budget`);
 });

@@ -224,6 +224,17 @@ pub struct Costs {
     /// carry them (the fingerprint too).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub module_ms: BTreeMap<String, u64>,
+    /// Where the modules weigh what the runner's main process took to transform them alone
+    /// (`costs.moduleMs`, Vitest's, [`learn`]), the sum of those times over every module given (ms;
+    /// 0 otherwise): one process transforms for every worker, one module after another, so a
+    /// shard of every file keeps it busy that long, and each worker running files waits about as
+    /// long, behind the others' requests as well as its own: the cold cost at full
+    /// ([`Costs::module_ms`]; `coldMs`, read from a shard's transforms over the share of the
+    /// modules it loaded, came out 2.9 s for date-fns's 1.5 s where that share was small). A shard
+    /// of one group, whose worker is the only one asking, waits for its own modules' transforms
+    /// alone ([`Costs::module_k`]). Not in the fingerprint: it follows from the costs given.
+    #[serde(skip)]
+    pub served_ms: u64,
 }
 
 fn is_zero_ms(v: &u64) -> bool {
@@ -284,7 +295,7 @@ impl CostsInput {
         for (m, &ms) in self.module_ms.iter().flatten() {
             weights.insert(m.clone(), ms_of(Some(ms), &format!("costs.moduleMs[{m:?}]"))?);
         }
-        let modules = check_modules(self.modules.as_deref().unwrap_or_default(), &weights)?;
+        let (modules, served_ms) = check_modules(self.modules.as_deref().unwrap_or_default(), &weights)?;
         Ok(Costs {
             per_worker_ms: ms_of(self.per_worker_ms, "costs.perWorkerMs")?,
             cold_ms,
@@ -300,6 +311,7 @@ impl CostsInput {
             // below the least cold cost they share out, as if not given (the fingerprint too)
             modules: if charges_modules(cold_ms as f64) { modules } else { Vec::new() },
             module_ms: BTreeMap::new(),
+            served_ms,
         })
     }
 }
@@ -311,7 +323,9 @@ impl CostsInput {
 /// bytes, and one without a time its bytes at the rate of those with one (ms a byte): a module's
 /// transform costs more than its size says where the modules are small (date-fns's 684
 /// one-function modules of its `fp` build, 1.9 s of Vitest's 5.8 s for the suite's modules).
-fn check_modules(input: &[ModuleInput], module_ms: &BTreeMap<String, u64>) -> Result<Vec<Module>> {
+/// Also, where the weights are the transforms' times, their sum over every module (ms,
+/// [`Costs::served_ms`]; else 0).
+fn check_modules(input: &[ModuleInput], module_ms: &BTreeMap<String, u64>) -> Result<(Vec<Module>, u64)> {
     if input.len() > MAX_MODULES_INPUT {
         return Err(Error::invalid_input(format!("costs.modules: at most {MAX_MODULES_INPUT} modules, got {}", input.len())));
     }
@@ -349,6 +363,7 @@ fn check_modules(input: &[ModuleInput], module_ms: &BTreeMap<String, u64>) -> Re
             (*largest, e.id) = (bytes, m.id.clone());
         }
     }
+    let all: u64 = merged.iter().map(|(m, _)| m.bytes).sum();
     // the largest first, by insertion into the kept ones (no sort of its own in the .wasm)
     let mut out: Vec<Module> = Vec::new();
     for (m, _) in merged {
@@ -358,7 +373,7 @@ fn check_modules(input: &[ModuleInput], module_ms: &BTreeMap<String, u64>) -> Re
             out.truncate(MAX_MODULES);
         }
     }
-    Ok(out)
+    Ok((out, if timed { (all + 500) / 1000 } else { 0 }))
 }
 
 /// Strings sorted, without repeats (through a map of a type the planner has: a sort of strings
@@ -422,11 +437,28 @@ impl Costs {
     /// (3 of 18 within 15%; with `K`, 16 and 13 of 18 in two runs). `None` where no planned file
     /// loads any: the cold cost is then charged by groups ([`ColdOf`]).
     pub(super) fn module_ms(&self, workers: u32, loaders: &[u32]) -> Option<Vec<u64>> {
-        let modules = self.charged_modules();
+        let (all, paid) = self.modules_paid(workers, loaders)?;
+        Some(self.charged_modules().iter().zip(loaders).map(|(m, &n)| if n > 0 { (all * m.bytes as f64 / paid).round() as u64 } else { 0 }).collect())
+    }
+
+    /// `coldMs × workers` (with [`Costs::served_ms`], that in place of `coldMs`) and `Σ bytes ×
+    /// min(loaders, workers)` of [`Costs::module_ms`].
+    fn modules_paid(&self, workers: u32, loaders: &[u32]) -> Option<(f64, f64)> {
         let workers = workers.max(1);
-        let paid: f64 = modules.iter().zip(loaders).map(|(m, &n)| m.bytes as f64 * n.min(workers) as f64).sum();
-        let all = self.cold_ms as f64 * workers as f64;
-        (paid > 0.0).then(|| modules.iter().zip(loaders).map(|(m, &n)| if n > 0 { (all * m.bytes as f64 / paid).round() as u64 } else { 0 }).collect())
+        let paid: f64 = self.charged_modules().iter().zip(loaders).map(|(m, &n)| m.bytes as f64 * n.min(workers) as f64).sum();
+        let at_full = if self.served_ms > 0 { self.served_ms } else { self.cold_ms };
+        (paid > 0.0).then(|| (at_full as f64 * workers as f64, paid))
+    }
+
+    /// `K` of [`Costs::module_ms`], the ms a worker pays a unit of a module's weight, and with
+    /// [`Costs::served_ms`] modules (their weights thousandths of the ms their transforms took
+    /// alone, [`learn`]) what a shard of one group pays of each ms charged: its worker waits
+    /// for its own modules alone, `1 / (1000 K)` (date-fns's `fp` file alone on a shard of 2
+    /// workers: 1.07-1.11 s of transforms, where charged at `K` as a worker of every file's shard
+    /// that waits behind the other's requests too, 2.0 s). `None` where no planned file loads a
+    /// charged module.
+    pub(super) fn module_k(&self, workers: u32, loaders: &[u32]) -> Option<f64> {
+        self.modules_paid(workers, loaders).map(|(all, paid)| all / paid)
     }
 
     /// The cold cost charged as `coldMs × (1 − 0.8^groups)` ([`ColdOf`]): none where modules
@@ -874,6 +906,7 @@ fn adjusted(costs: &Costs, k: f64, a: f64) -> Costs {
         order: costs.order,
         modules: costs.modules.clone(),
         module_ms: costs.module_ms.clone(),
+        served_ms: costs.served_ms,
     }
 }
 
@@ -1355,11 +1388,18 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         order: profile.order,
         modules: Vec::new(),
         module_ms: BTreeMap::new(),
+        served_ms: 0,
     };
+    // each module's transforms as they take alone: the runner's main process transforms for
+    // every worker, one module after another, so a transform its workers asked for side by side
+    // took about as many times its own as the run had workers running files (date-fns's `fp`
+    // file: 2,571 ms of transforms beside 81 files on the other worker, 1,070-1,110 ms alone). A
+    // record fitted already (a merged run's, [`learn_runs`]) holds them so.
+    let asked = if fitted.is_some() { 1.0 } else { workers.unwrap_or(1).clamp(1, measured.len().max(1) as u32) as f64 };
     // (inserted one by one: a map collected from an iterator sorts with a copy of its own)
     for (m, ms) in record.as_ref().and_then(|r| r.transforms.as_ref()).into_iter().flatten() {
         if ms.is_finite() && *ms >= 0.0 {
-            costs.module_ms.insert(m.clone(), ms.round().min(MAX_DURATION_MS as f64) as u64);
+            costs.module_ms.insert(m.clone(), (ms / asked).round().min(MAX_DURATION_MS as f64) as u64);
         }
     }
 
@@ -1584,6 +1624,7 @@ pub fn learn_runs(reports: &[ReportView]) -> Option<Learned> {
         order: typical.costs.order,
         modules: Vec::new(),
         module_ms,
+        served_ms: 0,
     };
     let from_wall = pool.iter().any(|l| l.from_wall);
     let measured = costs.files.len();
@@ -1638,7 +1679,7 @@ mod tests {
     fn a_file_kept_whole_carries_exactly_its_cost() {
         let units = vec![unit("a1", "a.ts", 100.0), unit("a2", "a.ts", 200.0), unit("a3", "a.ts", 300.0), unit("b1", "b.ts", 50.0)];
         let mut s = Settings { unit: UnitKind::File, per_shard_overhead_ms: 1000, ..Settings::new(1) };
-        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new() };
+        s.costs = Costs { per_worker_ms: 400, cold_ms: 0, per_file_ms: 80, per_test_ms: 5, files: [("a.ts".to_owned(), 1001)].into(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new(), served_ms: 0 };
         let p = plan_units(&units, &s).unwrap();
         // 1000 + 400 + (600 + 1001) + (50 + 80 + 5)
         assert_eq!(p.shards[0].predicted_ms, 1000 + 400 + 600 + 1001 + 50 + 85);
@@ -2152,17 +2193,18 @@ mod tests {
         assert_eq!(full.costs.per_worker_ms, v.costs.per_worker_ms);
         assert_eq!(vitest(r#"\"transformMs\":3000,\"modulesShare\":0.5,"#).costs.cold_ms, 3000);
         assert_eq!(vitest(r#"\"transformMs\":0,"#).costs.cold_ms, 0);
-        // each module's transforms: given out with the costs (a plan's `costs.moduleMs`), the
-        // mean of the runs that made them from a folder
+        // each module's transforms: given out with the costs (a plan's `costs.moduleMs`) as they
+        // take alone (recorded while both workers asked: half), the mean of the runs that made
+        // them from a folder
         let one = vitest(r#"\"transformMs\":3000,\"transforms\":{\"lib/a.ts\":2000.4,\"lib/b.ts\":999.6,\"lib/x.ts\":-1},"#);
-        assert_eq!(one.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 2000), ("lib/b.ts".to_owned(), 1000)]));
-        assert_eq!(serde_json::to_value(&one).unwrap()["costs"]["moduleMs"]["lib/a.ts"], 2000);
+        assert_eq!(one.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 1000), ("lib/b.ts".to_owned(), 500)]));
+        assert_eq!(serde_json::to_value(&one).unwrap()["costs"]["moduleMs"]["lib/a.ts"], 1000);
         let runs = learn_runs(&[
             doc_with("vitest", r#"\"transformMs\":3000,\"transforms\":{\"lib/a.ts\":2000,\"lib/b.ts\":1000},"#),
             doc_with("vitest", r#"\"transformMs\":1500,\"transforms\":{\"lib/a.ts\":1000,\"lib/c.ts\":500},"#),
         ])
         .unwrap();
-        assert_eq!(runs.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 1500), ("lib/b.ts".to_owned(), 1000), ("lib/c.ts".to_owned(), 500)]));
+        assert_eq!(runs.costs.module_ms, BTreeMap::from([("lib/a.ts".to_owned(), 750), ("lib/b.ts".to_owned(), 500), ("lib/c.ts".to_owned(), 250)]));
         // Jest's early files say its cold cost: a record's transforms do not replace it
         assert_eq!(learn(&doc_with("jest", r#"\"transformMs\":3000,"#)).costs.cold_ms, l.costs.cold_ms);
     }
@@ -2513,7 +2555,7 @@ mod tests {
             let plain = plan_units(&units, &s).unwrap();
             s.costs = Costs::default();
             prop_assert_eq!(&plan_units(&units, &s).unwrap(), &plain);
-            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new() };
+            s.costs = Costs { per_worker_ms: per_worker, cold_ms, per_file_ms: per_file, per_test_ms: per_test, files: files.clone(), starts: Vec::new(), order: Order::Longest, modules: Vec::new(), module_ms: BTreeMap::new(), served_ms: 0 };
             let cold = ColdOf::new(cold_ms);
             let p = plan_units(&units, &s).unwrap();
             let mut seen = 0;

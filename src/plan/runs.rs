@@ -385,8 +385,9 @@ mod tests {
     #[test]
     fn the_merged_costs_record_keeps_each_modules_transforms() {
         // two Vitest shards whose records give the transforms of the modules their files loaded:
-        // a module both loaded at the mean of the two, one only one loaded as that one made it;
-        // read back from the merged document, the plan weighs the modules as the runs did
+        // a module both loaded at the mean of the two, one only one loaded as that one made it
+        // (each as it takes alone: the shards' two workers asked side by side, half); read back
+        // from the merged document, the plan weighs the modules as the runs did
         let with_transforms = |mut r: Report, transforms: serde_json::Value| {
             for s in r.sources.iter_mut().flatten().filter(|s| s.file_path == COSTS_SOURCE) {
                 let mut record: serde_json::Value = serde_json::from_str(&s.text).unwrap();
@@ -400,7 +401,7 @@ mod tests {
         let one = with_transforms(shard("vitest", &files("a"), 2000), serde_json::json!({ "src/fp/add.ts": 300, "src/add.ts": 40 }));
         let two = with_transforms(shard("vitest", &files("b"), 2100), serde_json::json!({ "src/fp/add.ts": 500 }));
         let learned = learn_runs(&[view(&one), view(&two)]).unwrap();
-        assert_eq!(learned.costs.module_ms, BTreeMap::from([("src/add.ts".to_owned(), 40), ("src/fp/add.ts".to_owned(), 400)]));
+        assert_eq!(learned.costs.module_ms, BTreeMap::from([("src/add.ts".to_owned(), 20), ("src/fp/add.ts".to_owned(), 200)]));
         let merged = merge_runs(vec![one, two]).unwrap();
         assert_eq!(learn(&view(&merged)).costs.module_ms, learned.costs.module_ms);
     }

@@ -151,7 +151,8 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
 /// its prediction), and one worker pays it, not each of the shard's (that file alone on a shard
 /// was predicted 9.3 s for its 2 workers' share, and took 5.1-6.8 s). `None` without charged
 /// modules.
-fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usize>)>> {
+/// With [`super::cost::Costs::module_k`].
+fn module_work(group_masks: &[u64], s: &Settings) -> Option<(Vec<(u64, Option<usize>)>, f64)> {
     let first = s.setups.len() + s.costs.starts.len();
     // per charged module, how many groups load it and the last that does (its owner where it is
     // the only one): one pass over the groups' bits
@@ -166,14 +167,15 @@ fn module_work(group_masks: &[u64], s: &Settings) -> Option<Vec<(u64, Option<usi
         }
     }
     let modules = s.costs.module_ms(s.workers, &loaders)?;
-    Some(modules.into_iter().zip(loaders.iter().zip(last)).map(|(ms, (&l, g))| (ms, (l == 1).then_some(g))).collect())
+    let k = s.costs.module_k(s.workers, &loaders)?;
+    Some((modules.into_iter().zip(loaders.iter().zip(last)).map(|(ms, (&l, g))| (ms, (l == 1).then_some(g))).collect(), k))
 }
 
 /// The groups' weights with the modules only one group loads ([`module_work`]): what the phases
 /// model plans and predicts with.
 pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Settings) -> Vec<u64> {
     let mut out = weights.to_vec();
-    for (ms, owner) in module_work(group_masks, s).into_iter().flatten() {
+    for &(ms, owner) in module_work(group_masks, s).iter().flat_map(|(m, _)| m) {
         if let Some(g) = owner {
             out[g] = out[g].saturating_add(ms);
         }
@@ -185,7 +187,7 @@ pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Setti
 /// and [`Model::floor_extra`]): no shard holding it takes less; 0 without charged modules.
 pub(super) fn largest_floor(weights: &[u64], group_masks: Vec<u64>, setups: &[Setup], starts: &[Start], s: &Settings) -> u64 {
     let m = Model::new(group_masks, setups, starts, s);
-    weights.iter().enumerate().filter_map(|(g, &w)| m.floor_of(w, g)).max().unwrap_or(0)
+    weights.iter().enumerate().filter_map(|(g, &w)| m.floor_of(w, g).map(|f| m.lone_of(w, g).map_or(f, |l| l.min(f)))).max().unwrap_or(0)
 }
 
 /// Per shard (`loaded`: the masks of its units, [`unit_masks`], together), of the charged
@@ -219,6 +221,13 @@ struct Model {
     /// carries (only it loads them): a worker that runs it loads them all, so a phase-0 group's
     /// weight and these are a floor under the shard's first phase. Empty without charged modules.
     floor_extra: Vec<u64>,
+    /// Per group, the charged modules its weight carries (only it loads them,
+    /// [`with_owned_modules`]); empty without charged modules.
+    owned: Vec<u64>,
+    /// With modules a main process transforms for every worker ([`super::cost::Costs::served_ms`]),
+    /// and no setups or start costs: what a shard of one group pays of each ms charged for its
+    /// modules ([`super::cost::Costs::module_k`]), its worker the only one asking for them.
+    lone: Option<f64>,
 }
 
 /// The phase of what a shard pays once, alone: a teardown.
@@ -295,7 +304,7 @@ impl Model {
         // one group loads, which its weight carries ([`with_owned_modules`])
         let modules = module_work(&group_masks, s);
         let first = setups_p.len();
-        setups_p.extend(modules.iter().flatten().map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
+        setups_p.extend(modules.iter().flat_map(|(m, _)| m).map(|&(ms, owner)| (WORK, if owner.is_some() { 0 } else { ms })));
         setups_p.truncate(MAX_SETUPS);
         let floor_extra = match &modules {
             Some(_) => group_masks
@@ -304,6 +313,13 @@ impl Model {
                 .collect(),
             None => Vec::new(),
         };
+        let mut owned = vec![0u64; if modules.is_some() { group_masks.len() } else { 0 }];
+        for &(ms, owner) in modules.iter().flat_map(|(m, _)| m) {
+            if let Some(g) = owner {
+                owned[g] = owned[g].saturating_add(ms);
+            }
+        }
+        let lone = modules.as_ref().filter(|(_, k)| s.costs.served_ms > 0 && setups.is_empty() && starts.is_empty() && *k > 0.0).map(|(_, k)| 1.0 / (1000.0 * k));
         let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
         Model {
             workers: s.workers as u64,
@@ -313,7 +329,18 @@ impl Model {
             setups: setups_p,
             phases,
             floor_extra,
+            owned,
+            lone,
         }
+    }
+
+    /// A shard's cost while group `g` (of weight `w`) is all it holds, where its worker waits for
+    /// its modules alone ([`Model::lone`]): its weight without the modules it carries, and all the
+    /// modules it loads at what they take alone. `None` where the model has no such shard.
+    fn lone_of(&self, w: u64, g: usize) -> Option<u64> {
+        let f = self.lone?;
+        let (owned, extra) = (self.owned.get(g).copied()?, self.floor_extra.get(g).copied()?);
+        Some(w.saturating_sub(owned).saturating_add((owned.saturating_add(extra) as f64 * f).round() as u64))
     }
 
     fn empty(&self) -> SBin {
@@ -402,6 +429,14 @@ impl Model {
         if groups == 0 {
             return 0;
         }
+        if groups == 1 && self.lone.is_some() {
+            // the one group left: the added one, else the one of the shard's (one or two) not taken out
+            let items = &b.phases[0].items;
+            let sole = add.or_else(|| items.iter().enumerate().find(|&(i, _)| out.map_or(true, |(_, pos)| pos != i)).map(|(_, &it)| it));
+            if let Some(l) = sole.and_then(|(w, g)| self.lone_of(w, g)) {
+                return l + serial + self.cold.of(1);
+            }
+        }
         let phases: u64 = (0..self.phases).map(|p| cost(sums[p], largest[p], self.workers)).sum();
         phases + serial + self.cold.of(groups)
     }
@@ -450,6 +485,11 @@ impl Model {
     fn predicted(&self, b: &SBin) -> u64 {
         if b.groups == 0 {
             return 0;
+        }
+        if b.groups == 1 {
+            if let Some(l) = b.phases[0].items.first().and_then(|&(w, g)| self.lone_of(w, g)) {
+                return l + self.cold.of(1);
+            }
         }
         let mut total = 0u64;
         for (p, bin) in b.phases.iter().enumerate() {

@@ -280,13 +280,17 @@ proptest! {
         levels in prop::collection::vec(0u32..3, 3),
         teardown in any::<bool>(),
         picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..20),
+        served in any::<bool>(),
     ) {
         use super::{Delta, Model, Setup};
-        let setups: Vec<Setup> = (0..3).map(|k| Setup { id: format!("s{k}"), duration_ms: setup_ms[k], level: levels[k], teardown: teardown && k == 2, units: vec![] }).collect();
-        // bits 3 and 4: two modules (charged with a cold cost)
+        // with served modules and no setups, a shard of one group is charged apart ([`Model::lone`])
+        let setups: Vec<Setup> = (0..if served { 0 } else { 3 }).map(|k| Setup { id: format!("s{k}"), duration_ms: setup_ms[k], level: levels[k], teardown: teardown && k == 2, units: vec![] }).collect();
+        // bits 3 and 4 (served: 0 and 1): two modules (charged with a cold cost; served: what
+        // their transforms took)
         let modules = (0..2).map(|k| crate::plan::cost::Module { id: format!("m{k}"), bytes: 1000 * (k + 1), files: vec![] }).collect();
-        let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, modules, ..Default::default() }, ..crate::plan::Settings::new(2) };
-        let m = Model::new(masks[..weights.len()].to_vec(), &setups, &[], &s);
+        let s = crate::plan::Settings { workers, costs: crate::plan::cost::Costs { cold_ms: cold, modules, served_ms: if served { 3 } else { 0 }, ..Default::default() }, ..crate::plan::Settings::new(2) };
+        let masks: Vec<u64> = masks[..weights.len()].iter().map(|&m| if served { m & 0b11 } else { m }).collect();
+        let m = Model::new(masks, &setups, &[], &s);
         let (mut a, mut b) = (m.empty(), m.empty());
         for (g, &w) in weights.iter().enumerate() {
             m.apply(if g % 2 == 0 { &mut a } else { &mut b }, Delta::Add(w, g));
@@ -446,6 +450,42 @@ fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
     let of = |f: &str| two.shards.iter().find(|s| s.units == [f]).map(|s| s.predicted_ms);
     assert_eq!(of("a.test.js"), Some(4200));
     assert_eq!(of("b.test.js"), Some(1800));
+}
+
+/// Vitest's main process transforms the suite's modules for every worker, one after another: a
+/// worker waits behind the other workers' requests as well as its own, and a shard of one file,
+/// whose worker is the only one asking, waits for its own modules' transforms alone. date-fns's
+/// `fp` file alone on a shard of 2 workers: 1.07-1.11 s of transforms; charged as a worker of a
+/// shard of every file, 2.0 s, and the shard predicted 5.3 s for the 3.5-3.7 s it took, so a plan
+/// never put it alone (Vitest's own split, 1.25x slower, was kept).
+#[test]
+fn a_file_alone_on_a_shard_waits_for_its_modules_transforms_alone() {
+    let units = json!([
+        { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
+        { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
+    ]);
+    let modules = json!([
+        { "id": "lib/fp.js", "bytes": 1200, "files": ["a.test.js"] },
+        { "id": "lib/core.js", "bytes": 600, "files": ["a.test.js", "b.test.js"] },
+    ]);
+    let times = json!({ "lib/fp.js": 1200, "lib/core.js": 600 });
+    let served = |shards: u32| plan(json!({ "units": units, "shardCount": shards, "workers": 2, "costs": { "coldMs": 5000, "modules": modules, "moduleMs": times } }));
+    // a shard of both: the main process busy 1.8 s (the modules' times, not `coldMs`), each of the
+    // 2 workers waiting about as long: 3.6 s of waits shared out as in the test above, lib/fp.js
+    // 1.8 s on a.test.js's worker, lib/core.js 0.9 s on each
+    let one = served(1);
+    assert_eq!(one.shards[0].predicted_ms, 1000 + 1800 + 900);
+    // each file alone: its worker waits for its modules as long as they take, 1.2 s and 0.6 s
+    let two = served(2);
+    let of = |p: &ShardPlan, f: &str| p.shards.iter().find(|s| s.units == [f]).map(|s| s.predicted_ms);
+    assert_eq!(of(&two, "a.test.js"), Some(1000 + 1200 + 600));
+    assert_eq!(of(&two, "b.test.js"), Some(1000 + 600));
+    assert_eq!(two.makespan_ms, 2800);
+    assert_eq!(two.lower_bound_ms, 2800, "a file alone is its floor");
+    // Jest's modules (by bytes: each worker transforms what it loads): charged as before, alone or not
+    let jest = plan(json!({ "units": units, "shardCount": 2, "workers": 2, "costs": { "coldMs": 1800, "modules": modules } }));
+    assert_eq!(of(&jest, "a.test.js"), Some(1000 + 1800 + 900));
+    assert_eq!(of(&jest, "b.test.js"), Some(1000 + 900));
 }
 
 /// A shard of every file pays the cold cost whatever its modules' loaders: the run the costs were

@@ -129,7 +129,7 @@ proptest! {
     /// fingerprint) gives the plan's own makespan.
     #[test]
     fn the_makespan_alone_is_the_plans(units in arb_units(60), mut s in arb_settings(), per_worker_ms in 0u64..3000, cold_ms in 0u64..5000, per_file_ms in 0u64..500) {
-        s.costs = super::cost::Costs { per_worker_ms, cold_ms, per_file_ms, per_test_ms: 3, files: Default::default(), starts: Vec::new(), order: Default::default(), modules: Vec::new(), module_ms: Default::default() };
+        s.costs = super::cost::Costs { per_worker_ms, cold_ms, per_file_ms, per_test_ms: 3, files: Default::default(), starts: Vec::new(), order: Default::default(), modules: Vec::new(), module_ms: Default::default(), served_ms: 0 };
         let canon = super::units::canonical(&units).unwrap();
         prop_assert_eq!(super::makespan_of(&canon, &s), plan_units(&units, &s).unwrap().makespan_ms);
     }

@@ -421,6 +421,20 @@ fn modules_weigh_what_their_transforms_took_where_a_run_measured_them() {
     assert!(e.message.contains("costs.moduleMs[\"lib/a.js\"]"), "{}", e.message);
 }
 
+/// Two files of 1 s, `a.test.js` loading `lib/fp.js` (`fp` bytes) and `lib/core.js` (`core`
+/// bytes), `b.test.js` loading `lib/core.js`: the units and `costs.modules`.
+fn fp_and_core(fp: u64, core: u64) -> (Value, Value) {
+    let units = json!([
+        { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
+        { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
+    ]);
+    let modules = json!([
+        { "id": "lib/fp.js", "bytes": fp, "files": ["a.test.js"] },
+        { "id": "lib/core.js", "bytes": core, "files": ["a.test.js", "b.test.js"] },
+    ]);
+    (units, modules)
+}
+
 #[test]
 fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
     // a.test.js (1 s) alone loads lib/fp.js, whose transform its worker waits for; lib/core.js
@@ -428,14 +442,7 @@ fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
     // the cold cost (2 s) of wall: 4 s of work over its 2 workers, shared out by size over what
     // each module costs there (lib/fp.js once, lib/core.js on both workers: 3,000 + 2 × 1,000
     // bytes), 0.8 ms a byte: lib/fp.js 2.4 s on its worker, lib/core.js 0.8 s on each
-    let units = json!([
-        { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
-        { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
-    ]);
-    let modules = json!([
-        { "id": "lib/fp.js", "bytes": 3000, "files": ["a.test.js"] },
-        { "id": "lib/core.js", "bytes": 1000, "files": ["a.test.js", "b.test.js"] },
-    ]);
+    let (units, modules) = fp_and_core(3000, 1000);
     let p = plan(json!({ "units": units, "shardCount": 1, "workers": 2, "costs": { "coldMs": 2000, "modules": modules } }));
     // a.test.js and both its modules on one worker (4.2 s), b.test.js and lib/core.js on the
     // other (1.8 s); lib/fp.js as work of its own beside a.test.js, or lib/core.js's 1.6 s of
@@ -455,19 +462,13 @@ fn a_module_only_one_file_loads_is_that_files_work_on_its_worker() {
 /// Vitest's main process transforms the suite's modules for every worker, one after another: a
 /// worker waits behind the other workers' requests as well as its own, and a shard of one file,
 /// whose worker is the only one asking, waits for its own modules' transforms alone. date-fns's
-/// `fp` file alone on a shard of 2 workers: 1.07-1.11 s of transforms; charged as a worker of a
-/// shard of every file, 2.0 s, and the shard predicted 5.3 s for the 3.5-3.7 s it took, so a plan
-/// never put it alone (Vitest's own split, 1.25x slower, was kept).
+/// `fp` file alone on a shard of 2 workers: 1.07-1.11 s of transforms, 2.6 s beside 81 files on
+/// the other worker; charged as a worker of a shard of every file, the file alone was predicted
+/// 5.3 s from a sharded run's folder and took 4.2-4.6 s, so a plan never put it alone and kept
+/// Vitest's own split (with it alone: 0.81 and 0.88 of that split at 3 and 4 shards).
 #[test]
 fn a_file_alone_on_a_shard_waits_for_its_modules_transforms_alone() {
-    let units = json!([
-        { "id": "a.test.js", "file": "a.test.js", "durationMs": 1000 },
-        { "id": "b.test.js", "file": "b.test.js", "durationMs": 1000 },
-    ]);
-    let modules = json!([
-        { "id": "lib/fp.js", "bytes": 1200, "files": ["a.test.js"] },
-        { "id": "lib/core.js", "bytes": 600, "files": ["a.test.js", "b.test.js"] },
-    ]);
+    let (units, modules) = fp_and_core(1200, 600);
     let times = json!({ "lib/fp.js": 1200, "lib/core.js": 600 });
     let served = |shards: u32| plan(json!({ "units": units, "shardCount": shards, "workers": 2, "costs": { "coldMs": 5000, "modules": modules, "moduleMs": times } }));
     // a shard of both: the main process busy 1.8 s (the modules' times, not `coldMs`), each of the

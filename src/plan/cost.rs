@@ -232,7 +232,7 @@ pub struct Costs {
     /// ([`Costs::module_ms`]; `coldMs`, read from a shard's transforms over the share of the
     /// modules it loaded, came out 2.9 s for date-fns's 1.5 s where that share was small). A shard
     /// of one group, whose worker is the only one asking, waits for its own modules' transforms
-    /// alone ([`Costs::module_k`]). Not in the fingerprint: it follows from the costs given.
+    /// alone ([`Costs::module_ms`]'s `K`). Not in the fingerprint: it follows from the costs given.
     #[serde(skip)]
     pub served_ms: u64,
 }
@@ -436,29 +436,19 @@ impl Costs {
     /// 13.4 s where the seed it was learned from took 14.4 s, and its shards 1.14-1.43x under
     /// (3 of 18 within 15%; with `K`, 16 and 13 of 18 in two runs). `None` where no planned file
     /// loads any: the cold cost is then charged by groups ([`ColdOf`]).
-    pub(super) fn module_ms(&self, workers: u32, loaders: &[u32]) -> Option<Vec<u64>> {
-        let (all, paid) = self.modules_paid(workers, loaders)?;
-        Some(self.charged_modules().iter().zip(loaders).map(|(m, &n)| if n > 0 { (all * m.bytes as f64 / paid).round() as u64 } else { 0 }).collect())
-    }
-
-    /// `coldMs × workers` (with [`Costs::served_ms`], that in place of `coldMs`) and `Σ bytes ×
-    /// min(loaders, workers)` of [`Costs::module_ms`].
-    fn modules_paid(&self, workers: u32, loaders: &[u32]) -> Option<(f64, f64)> {
+    ///
+    /// With the charges, `K`: with [`Costs::served_ms`] (`coldMs` replaced by it; the weights
+    /// thousandths of the ms each module's transforms take alone, [`learn`]), a shard of one group
+    /// pays `1 / (1000 K)` of each ms charged, its worker waiting for its own modules alone
+    /// (date-fns's `fp` file alone on a shard of 2 workers: 1.07-1.11 s of transforms, where
+    /// charged at `K` as a worker of every file's shard that waits behind the other's requests
+    /// too, 2.0 s).
+    pub(super) fn module_ms(&self, workers: u32, loaders: &[u32]) -> Option<(Vec<u64>, f64)> {
+        let modules = self.charged_modules();
         let workers = workers.max(1);
-        let paid: f64 = self.charged_modules().iter().zip(loaders).map(|(m, &n)| m.bytes as f64 * n.min(workers) as f64).sum();
-        let at_full = if self.served_ms > 0 { self.served_ms } else { self.cold_ms };
-        (paid > 0.0).then(|| (at_full as f64 * workers as f64, paid))
-    }
-
-    /// `K` of [`Costs::module_ms`], the ms a worker pays a unit of a module's weight, and with
-    /// [`Costs::served_ms`] modules (their weights thousandths of the ms their transforms took
-    /// alone, [`learn`]) what a shard of one group pays of each ms charged: its worker waits
-    /// for its own modules alone, `1 / (1000 K)` (date-fns's `fp` file alone on a shard of 2
-    /// workers: 1.07-1.11 s of transforms, where charged at `K` as a worker of every file's shard
-    /// that waits behind the other's requests too, 2.0 s). `None` where no planned file loads a
-    /// charged module.
-    pub(super) fn module_k(&self, workers: u32, loaders: &[u32]) -> Option<f64> {
-        self.modules_paid(workers, loaders).map(|(all, paid)| all / paid)
+        let paid: f64 = modules.iter().zip(loaders).map(|(m, &n)| m.bytes as f64 * n.min(workers) as f64).sum();
+        let all = if self.served_ms > 0 { self.served_ms } else { self.cold_ms } as f64 * workers as f64;
+        (paid > 0.0).then(|| (modules.iter().zip(loaders).map(|(m, &n)| if n > 0 { (all * m.bytes as f64 / paid).round() as u64 } else { 0 }).collect(), all / paid))
     }
 
     /// The cold cost charged as `coldMs × (1 − 0.8^groups)` ([`ColdOf`]): none where modules
@@ -1322,6 +1312,8 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     let first_file = first.and_then(|a| a.0);
     let first_start = taken.iter().find(|(f, _)| Some(f.as_str()) == first_file).map_or(0.0, |t| t.1 as f64);
     let mut first_starts = Vec::new();
+    // the workers that ran files: those that asked the runner's main process for transforms
+    let asking = workers.unwrap_or(1).clamp(1, measured.len().max(1) as u32);
     let (warm, lead, cold, cold_fit) = if fitted.is_some() {
         let lead = record.as_ref().and_then(|r| r.per_worker_ms).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
         (0.0, lead, 0.0, 0.0)
@@ -1343,8 +1335,7 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
         // files (a shard of one file waited for all of them on its one worker; read as a fifth of
         // them, the fit's model of date-fns' `fp` shard alone was 1.2 s short of its wall)
         if cold_paid <= 0.0 && paid > 0.0 {
-            let n = measured.len();
-            cold_fit = paid / workers.unwrap_or(1).clamp(1, n.max(1) as u32) as f64 / cold_share(n).max(0.2);
+            cold_fit = paid / asking as f64 / cold_share(measured.len()).max(0.2);
         }
         // what came before the run's first test is at most the time from the run's start to it:
         // a file's cost may fall after its first test started (luxon's first files, 2.66 s each
@@ -1395,7 +1386,7 @@ pub(super) fn learn_given(report: &ReportView, known_warm: Option<f64>) -> Learn
     // took about as many times its own as the run had workers running files (date-fns's `fp`
     // file: 2,571 ms of transforms beside 81 files on the other worker, 1,070-1,110 ms alone). A
     // record fitted already (a merged run's, [`learn_runs`]) holds them so.
-    let asked = if fitted.is_some() { 1.0 } else { workers.unwrap_or(1).clamp(1, measured.len().max(1) as u32) as f64 };
+    let asked = if fitted.is_some() { 1.0 } else { asking as f64 };
     // (inserted one by one: a map collected from an iterator sorts with a copy of its own)
     for (m, ms) in record.as_ref().and_then(|r| r.transforms.as_ref()).into_iter().flatten() {
         if ms.is_finite() && *ms >= 0.0 {

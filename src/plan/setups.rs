@@ -151,7 +151,7 @@ fn loads_module(mask: u64, first: usize, k: usize) -> bool {
 /// its prediction), and one worker pays it, not each of the shard's (that file alone on a shard
 /// was predicted 9.3 s for its 2 workers' share, and took 5.1-6.8 s). `None` without charged
 /// modules.
-/// With [`super::cost::Costs::module_k`].
+/// With `K` of [`super::cost::Costs::module_ms`].
 fn module_work(group_masks: &[u64], s: &Settings) -> Option<(Vec<(u64, Option<usize>)>, f64)> {
     let first = s.setups.len() + s.costs.starts.len();
     // per charged module, how many groups load it and the last that does (its owner where it is
@@ -166,21 +166,28 @@ fn module_work(group_masks: &[u64], s: &Settings) -> Option<(Vec<(u64, Option<us
             }
         }
     }
-    let modules = s.costs.module_ms(s.workers, &loaders)?;
-    let k = s.costs.module_k(s.workers, &loaders)?;
+    let (modules, k) = s.costs.module_ms(s.workers, &loaders)?;
     Some((modules.into_iter().zip(loaders.iter().zip(last)).map(|(ms, (&l, g))| (ms, (l == 1).then_some(g))).collect(), k))
 }
 
 /// The groups' weights with the modules only one group loads ([`module_work`]): what the phases
 /// model plans and predicts with.
 pub(super) fn with_owned_modules(weights: &[u64], group_masks: &[u64], s: &Settings) -> Vec<u64> {
-    let mut out = weights.to_vec();
-    for &(ms, owner) in module_work(group_masks, s).iter().flat_map(|(m, _)| m) {
+    let owned = owned_of(module_work(group_masks, s).as_ref().map(|(m, _)| m.as_slice()), weights.len());
+    weights.iter().enumerate().map(|(g, &w)| w.saturating_add(owned.get(g).copied().unwrap_or(0))).collect()
+}
+
+/// Per group (of `groups`), the modules' charges ([`module_work`]) that only it loads: what its
+/// weight carries. Empty without charged modules.
+fn owned_of(modules: Option<&[(u64, Option<usize>)]>, groups: usize) -> Vec<u64> {
+    let Some(modules) = modules else { return Vec::new() };
+    let mut owned = vec![0u64; groups];
+    for &(ms, owner) in modules {
         if let Some(g) = owner {
-            out[g] = out[g].saturating_add(ms);
+            owned[g] = owned[g].saturating_add(ms);
         }
     }
-    out
+    owned
 }
 
 /// The heaviest of the phase-0 groups' floors (`weights`, with the modules only one group loads,
@@ -226,7 +233,7 @@ struct Model {
     owned: Vec<u64>,
     /// With modules a main process transforms for every worker ([`super::cost::Costs::served_ms`]),
     /// and no setups or start costs: what a shard of one group pays of each ms charged for its
-    /// modules ([`super::cost::Costs::module_k`]), its worker the only one asking for them.
+    /// modules (`K` of [`super::cost::Costs::module_ms`]), its worker the only one asking for them.
     lone: Option<f64>,
 }
 
@@ -313,12 +320,7 @@ impl Model {
                 .collect(),
             None => Vec::new(),
         };
-        let mut owned = vec![0u64; if modules.is_some() { group_masks.len() } else { 0 }];
-        for &(ms, owner) in modules.iter().flat_map(|(m, _)| m) {
-            if let Some(g) = owner {
-                owned[g] = owned[g].saturating_add(ms);
-            }
-        }
+        let owned = owned_of(modules.as_ref().map(|(m, _)| m.as_slice()), group_masks.len());
         let lone = modules.as_ref().filter(|(_, k)| s.costs.served_ms > 0 && setups.is_empty() && starts.is_empty() && *k > 0.0).map(|(_, k)| 1.0 / (1000.0 * k));
         let phases = 1 + setups.iter().filter(|st| !st.teardown).map(|st| st.level as usize + 1).max().unwrap_or(0);
         Model {
@@ -361,6 +363,16 @@ impl Model {
             Delta::Remove(p, pos) => (None, Some((p, pos))),
             Delta::Swap(p, pos, w, g) => (Some((w, g)), Some((p, pos))),
         };
+        let groups = b.groups + add.is_some() as usize - out.is_some() as usize;
+        if groups == 1 && self.lone.is_some() {
+            // the one group left: the added one, else the one of the shard's (one or two) not
+            // taken out (no setups, so nothing serial)
+            let items = &b.phases[0].items;
+            let sole = add.or_else(|| items.iter().enumerate().find(|&(i, _)| out.map_or(true, |(_, pos)| pos != i)).map(|(_, &it)| it));
+            if let Some(l) = sole.and_then(|(w, g)| self.lone_of(w, g)) {
+                return l + self.cold.of(1);
+            }
+        }
         let out_group = out.map(|(p, pos)| (p, pos, b.phases[p].items[pos]));
         // how many of its groups need each setup after the change, and the setups it runs
         let count = |k: usize| {
@@ -425,17 +437,8 @@ impl Model {
             };
             largest[0] = largest[0].max(kept).max(added.unwrap_or(0));
         }
-        let groups = b.groups + add.is_some() as usize - out.is_some() as usize;
         if groups == 0 {
             return 0;
-        }
-        if groups == 1 && self.lone.is_some() {
-            // the one group left: the added one, else the one of the shard's (one or two) not taken out
-            let items = &b.phases[0].items;
-            let sole = add.or_else(|| items.iter().enumerate().find(|&(i, _)| out.map_or(true, |(_, pos)| pos != i)).map(|(_, &it)| it));
-            if let Some(l) = sole.and_then(|(w, g)| self.lone_of(w, g)) {
-                return l + serial + self.cold.of(1);
-            }
         }
         let phases: u64 = (0..self.phases).map(|p| cost(sums[p], largest[p], self.workers)).sum();
         phases + serial + self.cold.of(groups)
